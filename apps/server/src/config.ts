@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const list = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
+const optionalUrl = z.preprocess((value) => (value === '' ? undefined : value), z.url().optional());
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Address the portal is reached at from a browser; used in letters and provider callbacks. */
+  PUBLIC_URL: optionalUrl,
+  DATABASE_URL: optionalUrl,
+  DATA_DIR: z.string().default('./data'),
+  REDIS_URL: optionalUrl,
+  /** Signs one-time codes and encrypts authenticator secrets. Generated into DATA_DIR when unset. */
+  SECRET_KEY: z.string().min(32, 'SECRET_KEY: нужно не меньше 32 символов').optional(),
+  TRUSTED_PROXIES: list,
+  SSO_ALLOWED_ORIGINS: list,
+  BRAND_NAME: z.string().default('GameHost'),
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: z.string().default('GameHost <no-reply@localhost>'),
+  WEB_DIST_DIR: z.string().default(''),
+  UPLOAD_DIR: z.string().default(''),
+  SUPPORT_URL: z.url().default('https://t.me/gamehost_support'),
+  HOSTING_URL: z.url().default('https://hosting.example.com'),
+  LAUNCHER_URL: z.url().default('https://launcher.example.com'),
+  PRIVACY_URL: z.url().default('https://hosting.example.com/privacy'),
+  API_BASE_URL: z.string().default(''),
+  MS_API_BASE_URL: z.string().default(''),
+  TBANK_TERMINAL_KEY: z.string().optional(),
+  TBANK_PASSWORD: z.string().optional(),
+  TBANK_API_URL: z.url().default('https://securepay.tinkoff.ru'),
+  TELEGRAM_BOT_TOKEN: z.string().optional(),
+  TELEGRAM_BOT_USERNAME: z.string().default('gamehost_bot'),
+  TELEGRAM_API_ROOT: z.url().default('https://api.telegram.org'),
+  TELEGRAM_MODE: z.enum(['polling', 'webhook']).default('polling'),
+  TELEGRAM_WEBHOOK_SECRET: z.string().optional(),
+  YANDEX_CLIENT_ID: z.string().optional(),
+  YANDEX_AUTHORIZE_URL: z.url().default('https://oauth.yandex.ru/authorize'),
+  YANDEX_USERINFO_URL: z.url().default('https://login.yandex.ru/info'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export type Config = Env & {
+  PUBLIC_URL: string;
+  SECRET_KEY: string;
+  WEB_DIST_DIR: string;
+  UPLOAD_DIR: string;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Неверная конфигурация: ${problems.join('; ')}`);
+  }
+}
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+/** Reads and validates the environment once; everything else receives the typed result. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`),
+    );
+  }
+  const values = parsed.data;
+  const dataDir = path.resolve(values.DATA_DIR);
+  return {
+    ...values,
+    DATA_DIR: dataDir,
+    PUBLIC_URL: values.PUBLIC_URL ?? `http://localhost:${values.PORT}`,
+    SECRET_KEY: values.SECRET_KEY ?? readOrCreateSecret(dataDir),
+    WEB_DIST_DIR: values.WEB_DIST_DIR || path.join(repoRoot, 'apps/web/dist'),
+    UPLOAD_DIR: values.UPLOAD_DIR || path.join(dataDir, 'uploads'),
+  };
+}
+
+/** A fresh machine has no secret; keep one beside the embedded database so restarts keep codes valid. */
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'secret.key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/** Config for tests: no environment is read, nothing is written. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    ...envSchema.parse({}),
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'http://portal.test',
+    SECRET_KEY: 'test-secret-key-test-secret-key-0123456789',
+    WEB_DIST_DIR: path.join(repoRoot, 'apps/web/dist'),
+    UPLOAD_DIR: '',
+    SSO_ALLOWED_ORIGINS: ['https://hosting.example.com', 'https://launcher.example.com'],
+    ...overrides,
+  };
+}

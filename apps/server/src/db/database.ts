@@ -1,0 +1,103 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Repositories take either the database or an open transaction. */
+export type Executor = Db | Tx;
+
+/** The raw SQL surface the migrator needs, the same for both engines. */
+export interface SqlSession {
+  exec(sql: string): Promise<void>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface Database {
+  readonly kind: 'pglite' | 'postgres';
+  readonly db: Db;
+  /** Runs `fn` on one connection holding the migration lock. */
+  withMigrationLock<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const MIGRATION_LOCK_KEY = 727_274_001;
+
+export function connectPostgres(url: string): Database {
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+  // An idle client losing its connection (database restart) must not crash the process.
+  pool.on('error', () => {});
+  const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+  return {
+    kind: 'postgres',
+    db,
+    async withMigrationLock(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        return await fn({
+          exec: async (sql) => {
+            await client.query(sql);
+          },
+          query: async (sql, params) => (await client.query(sql, params)).rows,
+        });
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
+        client.release();
+      }
+    },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+/** Embedded PostgreSQL: a directory on disk, or memory when `dataDir` is undefined. */
+export async function openPglite(
+  dataDir: string | undefined,
+  options: { loadDataDir?: Blob } = {},
+): Promise<Database> {
+  if (dataDir) mkdirSync(path.dirname(dataDir), { recursive: true });
+  const client = await PGlite.create(dataDir, { loadDataDir: options.loadDataDir });
+  return pgliteDatabase(client);
+}
+
+export function pgliteDatabase(client: PGlite): Database {
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const session: SqlSession = {
+    exec: async (sql) => {
+      await client.exec(sql);
+    },
+    query: async <T>(sql: string, params?: unknown[]) =>
+      (await client.query<T>(sql, params as never[])).rows,
+  };
+  return {
+    kind: 'pglite',
+    db,
+    // One embedded database has exactly one connection and one process: nothing to race with.
+    withMigrationLock: (fn) => fn(session),
+    async ping() {
+      await client.query('SELECT 1');
+    },
+    async close() {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+export async function openDatabase(config: {
+  DATABASE_URL?: string | undefined;
+  DATA_DIR: string;
+}): Promise<Database> {
+  if (config.DATABASE_URL) return connectPostgres(config.DATABASE_URL);
+  return openPglite(path.join(config.DATA_DIR, 'pgdata'));
+}

@@ -1,0 +1,3 @@
+// Every table the server knows, gathered for Drizzle's typed queries. Each module owns its
+// `schema.ts`; add one line here per module. The SQL itself lives in ../../migrations.
+export * from '../modules/auth/schema.js';

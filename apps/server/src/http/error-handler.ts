@@ -1,0 +1,94 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  isResponseSerializationError,
+} from 'fastify-type-provider-zod';
+import { AppError } from './app-error.js';
+
+export const MESSAGES = {
+  invalidInput: 'Проверьте введённые данные',
+  internal: 'Внутренняя ошибка сервера. Попробуйте позже.',
+  unavailable: 'Сервис временно недоступен. Попробуйте позже.',
+  notFound: 'Не найдено',
+  tooLarge: 'Слишком большой запрос',
+  badJson: 'Некорректный формат запроса',
+  unsupportedType: 'Неподдерживаемый тип содержимого',
+  tooMany: 'Слишком много попыток. Попробуйте позже.',
+} as const;
+
+// Connection-level failures of the database: the request may succeed later, so 503, not 500.
+const UNAVAILABLE_ERRNO = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P03',
+]);
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && UNAVAILABLE_ERRNO.has(code)) return true;
+    const message = (current as { message?: unknown }).message;
+    if (
+      typeof message === 'string' &&
+      /Connection terminated|timeout exceeded when trying to connect/i.test(message)
+    ) {
+      return true;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** Field path → messages, in the `errors` shape of DESIGN §2. */
+function fieldErrors(error: FastifyError): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  if (!hasZodFastifySchemaValidationErrors(error)) return errors;
+  for (const issue of error.validation) {
+    const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_';
+    errors[field] ??= [];
+    errors[field].push(issue.message ?? MESSAGES.invalidInput);
+  }
+  return errors;
+}
+
+/** One handler for every failure: Russian messages, no stack traces, 5xx details only in logs. */
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.details.retryAfter !== undefined) {
+        reply.header('Retry-After', String(Math.max(1, Math.ceil(error.details.retryAfter))));
+      }
+      return reply.status(error.statusCode).send({
+        message: error.message,
+        ...(error.details.errors ? { errors: error.details.errors } : {}),
+      });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors = fieldErrors(error);
+      const first = Object.values(errors)[0]?.[0];
+      return reply.status(400).send({ message: first ?? MESSAGES.invalidInput, errors });
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error }, 'response does not match its schema');
+      return reply.status(500).send({ message: MESSAGES.internal });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.status(503).send({ message: MESSAGES.unavailable });
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 413) return reply.status(413).send({ message: MESSAGES.tooLarge });
+    if (status === 415) return reply.status(415).send({ message: MESSAGES.unsupportedType });
+    if (status === 429) return reply.status(429).send({ message: MESSAGES.tooMany });
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors (bad JSON, bad content length, ...) carry English text.
+      return reply.status(status).send({ message: MESSAGES.badJson });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ message: MESSAGES.internal });
+  });
+}

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { hashPassword } from '../src/modules/auth/passwords.js';
+import { users } from '../src/modules/auth/schema.js';
+import type { TestApp } from './test-app.js';
+
+export const DEFAULT_PASSWORD = 'Secret-Pass1';
+
+// One hash for every fixture user with the default password: argon2 is slow on purpose.
+let defaultHash: Promise<string> | undefined;
+
+/** A confirmed user written straight to the database. */
+export async function createUser(
+  { database }: Pick<TestApp, 'database'>,
+  overrides: Partial<typeof users.$inferInsert> & { password?: string } = {},
+) {
+  const suffix = randomBytes(4).toString('hex');
+  const { password, ...columns } = overrides;
+  const email = columns.email ?? `user-${suffix}@example.com`;
+  const userName = columns.userName ?? `user_${suffix}`;
+  const passwordHash = password
+    ? await hashPassword(password)
+    : await (defaultHash ??= hashPassword(DEFAULT_PASSWORD));
+  const [user] = await database.db
+    .insert(users)
+    .values({
+      email,
+      emailKey: email.trim().toLowerCase(),
+      userName,
+      userNameKey: userName.normalize('NFKC').toLowerCase(),
+      passwordHash,
+      firstName: 'Иван',
+      lastName: 'Петров',
+      confirmedAt: new Date(),
+      ...columns,
+    })
+    .returning();
+  return user!;
+}
+
+/** A live session for the user; answers the bearer token. */
+export async function signIn(
+  { app }: Pick<TestApp, 'app'>,
+  userId: string,
+  options: { userAgent?: string; ipAddress?: string } = {},
+) {
+  const { token, session } = await app.deps.sessions.create({ userId, ...options });
+  return { token, sessionId: session.id, headers: { authorization: `Bearer ${token}` } };
+}
+
+/** A user and a session in one call. */
+export async function createSignedInUser(
+  testApp: TestApp,
+  overrides: Parameters<typeof createUser>[1] = {},
+) {
+  const user = await createUser(testApp, overrides);
+  return { user, ...(await signIn(testApp, user.id)) };
+}
