@@ -17,9 +17,8 @@ export async function createUser(
   const { password, ...columns } = overrides;
   const email = columns.email ?? `user-${suffix}@example.com`;
   const userName = columns.userName ?? `user_${suffix}`;
-  const passwordHash = password
-    ? await hashPassword(password)
-    : await (defaultHash ??= hashPassword(DEFAULT_PASSWORD));
+  defaultHash ??= hashPassword(DEFAULT_PASSWORD);
+  const passwordHash = password ? await hashPassword(password) : await defaultHash;
   const [user] = await database.db
     .insert(users)
     .values({
