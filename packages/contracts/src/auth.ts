@@ -1,0 +1,223 @@
+import { z } from 'zod';
+import {
+  cyrillicPattern,
+  emailSchema,
+  messageAnswerSchema,
+  oneTimeCodeSchema,
+  passwordSchema,
+  timestampSchema,
+} from './common';
+import {
+  LOGIN_TWO_FACTOR_CODE_LENGTH,
+  NAME_MAX_LENGTH,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+} from './constants';
+import {
+  CONSENT_REQUIRED,
+  LINK_INVALID,
+  LOGIN_REQUIRED,
+  NAME_REQUIRED,
+  NAME_TOO_LONG,
+  PASSWORD_REQUIRED,
+  PASSWORDS_DO_NOT_MATCH,
+  TOKEN_INVALID,
+  TWO_FACTOR_CODE_LENGTH,
+  TWO_FACTOR_CODE_REQUIRED,
+  USERNAME_HAS_CYRILLIC,
+  USERNAME_REQUIRED,
+  USERNAME_TOO_LONG,
+  USERNAME_TOO_SHORT,
+} from './messages';
+
+// ---------------------------------------------------------------- login
+
+/** The second-factor code of the login form: exactly 6 characters (spec §5). */
+export const twoFactorCodeSchema = z
+  .string({ error: TWO_FACTOR_CODE_REQUIRED })
+  .trim()
+  .min(1, { error: TWO_FACTOR_CODE_REQUIRED, abort: true })
+  .length(LOGIN_TWO_FACTOR_CODE_LENGTH, TWO_FACTOR_CODE_LENGTH);
+
+export const loginRequestSchema = z.object({
+  usernameOrEmail: z.string({ error: LOGIN_REQUIRED }).trim().min(1, LOGIN_REQUIRED),
+  // Not the password rule: a login only needs a non-empty password.
+  password: z.string({ error: PASSWORD_REQUIRED }).min(1, PASSWORD_REQUIRED),
+  rememberMe: z.boolean().optional(),
+  twoFactorCode: twoFactorCodeSchema.optional(),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+/** The login form before the server asked for a second factor. */
+export const loginFormSchema = loginRequestSchema.omit({ twoFactorCode: true });
+export type LoginForm = z.infer<typeof loginFormSchema>;
+
+/** The login form once the server answered `requiresTwoFactor`. */
+export const loginTwoFactorFormSchema = loginRequestSchema.extend({
+  twoFactorCode: twoFactorCodeSchema,
+});
+export type LoginTwoFactorForm = z.infer<typeof loginTwoFactorFormSchema>;
+
+export const loginSuccessAnswerSchema = z.object({ token: z.string(), userId: z.string() });
+export const loginTwoFactorAnswerSchema = z.object({ requiresTwoFactor: z.literal(true) });
+export const loginAnswerSchema = z.union([loginSuccessAnswerSchema, loginTwoFactorAnswerSchema]);
+export type LoginSuccessAnswer = z.infer<typeof loginSuccessAnswerSchema>;
+export type LoginTwoFactorAnswer = z.infer<typeof loginTwoFactorAnswerSchema>;
+export type LoginAnswer = z.infer<typeof loginAnswerSchema>;
+
+// ---------------------------------------------------------------- register
+
+/**
+ * The username at registration: spaces are stripped (the form strips them as
+ * typed), required, no Cyrillic, and the profile's 3–16 length so that a name
+ * chosen here can later be saved unchanged on the profile.
+ */
+export const usernameSchema = z
+  .string({ error: USERNAME_REQUIRED })
+  .overwrite((value) => value.replace(/\s+/g, ''))
+  .min(1, { error: USERNAME_REQUIRED, abort: true })
+  .refine((value) => !cyrillicPattern.test(value), USERNAME_HAS_CYRILLIC)
+  .min(USERNAME_MIN_LENGTH, USERNAME_TOO_SHORT)
+  .max(USERNAME_MAX_LENGTH, USERNAME_TOO_LONG);
+
+export const firstNameSchema = z
+  .string({ error: NAME_REQUIRED })
+  .trim()
+  .min(1, NAME_REQUIRED)
+  .max(NAME_MAX_LENGTH, NAME_TOO_LONG);
+
+/** May be empty: a one-word name has no last name. */
+export const lastNameSchema = z.string().trim().max(NAME_MAX_LENGTH, NAME_TOO_LONG);
+
+export const registerRequestSchema = z.object({
+  email: emailSchema,
+  password: passwordSchema,
+  username: usernameSchema,
+  firstName: firstNameSchema,
+  lastName: lastNameSchema,
+});
+export type RegisterRequest = z.infer<typeof registerRequestSchema>;
+export const registerAnswerSchema = messageAnswerSchema;
+export type RegisterAnswer = z.infer<typeof registerAnswerSchema>;
+
+/** The registration form of the web app (spec §5 "Register"). */
+export const registerFormSchema = z
+  .object({
+    email: emailSchema,
+    // One field for the full name; `splitFullName` makes first and last name of it.
+    name: z
+      .string({ error: NAME_REQUIRED })
+      .trim()
+      .min(1, NAME_REQUIRED)
+      .max(NAME_MAX_LENGTH * 2, NAME_TOO_LONG),
+    username: usernameSchema,
+    password: passwordSchema,
+    confirmPassword: z.string(),
+    // The form keeps submit disabled until ticked; the message is a safety net.
+    consent: z.boolean().refine((value) => value, CONSENT_REQUIRED),
+  })
+  .refine((form) => form.password === form.confirmPassword, {
+    path: ['confirmPassword'],
+    error: PASSWORDS_DO_NOT_MATCH,
+  });
+export type RegisterForm = z.infer<typeof registerFormSchema>;
+
+/** 'Иван Петров Сидоров' → first 'Иван', last 'Петров Сидоров' (spec §5: split by spaces). */
+export function splitFullName(name: string): { firstName: string; lastName: string } {
+  const [firstName = '', ...rest] = name.trim().split(/\s+/);
+  return { firstName, lastName: rest.join(' ') };
+}
+
+export function registerFormToRequest(form: RegisterForm): RegisterRequest {
+  return {
+    email: form.email,
+    password: form.password,
+    username: form.username,
+    ...splitFullName(form.name),
+  };
+}
+
+export const verifyRegistrationRequestSchema = z.object({
+  code: oneTimeCodeSchema,
+  email: emailSchema,
+});
+export type VerifyRegistrationRequest = z.infer<typeof verifyRegistrationRequestSchema>;
+
+export const verifyRegistrationAnswerSchema = z.object({
+  message: z.string(),
+  userId: z.string(),
+  token: z.string(),
+});
+export type VerifyRegistrationAnswer = z.infer<typeof verifyRegistrationAnswerSchema>;
+
+// ---------------------------------------------------------------- tokens
+
+/** Sibling services check an access token or redeem a hand-off code (DESIGN §3). */
+export const verifyTokenRequestSchema = z.object({
+  token: z.string({ error: TOKEN_INVALID }).trim().min(1, TOKEN_INVALID),
+});
+export type VerifyTokenRequest = z.infer<typeof verifyTokenRequestSchema>;
+
+/** `token` is present when a hand-off code was redeemed: the sibling's own new session. */
+export const verifyTokenAnswerSchema = z.object({
+  userId: z.string(),
+  token: z.string().optional(),
+});
+export type VerifyTokenAnswer = z.infer<typeof verifyTokenAnswerSchema>;
+
+/**
+ * SSO hand-off (DESIGN §3): the web app asks for a sibling-site link carrying a
+ * single-use code instead of the access token. Refused unless the link's origin
+ * is allow-listed.
+ */
+export const handOffRequestSchema = z.object({
+  link: z.url({ protocol: /^https?$/, error: LINK_INVALID }),
+});
+export type HandOffRequest = z.infer<typeof handOffRequestSchema>;
+
+/** `url` is the link with the hand-off code in its `token` query parameter. */
+export const handOffAnswerSchema = z.object({ url: z.string() });
+export type HandOffAnswer = z.infer<typeof handOffAnswerSchema>;
+
+export const logoutAnswerSchema = messageAnswerSchema;
+export type LogoutAnswer = z.infer<typeof logoutAnswerSchema>;
+
+// ---------------------------------------------------------------- user
+
+/** The current user (spec §3, field names exactly, `phoneNamber` included). */
+export const userSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  phoneNamber: z.string().nullable(),
+  userName: z.string(),
+  firstName: z.string(),
+  middleName: z.string().nullable(),
+  lastName: z.string(),
+  avatarUrl: z.string().nullable(),
+  isTwoFactorEnabled: z.boolean(),
+  yandexId: z.string().nullable(),
+  telegramId: z.string().nullable(),
+  /** Roubles with two decimals. */
+  balance: z.number(),
+  /** Cashback points, whole numbers (1 point = 1 rouble). */
+  balanceStars: z.number().int(),
+});
+export type User = z.infer<typeof userSchema>;
+
+// ---------------------------------------------------------------- devices
+
+/** A device is a session (DESIGN §3). */
+export const deviceSchema = z.object({
+  id: z.string(),
+  userAgent: z.string(),
+  ipAddress: z.string().nullable(),
+  lastActivity: timestampSchema,
+  isCurrent: z.boolean(),
+});
+export type Device = z.infer<typeof deviceSchema>;
+
+export const devicesAnswerSchema = z.array(deviceSchema);
+export type DevicesAnswer = z.infer<typeof devicesAnswerSchema>;
+
+export const deviceParamsSchema = z.object({ id: z.string().min(1) });
+export type DeviceParams = z.infer<typeof deviceParamsSchema>;

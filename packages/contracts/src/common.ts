@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import {
+  EMAIL_MAX_LENGTH,
+  ONE_TIME_CODE_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+} from './constants';
+import {
+  CODE_WRONG,
+  EMAIL_INVALID,
+  PASSWORD_HAS_CYRILLIC,
+  PASSWORD_NEEDS_DIGIT,
+  PASSWORD_NEEDS_LOWERCASE,
+  PASSWORD_NEEDS_UPPERCASE,
+  PASSWORD_REQUIRED,
+  PASSWORD_TOO_LONG,
+  PASSWORD_TOO_SHORT,
+} from './messages';
+
+/** Every error answer (DESIGN §2): a Russian message, and per-field messages for 400. */
+export const errorAnswerSchema = z.object({
+  message: z.string(),
+  errors: z.record(z.string(), z.array(z.string())).optional(),
+});
+export type ErrorAnswer = z.infer<typeof errorAnswerSchema>;
+
+/** The plain success answer of most calls. */
+export const messageAnswerSchema = z.object({ message: z.string() });
+export type MessageAnswer = z.infer<typeof messageAnswerSchema>;
+
+/** `status` of the answers that carry one (payments, password change, Yandex). */
+export const answerStatusSchema = z.enum(['ok', 'error']);
+export type AnswerStatus = z.infer<typeof answerStatusSchema>;
+
+export const cyrillicPattern = /[а-яё]/i;
+
+/**
+ * The password rule of spec §5. Checks run in the order of the spec's list, so
+ * a form showing the first message shows the most basic problem first.
+ */
+export const passwordSchema = z
+  .string({ error: PASSWORD_REQUIRED })
+  .min(PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT)
+  .max(PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG)
+  .regex(/[A-Z]/, PASSWORD_NEEDS_UPPERCASE)
+  .regex(/[a-z]/, PASSWORD_NEEDS_LOWERCASE)
+  .regex(/[0-9]/, PASSWORD_NEEDS_DIGIT)
+  .refine((value) => !cyrillicPattern.test(value), PASSWORD_HAS_CYRILLIC);
+
+/** An e-mail address, trimmed. Lower-casing for comparison is the server's job. */
+export const emailSchema = z
+  .string({ error: EMAIL_INVALID })
+  .trim()
+  .max(EMAIL_MAX_LENGTH, EMAIL_INVALID)
+  .pipe(z.email({ error: EMAIL_INVALID }));
+
+/** A six-digit one-time code (registration, reset, e-mail change, authenticator). */
+export const oneTimeCodeSchema = z
+  .string({ error: CODE_WRONG })
+  .trim()
+  .regex(new RegExp(`^\\d{${ONE_TIME_CODE_LENGTH}}$`), CODE_WRONG);
+
+/** An ISO 8601 timestamp in UTC, as every answer sends times. */
+export const timestampSchema = z.iso.datetime();
+
+/**
+ * Roubles on the wire: a number with at most two decimals. Storage and
+ * arithmetic use integer kopecks (see `roublesToKopecks`).
+ */
+export const roublesSchema = z.number().refine(hasAtMostTwoDecimals);
+
+export function hasAtMostTwoDecimals(value: number): boolean {
+  const hundredths = value * 100;
+  // Tolerates binary noise like 0.1 + 0.2 without accepting a third decimal.
+  return Number.isFinite(value) && Math.abs(hundredths - Math.round(hundredths)) < 1e-6;
+}
+
+export function roublesToKopecks(roubles: number): number {
+  return Math.round(roubles * 100);
+}
+
+export function kopecksToRoubles(kopecks: number): number {
+  return kopecks / 100;
+}
+
+/**
+ * Turns a zod error into the `errors` object of the error answer: field path
+ * (dot-joined, '' for the whole body) to its messages, in order.
+ */
+export function toFieldErrors(error: z.ZodError): Record<string, string[]> {
+  const fieldErrors: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.map(String).join('.');
+    const messages = fieldErrors[key] ?? [];
+    messages.push(issue.message);
+    fieldErrors[key] = messages;
+  }
+  return fieldErrors;
+}

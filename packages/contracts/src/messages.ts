@@ -1,0 +1,95 @@
+/**
+ * Every text a person can read that comes from validation (spec §5) or from the
+ * error catalogue (spec §8), worded exactly as the spec words them. Texts the
+ * spec does not give (server answers, rules DESIGN adds) are marked as ours.
+ */
+
+// Password rule (spec §5: register, reset, change)
+export const PASSWORD_TOO_SHORT = 'Пароль должен содержать минимум 8 символов';
+export const PASSWORD_TOO_LONG = 'Пароль должен содержать максимум 32 символа';
+export const PASSWORD_NEEDS_UPPERCASE =
+  'Пароль должен содержать хотя бы одну заглавную букву (A-Z)';
+export const PASSWORD_NEEDS_LOWERCASE = 'Пароль должен содержать хотя бы одну строчную букву (a-z)';
+export const PASSWORD_NEEDS_DIGIT = 'Пароль должен содержать хотя бы одну цифру (0-9)';
+export const PASSWORD_HAS_CYRILLIC = 'Пароль не должен содержать кириллицу';
+export const PASSWORDS_DO_NOT_MATCH = 'Пароли не совпадают';
+// Ours: server-side password rules of DESIGN §3 (blocklist, equal to login).
+export const PASSWORD_TOO_COMMON = 'Этот пароль слишком распространён, выберите другой';
+export const PASSWORD_EQUALS_LOGIN = 'Пароль не должен совпадать с никнеймом или почтой';
+
+// Register (spec §5)
+export const EMAIL_INVALID = 'Некорректный email';
+export const NAME_REQUIRED = 'Имя обязательно';
+export const USERNAME_REQUIRED = 'Никнейм обязателен';
+export const USERNAME_HAS_CYRILLIC = 'Никнейм не должен содержать кириллицу';
+// Ours: the register form's consent box (the spec disables submit instead).
+export const CONSENT_REQUIRED = 'Необходимо согласие на обработку персональных данных';
+
+// Login (spec §5)
+export const LOGIN_REQUIRED = 'Введите логин';
+export const PASSWORD_REQUIRED = 'Введите пароль';
+export const TWO_FACTOR_CODE_REQUIRED = 'Введите код подтверждения';
+export const TWO_FACTOR_CODE_LENGTH = 'Код должен содержать 6 символов';
+
+// Password change (spec §5)
+export const OLD_PASSWORD_REQUIRED = 'Введите текущий пароль';
+
+// Google authenticator code (spec §5)
+export const FIELD_REQUIRED = 'Заполните поле';
+
+// Reset step 2 (spec §5)
+export const RESET_CODE_REQUIRED = 'Введите код, отправленный на почту';
+
+// Profile (spec §5)
+export const USERNAME_TOO_SHORT = 'Минимум 3 символа';
+export const USERNAME_TOO_LONG = 'Максимум 16 символов';
+export const FIELD_ONLY_WHITESPACE = 'Поле не должно состоять только из пробелов';
+export const FIELD_EMPTY = 'Поле не должно быть пустым';
+// Ours: names need an upper bound on the server.
+export const NAME_TOO_LONG = 'Максимум 64 символа';
+// Ours: spec §5 says the avatar accepts png or jpeg, without a message.
+export const AVATAR_WRONG_TYPE = 'Допустимы только изображения PNG или JPEG';
+
+// E-mail change modal (spec §5)
+export const FIELDS_EMPTY = 'Поля не должно быть пустыми';
+export const EMAIL_WRONG = 'Неверная почта';
+export const EMAIL_UPDATED = 'Почта обновлена';
+
+// Codes (spec §4, §8)
+export const CODE_WRONG = 'Неверный код';
+
+// Top-up (ours: the spec has no client limits, the server needs sane numbers)
+export const AMOUNT_REQUIRED = 'Введите сумму';
+export const AMOUNT_NOT_POSITIVE = 'Сумма должна быть больше нуля';
+export const AMOUNT_TOO_PRECISE = 'Сумма может содержать не более двух знаков после запятой';
+
+// Error catalogue (spec §8)
+export const REQUEST_FAILED = 'Ошибка запроса';
+export const UNKNOWN_ERROR = 'Неизвестная ошибка';
+export const UNKNOWN_ERROR_OCCURRED = 'Произошла неизвестная ошибка';
+export const TOKEN_INVALID = 'Недействительный токен';
+export const USER_NOT_FOUND = 'Пользователь не найден';
+export const PROFILE_UPDATE_FAILED = 'Ошибка при обновлении профиля';
+export const PAYMENT_REQUEST_FAILED = 'Ошибка при отправке запроса.';
+export const SOMETHING_WENT_WRONG = 'Что-то пошло не так.';
+export const LOGIN_SUCCESS = 'Успешный вход';
+export const ID_COPIED = 'ID скопирован!';
+export const EMAIL_NOT_FOUND = 'Почта не найдена';
+export const TELEGRAM_LINK_FAILED = 'Ошибка генерации ссылки';
+export const TELEGRAM_CHECK_FAILED = 'Ошибка получения 2fa';
+// The spec words this one in English; kept as written.
+export const NO_AUTHORISATION = 'No authorisation';
+
+// Ours: generic server answers per HTTP status (DESIGN §2).
+export const INVALID_INPUT = 'Проверьте введённые данные';
+export const AUTH_REQUIRED = 'Требуется авторизация';
+export const FORBIDDEN = 'Недостаточно прав';
+export const NOT_FOUND = 'Не найдено';
+export const TOO_MANY_ATTEMPTS = 'Слишком много попыток, попробуйте позже';
+export const SERVICE_UNAVAILABLE = 'Сервис временно недоступен, попробуйте позже';
+export const INTERNAL_ERROR = 'Внутренняя ошибка сервера';
+export const PAYLOAD_TOO_LARGE = 'Слишком большой запрос';
+
+// Ours: SSO hand-off links (DESIGN §3).
+export const LINK_INVALID = 'Некорректная ссылка';
+export const LINK_NOT_ALLOWED = 'Переход по этой ссылке запрещён';

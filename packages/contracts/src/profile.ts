@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { emailSchema, messageAnswerSchema, oneTimeCodeSchema } from './common';
+import {
+  AVATAR_MIME_TYPES,
+  NAME_MAX_LENGTH,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+} from './constants';
+import {
+  AVATAR_WRONG_TYPE,
+  CODE_WRONG,
+  EMAIL_WRONG,
+  FIELD_EMPTY,
+  FIELD_ONLY_WHITESPACE,
+  FIELDS_EMPTY,
+  NAME_TOO_LONG,
+  PASSWORDS_DO_NOT_MATCH,
+  USERNAME_TOO_LONG,
+  USERNAME_TOO_SHORT,
+} from './messages';
+
+const isOnlyWhitespace = (value: string) => value.length > 0 && value.trim().length === 0;
+
+// ---------------------------------------------------------------- profile
+
+/**
+ * The profile's userName (spec §5): only-whitespace is refused with its own
+ * message, then the trimmed value must be 3–16 characters.
+ */
+export const profileUserNameSchema = z
+  .string({ error: FIELD_EMPTY })
+  .refine((value) => !isOnlyWhitespace(value), { error: FIELD_ONLY_WHITESPACE, abort: true })
+  .trim()
+  .min(USERNAME_MIN_LENGTH, USERNAME_TOO_SHORT)
+  .max(USERNAME_MAX_LENGTH, USERNAME_TOO_LONG);
+
+/** firstName, middleName, lastName on the profile: non-empty, not only spaces, trimmed. */
+export const profileNameSchema = z
+  .string({ error: FIELD_EMPTY })
+  .min(1, { error: FIELD_EMPTY, abort: true })
+  .refine((value) => !isOnlyWhitespace(value), { error: FIELD_ONLY_WHITESPACE, abort: true })
+  .trim()
+  .max(NAME_MAX_LENGTH, NAME_TOO_LONG);
+
+/** `update-profile`; also the 'Мои данные' form (values come out trimmed). */
+export const updateProfileRequestSchema = z.object({
+  firstName: profileNameSchema,
+  userName: profileUserNameSchema,
+  middleName: profileNameSchema,
+  lastName: profileNameSchema,
+});
+export type UpdateProfileRequest = z.infer<typeof updateProfileRequestSchema>;
+export const updateProfileFormSchema = updateProfileRequestSchema;
+export type UpdateProfileForm = z.infer<typeof updateProfileFormSchema>;
+export const updateProfileAnswerSchema = messageAnswerSchema;
+export type UpdateProfileAnswer = z.infer<typeof updateProfileAnswerSchema>;
+
+// ---------------------------------------------------------------- avatar
+
+/** `update-avatar`: an address this server's upload storage issued (checked by the server). */
+export const updateAvatarRequestSchema = z.object({
+  avatarUrl: z.string({ error: FIELD_EMPTY }).trim().min(1, FIELD_EMPTY),
+});
+export type UpdateAvatarRequest = z.infer<typeof updateAvatarRequestSchema>;
+export const updateAvatarAnswerSchema = messageAnswerSchema;
+export type UpdateAvatarAnswer = z.infer<typeof updateAvatarAnswerSchema>;
+
+/** `/upload`: `data` is the stored file's address. */
+export const uploadAnswerSchema = z.object({ data: z.string() });
+export type UploadAnswer = z.infer<typeof uploadAnswerSchema>;
+
+/** What the avatar picker accepts (spec §5: png or jpeg); the server judges by the bytes. */
+export const avatarMimeTypeSchema = z.enum(AVATAR_MIME_TYPES, { error: AVATAR_WRONG_TYPE });
+export type AvatarMimeType = z.infer<typeof avatarMimeTypeSchema>;
+
+// ---------------------------------------------------------------- e-mail change (DESIGN §3: real, not the spec's mock)
+
+/** A code step of the e-mail change modal: digits only (spec §5), six of them. */
+export const emailChangeCodeFormSchema = z.object({
+  code: z.string({ error: CODE_WRONG }).regex(/^\d{6}$/, CODE_WRONG),
+});
+export type EmailChangeCodeForm = z.infer<typeof emailChangeCodeFormSchema>;
+
+/** The new-address step (spec §5: 'Неверная почта'). */
+export const newEmailSchema = z
+  .string({ error: EMAIL_WRONG })
+  .trim()
+  .pipe(z.email({ error: EMAIL_WRONG }));
+
+export const emailChangeNewEmailFormSchema = z.object({ email: newEmailSchema });
+export type EmailChangeNewEmailForm = z.infer<typeof emailChangeNewEmailFormSchema>;
+
+/** The spec's code step with a password and its repeat (spec §5 "Code step in e-mail reset modal"). */
+export const emailChangePasswordFormSchema = z
+  .object({
+    password: z.string({ error: FIELDS_EMPTY }).min(1, FIELDS_EMPTY),
+    repeatPassword: z.string({ error: FIELDS_EMPTY }).min(1, FIELDS_EMPTY),
+  })
+  .refine((form) => form.password === form.repeatPassword, {
+    path: ['repeatPassword'],
+    error: PASSWORDS_DO_NOT_MATCH,
+    // An empty field already has its message; a mismatch on top would only add noise.
+    when: (payload) => {
+      const value = payload.value as { password?: unknown; repeatPassword?: unknown };
+      return value.password !== '' && value.repeatPassword !== '';
+    },
+  });
+export type EmailChangePasswordForm = z.infer<typeof emailChangePasswordFormSchema>;
+
+/** Step 1 (no body) sends a code to the current address; step 2 checks it. */
+export const emailChangeVerifyCurrentRequestSchema = z.object({ code: oneTimeCodeSchema });
+export type EmailChangeVerifyCurrentRequest = z.infer<typeof emailChangeVerifyCurrentRequestSchema>;
+
+/** Step 3: the new address, which gets its own code. */
+export const emailChangeNewEmailRequestSchema = z.object({ email: emailSchema });
+export type EmailChangeNewEmailRequest = z.infer<typeof emailChangeNewEmailRequestSchema>;
+
+/** Step 4: the new address's code; only now does the e-mail change. */
+export const emailChangeConfirmRequestSchema = z.object({ code: oneTimeCodeSchema });
+export type EmailChangeConfirmRequest = z.infer<typeof emailChangeConfirmRequestSchema>;
+
+export const emailChangeStepAnswerSchema = messageAnswerSchema;
+export type EmailChangeStepAnswer = z.infer<typeof emailChangeStepAnswerSchema>;
+
+export const emailChangeConfirmAnswerSchema = z.object({ message: z.string(), email: z.string() });
+export type EmailChangeConfirmAnswer = z.infer<typeof emailChangeConfirmAnswerSchema>;

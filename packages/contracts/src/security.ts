@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import {
+  answerStatusSchema,
+  emailSchema,
+  messageAnswerSchema,
+  oneTimeCodeSchema,
+  passwordSchema,
+} from './common';
+import { GOOGLE_CODE_MAX_LENGTH, RESET_CODE_MIN_LENGTH } from './constants';
+import {
+  CODE_WRONG,
+  FIELD_REQUIRED,
+  OLD_PASSWORD_REQUIRED,
+  PASSWORDS_DO_NOT_MATCH,
+  RESET_CODE_REQUIRED,
+} from './messages';
+
+// ---------------------------------------------------------------- password reset
+
+/** `forgot-password` takes the e-mail itself as the JSON body (spec §7). */
+export const forgotPasswordRequestSchema = emailSchema;
+export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequestSchema>;
+export const forgotPasswordAnswerSchema = messageAnswerSchema;
+export type ForgotPasswordAnswer = z.infer<typeof forgotPasswordAnswerSchema>;
+
+/** The reset code: at least 6 characters (spec §5), and the server only issues 6 digits. */
+export const resetCodeSchema = z
+  .string({ error: RESET_CODE_REQUIRED })
+  .trim()
+  .min(RESET_CODE_MIN_LENGTH, { error: RESET_CODE_REQUIRED, abort: true })
+  .regex(/^\d{6}$/, CODE_WRONG);
+
+export const resetPasswordRequestSchema = z.object({
+  email: emailSchema,
+  newPassword: passwordSchema,
+  code: resetCodeSchema,
+});
+export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
+export const resetPasswordAnswerSchema = messageAnswerSchema;
+export type ResetPasswordAnswer = z.infer<typeof resetPasswordAnswerSchema>;
+
+/** Reset step 1: the e-mail whose password was forgotten. */
+export const resetEmailFormSchema = z.object({ email: emailSchema });
+export type ResetEmailForm = z.infer<typeof resetEmailFormSchema>;
+
+/** Reset step 2 (spec §5): code of at least 6, new password by the rule, repeat equal. */
+export const resetPasswordFormSchema = z
+  .object({
+    code: z
+      .string({ error: RESET_CODE_REQUIRED })
+      .trim()
+      .min(RESET_CODE_MIN_LENGTH, RESET_CODE_REQUIRED),
+    newPassword: passwordSchema,
+    repeatPassword: z.string(),
+    // 'Выйти из всех активных сеансов входа', checked by default.
+    logoutAll: z.boolean(),
+  })
+  .refine((form) => form.newPassword === form.repeatPassword, {
+    path: ['repeatPassword'],
+    error: PASSWORDS_DO_NOT_MATCH,
+  });
+export type ResetPasswordForm = z.infer<typeof resetPasswordFormSchema>;
+
+/**
+ * Sign out everywhere after a reset (spec §4). Six digits alone do not identify
+ * an account, so the e-mail comes along (DESIGN §3).
+ */
+export const logoutAllRequestSchema = z.object({
+  email: emailSchema,
+  code: oneTimeCodeSchema,
+});
+export type LogoutAllRequest = z.infer<typeof logoutAllRequestSchema>;
+export const logoutAllAnswerSchema = messageAnswerSchema;
+export type LogoutAllAnswer = z.infer<typeof logoutAllAnswerSchema>;
+
+// ---------------------------------------------------------------- two-factor (authenticator app)
+
+export const twoFactorEnableAnswerSchema = z.object({
+  /** A PNG as base64 (no `data:` prefix). */
+  qrCode: z.string(),
+  secret: z.string(),
+  otpauthUrl: z.string(),
+});
+export type TwoFactorEnableAnswer = z.infer<typeof twoFactorEnableAnswerSchema>;
+
+/** `2fa/verify` and `2fa/disable`. */
+export const twoFactorCodeRequestSchema = z.object({ code: oneTimeCodeSchema });
+export type TwoFactorCodeRequest = z.infer<typeof twoFactorCodeRequestSchema>;
+export const twoFactorCodeAnswerSchema = messageAnswerSchema;
+export type TwoFactorCodeAnswer = z.infer<typeof twoFactorCodeAnswerSchema>;
+
+/** The web form for the authenticator code: 1–6 digits (spec §5). */
+export const googleCodeFormSchema = z.object({
+  code: z
+    .string({ error: FIELD_REQUIRED })
+    .regex(new RegExp(`^\\d{1,${GOOGLE_CODE_MAX_LENGTH}}$`), FIELD_REQUIRED),
+});
+export type GoogleCodeForm = z.infer<typeof googleCodeFormSchema>;
+
+export const recoveryCodesAnswerSchema = z.object({ codes: z.array(z.string()) });
+export type RecoveryCodesAnswer = z.infer<typeof recoveryCodesAnswerSchema>;
+
+// ---------------------------------------------------------------- password change
+
+/** `/{product}/auth/password/change`: `product` names the sibling product (spec §7). */
+export const passwordChangeParamsSchema = z.object({ product: z.string().min(1) });
+export type PasswordChangeParams = z.infer<typeof passwordChangeParamsSchema>;
+
+/**
+ * Needs the current password and a fresh confirmation code: an e-mail code, or
+ * the authenticator code when two-factor is on (DESIGN §3).
+ */
+export const passwordChangeRequestSchema = z.object({
+  oldPassword: z.string({ error: OLD_PASSWORD_REQUIRED }).min(1, OLD_PASSWORD_REQUIRED),
+  newPassword: passwordSchema,
+  code: oneTimeCodeSchema,
+});
+export type PasswordChangeRequest = z.infer<typeof passwordChangeRequestSchema>;
+
+export const passwordChangeAnswerSchema = z.object({
+  status: answerStatusSchema,
+  message: z.string(),
+});
+export type PasswordChangeAnswer = z.infer<typeof passwordChangeAnswerSchema>;
+
+/** The password-update form (spec §5 "Password change"). */
+export const passwordChangeFormSchema = z
+  .object({
+    oldPassword: z.string({ error: OLD_PASSWORD_REQUIRED }).min(1, OLD_PASSWORD_REQUIRED),
+    newPassword: passwordSchema,
+    repeatPassword: z.string(),
+  })
+  .refine((form) => form.newPassword === form.repeatPassword, {
+    path: ['repeatPassword'],
+    error: PASSWORDS_DO_NOT_MATCH,
+  });
+export type PasswordChangeForm = z.infer<typeof passwordChangeFormSchema>;
