@@ -1,0 +1,9 @@
+import { PageHeader } from '@/shared/ui/page-header';
+
+/**
+ * Home combines several features (user card, services, wallet panel), and features do not import
+ * each other, so the page that puts them side by side lives in the app layer.
+ */
+export default function HomePage() {
+  return <PageHeader title="Главная" />;
+}

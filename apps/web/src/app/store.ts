@@ -1,0 +1,14 @@
+import { combineSlices, configureStore } from '@reduxjs/toolkit';
+import { authSlice } from '@/features/auth/auth-slice';
+import { userSlice } from '@/features/auth/user-slice';
+
+// A feature adds its state by adding its slice to this list (one line).
+const rootReducer = combineSlices(authSlice, userSlice);
+
+export function createStore() {
+  return configureStore({ reducer: rootReducer });
+}
+
+export type AppStore = ReturnType<typeof createStore>;
+export type RootState = ReturnType<typeof rootReducer>;
+export type AppDispatch = AppStore['dispatch'];

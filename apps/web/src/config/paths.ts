@@ -1,0 +1,16 @@
+/**
+ * Every route of the web app (spec §2) in one place. Links and redirects use these, never string
+ * literals, so renaming a route is one edit.
+ */
+export const paths = {
+  home: { path: '/', getHref: () => '/' },
+  auth: { path: '/auth', getHref: () => '/auth' },
+  resetPassword: { path: '/reset-password', getHref: () => '/reset-password' },
+  profile: { path: '/profile', getHref: () => '/profile' },
+  devices: { path: '/profile/devices', getHref: () => '/profile/devices' },
+  walletHistory: { path: '/wallet/history', getHref: () => '/wallet/history' },
+  oauth: { path: '/oauth', getHref: () => '/oauth' },
+  notFound: { path: '*', getHref: () => '/404' },
+} as const;
+
+export type AppPath = keyof typeof paths;

@@ -1,0 +1,19 @@
+import type { Dispatch } from '@reduxjs/toolkit';
+import { clearAccessToken, storeAccessToken } from '@/shared/api/token-storage';
+import { signedOut, tokenSet } from './auth-slice';
+
+/** Storage first, then the store: requests made right after read the new token. */
+export function signIn(token: string) {
+  return (dispatch: Dispatch) => {
+    storeAccessToken(token);
+    dispatch(tokenSet(token));
+  };
+}
+
+/** Drops the token locally (after a logout call, or when the server no longer accepts it). */
+export function signOutLocally() {
+  return (dispatch: Dispatch) => {
+    clearAccessToken();
+    dispatch(signedOut());
+  };
+}

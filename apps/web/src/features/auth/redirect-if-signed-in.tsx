@@ -1,0 +1,16 @@
+import { Navigate, Outlet, useSearchParams } from 'react-router';
+import { useAppSelector } from '@/app/hooks';
+import { paths } from '@/config/paths';
+import { selectIsAuth } from './auth-slice';
+
+/**
+ * A signed-in user opening /auth goes home, except when /auth has work to do: `token` (the return
+ * of a third-party sign-in) or `link` (the hand-off to a sibling site), spec §2 "Auth page".
+ */
+export function RedirectIfSignedIn() {
+  const isAuth = useAppSelector(selectIsAuth);
+  const [searchParams] = useSearchParams();
+  const hasWork = searchParams.has('token') || searchParams.has('link');
+  if (isAuth && !hasWork) return <Navigate to={paths.home.getHref()} replace />;
+  return <Outlet />;
+}

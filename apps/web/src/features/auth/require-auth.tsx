@@ -1,0 +1,23 @@
+import { useEffect } from 'react';
+import { Navigate, Outlet } from 'react-router';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { paths } from '@/config/paths';
+import { selectIsAuth } from './auth-slice';
+import { fetchCurrentUser, selectUserStatus } from './user-slice';
+
+/**
+ * Protected routes (spec §6): no token → /auth. With a token and no user loaded yet, the current
+ * user is fetched (spec §4 "App start"); a 401 there drops the token and lands here again.
+ */
+export function RequireAuth() {
+  const isAuth = useAppSelector(selectIsAuth);
+  const userStatus = useAppSelector(selectUserStatus);
+  const dispatch = useAppDispatch();
+
+  useEffect(() => {
+    if (isAuth && userStatus === 'idle') void dispatch(fetchCurrentUser());
+  }, [isAuth, userStatus, dispatch]);
+
+  if (!isAuth) return <Navigate to={paths.auth.getHref()} replace />;
+  return <Outlet />;
+}

@@ -1,0 +1,66 @@
+import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
+import axios from 'axios';
+import { msApi } from '@/shared/api/http';
+import type { RequestStatus } from '@/shared/lib/request-status';
+import { signOutLocally } from './auth-session';
+import { signedOut } from './auth-slice';
+
+/** The user of spec §3 as the server sends it; the sign-in feature narrows it with contracts. */
+export type CurrentUser = {
+  id: string;
+  email: string;
+  userName: string;
+  [field: string]: unknown;
+};
+
+/** User data of spec §4: loading clears data, success stores it, failure clears it. */
+export type UserState = {
+  status: RequestStatus;
+  data: CurrentUser | null;
+};
+
+const initialState: UserState = { status: 'idle', data: null };
+
+export const fetchCurrentUser = createAsyncThunk<CurrentUser, void>(
+  'user/fetchCurrent',
+  async (_, { dispatch }) => {
+    try {
+      const { data } = await msApi.post<CurrentUser>('/authms/api/Auth/user', undefined, {
+        requiresAuth: true,
+      });
+      return data;
+    } catch (error) {
+      // A token the server no longer accepts is dropped silently (spec §8); the route guard then
+      // sends the visitor to /auth.
+      if (axios.isAxiosError(error) && error.response?.status === 401) {
+        dispatch(signOutLocally());
+      }
+      throw error;
+    }
+  },
+);
+
+export const userSlice = createSlice({
+  name: 'user',
+  initialState,
+  reducers: {
+    userReset: () => initialState,
+  },
+  extraReducers: (builder) => {
+    builder
+      .addCase(fetchCurrentUser.pending, () => ({ status: 'loading', data: null }))
+      .addCase(fetchCurrentUser.fulfilled, (_, action) => ({
+        status: 'success',
+        data: action.payload,
+      }))
+      .addCase(fetchCurrentUser.rejected, () => ({ status: 'failed', data: null }))
+      .addCase(signedOut, () => initialState);
+  },
+  selectors: {
+    selectUser: (state) => state.data,
+    selectUserStatus: (state) => state.status,
+  },
+});
+
+export const { userReset } = userSlice.actions;
+export const { selectUser, selectUserStatus } = userSlice.selectors;

@@ -1,0 +1,25 @@
+import { Suspense } from 'react';
+import { Outlet } from 'react-router';
+import { BrandLogo } from '@/shared/ui/brand-logo';
+import { PageLoader } from '@/shared/ui/page-loader';
+import { LegalFooter } from './legal-footer';
+import styles from './public-frame.module.css';
+
+/** The frame of the pages a visitor sees before signing in (/auth, /reset-password). */
+export function PublicFrame() {
+  return (
+    <div className={styles.frame}>
+      <header className={styles.header}>
+        <BrandLogo />
+      </header>
+      <main className={styles.content}>
+        <Suspense fallback={<PageLoader />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <footer className={styles.footer}>
+        <LegalFooter />
+      </footer>
+    </div>
+  );
+}

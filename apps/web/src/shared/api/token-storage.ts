@@ -1,0 +1,25 @@
+/**
+ * The access token lives in localStorage under the name the spec fixes (§3), so sibling sites and
+ * older builds of the portal agree on it. Reads never throw: storage can be disabled.
+ */
+const ACCESS_TOKEN_KEY = 'access_token';
+
+export function readAccessToken(): string | null {
+  try {
+    return localStorage.getItem(ACCESS_TOKEN_KEY) || null;
+  } catch {
+    return null;
+  }
+}
+
+export function storeAccessToken(token: string): void {
+  localStorage.setItem(ACCESS_TOKEN_KEY, token);
+}
+
+export function clearAccessToken(): void {
+  try {
+    localStorage.removeItem(ACCESS_TOKEN_KEY);
+  } catch {
+    // Nothing stored, nothing to clear.
+  }
+}
