@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import {
+  avatarMimeTypeSchema,
+  emailChangeCodeFormSchema,
+  emailChangeNewEmailFormSchema,
+  emailChangePasswordFormSchema,
+  profileNameSchema,
+  profileUserNameSchema,
+  updateAvatarRequestSchema,
+  updateProfileRequestSchema,
+  uploadAnswerSchema,
+} from './profile';
+import { fieldMessagesOf, messagesOf } from './test-helpers';
+
+describe('profile userName (spec §5)', () => {
+  it('accepts 3–16 characters and trims', () => {
+    expect(profileUserNameSchema.parse('  abc  ')).toBe('abc');
+    expect(messagesOf(profileUserNameSchema, 'a'.repeat(16))).toEqual([]);
+  });
+
+  it.each([
+    ['ab', 'Минимум 3 символа'],
+    ['', 'Минимум 3 символа'],
+    ['  ab  ', 'Минимум 3 символа'],
+    ['a'.repeat(17), 'Максимум 16 символов'],
+    ['   ', 'Поле не должно состоять только из пробелов'],
+    ['\t \n', 'Поле не должно состоять только из пробелов'],
+  ])('%j → %s', (input, message) => {
+    expect(messagesOf(profileUserNameSchema, input)).toEqual([message]);
+  });
+});
+
+describe('profile names (spec §5)', () => {
+  it('accepts and trims a name', () => {
+    expect(profileNameSchema.parse(' Иван ')).toBe('Иван');
+  });
+
+  it.each([
+    ['', 'Поле не должно быть пустым'],
+    [undefined, 'Поле не должно быть пустым'],
+    ['   ', 'Поле не должно состоять только из пробелов'],
+    ['x'.repeat(65), 'Максимум 64 символа'],
+  ])('%j → %s', (input, message) => {
+    expect(messagesOf(profileNameSchema, input)).toEqual([message]);
+  });
+
+  it('update-profile checks each of the four fields and trims them', () => {
+    const valid = {
+      firstName: ' Иван',
+      userName: 'ivan ',
+      middleName: 'Иванович',
+      lastName: 'Петров',
+    };
+    expect(updateProfileRequestSchema.parse(valid)).toEqual({
+      firstName: 'Иван',
+      userName: 'ivan',
+      middleName: 'Иванович',
+      lastName: 'Петров',
+    });
+    expect(
+      fieldMessagesOf(updateProfileRequestSchema, {
+        firstName: '',
+        userName: ' ',
+        middleName: '  ',
+        lastName: 'Петров',
+      }),
+    ).toEqual({
+      firstName: ['Поле не должно быть пустым'],
+      userName: ['Поле не должно состоять только из пробелов'],
+      middleName: ['Поле не должно состоять только из пробелов'],
+    });
+  });
+});
+
+describe('avatar', () => {
+  it('accepts png or jpeg (spec §5)', () => {
+    expect(messagesOf(avatarMimeTypeSchema, 'image/png')).toEqual([]);
+    expect(messagesOf(avatarMimeTypeSchema, 'image/jpeg')).toEqual([]);
+    expect(messagesOf(avatarMimeTypeSchema, 'image/gif')).toEqual([
+      'Допустимы только изображения PNG или JPEG',
+    ]);
+  });
+
+  it('update-avatar needs an address, upload answers one', () => {
+    expect(messagesOf(updateAvatarRequestSchema, { avatarUrl: '/uploads/a.png' })).toEqual([]);
+    expect(messagesOf(updateAvatarRequestSchema, { avatarUrl: ' ' })).toEqual([
+      'Поле не должно быть пустым',
+    ]);
+    expect(uploadAnswerSchema.safeParse({ data: '/uploads/a.png' }).success).toBe(true);
+  });
+});
+
+describe('e-mail change modal (spec §5)', () => {
+  it('codes are digits only', () => {
+    expect(fieldMessagesOf(emailChangeCodeFormSchema, { code: '123456' })).toEqual({});
+    expect(fieldMessagesOf(emailChangeCodeFormSchema, { code: '12a456' })).toEqual({
+      code: ['Неверный код'],
+    });
+  });
+
+  it('the new address must be an e-mail', () => {
+    expect(fieldMessagesOf(emailChangeNewEmailFormSchema, { email: 'new@b.ru' })).toEqual({});
+    expect(fieldMessagesOf(emailChangeNewEmailFormSchema, { email: 'new@' })).toEqual({
+      email: ['Неверная почта'],
+    });
+  });
+
+  it('password and repeat are non-empty and equal', () => {
+    expect(
+      fieldMessagesOf(emailChangePasswordFormSchema, { password: 'a', repeatPassword: 'a' }),
+    ).toEqual({});
+    expect(
+      fieldMessagesOf(emailChangePasswordFormSchema, { password: '', repeatPassword: '' }),
+    ).toEqual({
+      password: ['Поля не должно быть пустыми'],
+      repeatPassword: ['Поля не должно быть пустыми'],
+    });
+    expect(
+      fieldMessagesOf(emailChangePasswordFormSchema, { password: 'a', repeatPassword: 'b' }),
+    ).toEqual({ repeatPassword: ['Пароли не совпадают'] });
+  });
+});

@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import {
+  forgotPasswordRequestSchema,
+  googleCodeFormSchema,
+  logoutAllRequestSchema,
+  passwordChangeFormSchema,
+  passwordChangeRequestSchema,
+  resetEmailFormSchema,
+  resetPasswordFormSchema,
+  resetPasswordRequestSchema,
+  twoFactorCodeRequestSchema,
+  twoFactorEnableAnswerSchema,
+} from './security';
+import { fieldMessagesOf, messagesOf } from './test-helpers';
+
+describe('reset step 1', () => {
+  it('forgot-password takes the e-mail itself as the body', () => {
+    expect(forgotPasswordRequestSchema.parse(' a@b.ru ')).toBe('a@b.ru');
+    expect(messagesOf(forgotPasswordRequestSchema, { email: 'a@b.ru' })).toEqual([
+      'Некорректный email',
+    ]);
+  });
+
+  it('the form shows the e-mail message', () => {
+    expect(fieldMessagesOf(resetEmailFormSchema, { email: 'a@b.ru' })).toEqual({});
+    expect(fieldMessagesOf(resetEmailFormSchema, { email: '' })).toEqual({
+      email: ['Некорректный email'],
+    });
+  });
+});
+
+describe('reset step 2 form (spec §5)', () => {
+  const valid = {
+    code: '123456',
+    newPassword: 'Abcdefg1',
+    repeatPassword: 'Abcdefg1',
+    logoutAll: true,
+  };
+
+  it('accepts a complete form', () => {
+    expect(fieldMessagesOf(resetPasswordFormSchema, valid)).toEqual({});
+  });
+
+  it.each([[''], ['12345'], ['     ']])('code %j → Введите код, отправленный на почту', (code) => {
+    expect(fieldMessagesOf(resetPasswordFormSchema, { ...valid, code })).toEqual({
+      code: ['Введите код, отправленный на почту'],
+    });
+  });
+
+  it('repeat must equal the new password', () => {
+    expect(
+      fieldMessagesOf(resetPasswordFormSchema, { ...valid, repeatPassword: 'Abcdefg2' }),
+    ).toEqual({ repeatPassword: ['Пароли не совпадают'] });
+  });
+
+  it('the new password follows the rule, first message first', () => {
+    expect(
+      fieldMessagesOf(resetPasswordFormSchema, {
+        ...valid,
+        newPassword: 'abcdefg1',
+        repeatPassword: 'abcdefg1',
+      }),
+    ).toEqual({ newPassword: ['Пароль должен содержать хотя бы одну заглавную букву (A-Z)'] });
+  });
+});
+
+describe('reset and logout-all requests', () => {
+  const valid = { email: 'a@b.ru', newPassword: 'Abcdefg1', code: '123456' };
+
+  it('accepts a valid reset', () => {
+    expect(fieldMessagesOf(resetPasswordRequestSchema, valid)).toEqual({});
+  });
+
+  it('a short code asks for the code, a wrong-shaped one is a wrong code', () => {
+    expect(fieldMessagesOf(resetPasswordRequestSchema, { ...valid, code: '123' })).toEqual({
+      code: ['Введите код, отправленный на почту'],
+    });
+    expect(fieldMessagesOf(resetPasswordRequestSchema, { ...valid, code: '12345a' })).toEqual({
+      code: ['Неверный код'],
+    });
+    expect(fieldMessagesOf(resetPasswordRequestSchema, { ...valid, code: '1234567' })).toEqual({
+      code: ['Неверный код'],
+    });
+  });
+
+  it('logout-all takes the e-mail and the code', () => {
+    expect(fieldMessagesOf(logoutAllRequestSchema, { email: 'a@b.ru', code: '123456' })).toEqual(
+      {},
+    );
+    expect(fieldMessagesOf(logoutAllRequestSchema, { code: '123456' })).toEqual({
+      email: ['Некорректный email'],
+    });
+  });
+});
+
+describe('two-factor', () => {
+  it('the Google code form takes 1–6 digits (spec §5)', () => {
+    for (const code of ['1', '12345', '123456']) {
+      expect(fieldMessagesOf(googleCodeFormSchema, { code })).toEqual({});
+    }
+    for (const code of ['', '1234567', '12a', ' 1']) {
+      expect(fieldMessagesOf(googleCodeFormSchema, { code })).toEqual({ code: ['Заполните поле'] });
+    }
+  });
+
+  it('verify and disable need six digits', () => {
+    expect(fieldMessagesOf(twoFactorCodeRequestSchema, { code: '123456' })).toEqual({});
+    expect(fieldMessagesOf(twoFactorCodeRequestSchema, { code: '12345' })).toEqual({
+      code: ['Неверный код'],
+    });
+  });
+
+  it('enable answers the QR code, the secret and the otpauth URI', () => {
+    expect(
+      twoFactorEnableAnswerSchema.safeParse({
+        qrCode: 'iVBOR',
+        secret: 'JBSW',
+        otpauthUrl: 'otpauth://',
+      }).success,
+    ).toBe(true);
+    expect(twoFactorEnableAnswerSchema.safeParse({ qrCode: 'iVBOR' }).success).toBe(false);
+  });
+});
+
+describe('password change (spec §5)', () => {
+  const valid = { oldPassword: 'old', newPassword: 'Abcdefg1', repeatPassword: 'Abcdefg1' };
+
+  it('accepts a complete form', () => {
+    expect(fieldMessagesOf(passwordChangeFormSchema, valid)).toEqual({});
+  });
+
+  it.each([[''], [undefined]])('old password %j → Введите текущий пароль', (oldPassword) => {
+    expect(fieldMessagesOf(passwordChangeFormSchema, { ...valid, oldPassword })).toEqual({
+      oldPassword: ['Введите текущий пароль'],
+    });
+  });
+
+  it('the new password follows the rule', () => {
+    expect(
+      fieldMessagesOf(passwordChangeFormSchema, {
+        ...valid,
+        newPassword: 'Abcdefg1я',
+        repeatPassword: 'Abcdefg1я',
+      }),
+    ).toEqual({ newPassword: ['Пароль не должен содержать кириллицу'] });
+  });
+
+  it('the repeat must match', () => {
+    expect(fieldMessagesOf(passwordChangeFormSchema, { ...valid, repeatPassword: 'x' })).toEqual({
+      repeatPassword: ['Пароли не совпадают'],
+    });
+  });
+
+  it('the request needs the old password, the new one and a code', () => {
+    expect(
+      fieldMessagesOf(passwordChangeRequestSchema, {
+        oldPassword: 'old',
+        newPassword: 'Abcdefg1',
+        code: '123456',
+      }),
+    ).toEqual({});
+    expect(
+      fieldMessagesOf(passwordChangeRequestSchema, { oldPassword: '', newPassword: 'Abcdefg1' }),
+    ).toEqual({ oldPassword: ['Введите текущий пароль'], code: ['Неверный код'] });
+  });
+});
