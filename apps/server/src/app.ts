@@ -7,6 +7,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { type Clock, systemClock } from './adapters/clock.js';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/database.js';
@@ -16,6 +17,9 @@ import { registerSecurityHeaders } from './http/security-headers.js';
 import { SessionStore } from './modules/auth/sessions.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { registerWebApp } from './web/serve-web.js';
+
+// Messages a schema does not word itself (a wrong type, say) are Russian too.
+z.config(z.locales.ru());
 
 /** Everything a module may use; adapters are swapped here by tests. */
 export interface AppDeps {

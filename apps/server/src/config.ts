@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_WEB_DIST_DIR } from './paths.js';
 
 const list = z
   .string()
@@ -18,7 +19,12 @@ const optionalUrl = z.preprocess((value) => (value === '' ? undefined : value), 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('0.0.0.0'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PORT: z.coerce
+    .number({ error: 'ожидается номер порта от 0 до 65535' })
+    .int({ error: 'ожидается номер порта от 0 до 65535' })
+    .min(0, { error: 'ожидается номер порта от 0 до 65535' })
+    .max(65535, { error: 'ожидается номер порта от 0 до 65535' })
+    .default(3000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Address the portal is reached at from a browser; used in letters and provider callbacks. */
   PUBLIC_URL: optionalUrl,
@@ -68,14 +74,16 @@ export class ConfigError extends Error {
   }
 }
 
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
-
 /** Reads and validates the environment once; everything else receives the typed result. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`),
+      parsed.error.issues.map((issue) => {
+        const name = issue.path.join('.');
+        const received = name ? env[name] : undefined;
+        return `${name || 'env'}: ${issue.message}${received === undefined ? '' : ` (сейчас «${received}»)`}`;
+      }),
     );
   }
   const values = parsed.data;
@@ -85,7 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     DATA_DIR: dataDir,
     PUBLIC_URL: values.PUBLIC_URL ?? `http://localhost:${values.PORT}`,
     SECRET_KEY: values.SECRET_KEY ?? readOrCreateSecret(dataDir),
-    WEB_DIST_DIR: values.WEB_DIST_DIR || path.join(repoRoot, 'apps/web/dist'),
+    WEB_DIST_DIR: values.WEB_DIST_DIR || DEFAULT_WEB_DIST_DIR,
     UPLOAD_DIR: values.UPLOAD_DIR || path.join(dataDir, 'uploads'),
   };
 }
@@ -108,7 +116,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     LOG_LEVEL: 'silent',
     PUBLIC_URL: 'http://portal.test',
     SECRET_KEY: 'test-secret-key-test-secret-key-0123456789',
-    WEB_DIST_DIR: path.join(repoRoot, 'apps/web/dist'),
+    WEB_DIST_DIR: DEFAULT_WEB_DIST_DIR,
     UPLOAD_DIR: '',
     SSO_ALLOWED_ORIGINS: ['https://hosting.example.com', 'https://launcher.example.com'],
     ...overrides,

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
@@ -5,6 +6,7 @@ import { migrate } from './db/migrate.js';
 
 /** Starts the portal: configuration, database, migrations, then listen; stops gracefully. */
 async function main() {
+  z.config(z.locales.ru());
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { MIGRATIONS_DIR } from '../paths.js';
 import type { Database } from './database.js';
-
-export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../migrations');
 
 interface Migration {
   name: string;
