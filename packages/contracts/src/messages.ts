@@ -93,3 +93,16 @@ export const PAYLOAD_TOO_LARGE = 'Слишком большой запрос';
 // Ours: SSO hand-off links (DESIGN §3).
 export const LINK_INVALID = 'Некорректная ссылка';
 export const LINK_NOT_ALLOWED = 'Переход по этой ссылке запрещён';
+
+// Ours: the identity core's answers (DESIGN §3, issue 3).
+export const LOGIN_FAILED = 'Неверный логин или пароль';
+export const ACCOUNT_NOT_CONFIRMED =
+  'Почта не подтверждена. Код подтверждения отправлен на вашу почту';
+export const USERNAME_TAKEN = 'Этот никнейм уже занят';
+export const USERNAME_FORBIDDEN_CHARACTERS =
+  'Никнейм не должен содержать символ @ и служебные символы';
+export const REGISTRATION_CODE_SENT = 'Код подтверждения отправлен на почту';
+export const REGISTRATION_CONFIRMED = 'Почта подтверждена, добро пожаловать!';
+export const LOGOUT_DONE = 'Вы вышли из аккаунта';
+export const CODE_EXPIRED = 'Срок действия кода истёк. Запросите новый код';
+export const CODE_ATTEMPTS_EXHAUSTED = 'Слишком много неверных попыток. Запросите новый код';
