@@ -1,8 +1,7 @@
+import { REQUIRES_TWO_FACTOR_STORAGE_KEY } from '@portal/contracts/constants';
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { readAccessToken } from '@/shared/api/token-storage';
 import type { RequestStatus } from '@/shared/lib/request-status';
-
-const REQUIRES_TWO_FACTOR_KEY = 'requiresTwoFactor';
 
 /** Auth state of spec §3. Being signed in is judged by the presence of a token (spec §6). */
 export type AuthState = {
@@ -19,7 +18,7 @@ export type AuthState = {
 
 function readRequiresTwoFactor(): boolean {
   try {
-    return localStorage.getItem(REQUIRES_TWO_FACTOR_KEY) === 'true';
+    return localStorage.getItem(REQUIRES_TWO_FACTOR_STORAGE_KEY) === 'true';
   } catch {
     return false;
   }

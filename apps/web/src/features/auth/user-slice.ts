@@ -1,3 +1,4 @@
+import type { User } from '@portal/contracts/auth';
 import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
 import axios from 'axios';
 import { msApi } from '@/shared/api/http';
@@ -5,27 +6,19 @@ import type { RequestStatus } from '@/shared/lib/request-status';
 import { signOutLocally } from './auth-session';
 import { signedOut } from './auth-slice';
 
-/** The user of spec §3 as the server sends it; the sign-in feature narrows it with contracts. */
-export type CurrentUser = {
-  id: string;
-  email: string;
-  userName: string;
-  [field: string]: unknown;
-};
-
 /** User data of spec §4: loading clears data, success stores it, failure clears it. */
 export type UserState = {
   status: RequestStatus;
-  data: CurrentUser | null;
+  data: User | null;
 };
 
 const initialState: UserState = { status: 'idle', data: null };
 
-export const fetchCurrentUser = createAsyncThunk<CurrentUser, void>(
+export const fetchCurrentUser = createAsyncThunk<User, void>(
   'user/fetchCurrent',
   async (_, { dispatch }) => {
     try {
-      const { data } = await msApi.post<CurrentUser>('/authms/api/Auth/user', undefined, {
+      const { data } = await msApi.post<User>('/authms/api/Auth/user', undefined, {
         requiresAuth: true,
       });
       return data;

@@ -1,8 +1,6 @@
+import { COPYRIGHT_YEAR } from '@portal/contracts/constants';
 import { runtimeConfig } from '@/config/runtime-config';
 import styles from './legal-footer.module.css';
-
-// Spec §9 fixes the copyright year at 2025.
-const COPYRIGHT_YEAR = 2025;
 
 export function LegalFooter() {
   return (

@@ -1,7 +1,5 @@
+import { REQUEST_FAILED, UNKNOWN_ERROR } from '@portal/contracts/messages';
 import axios from 'axios';
-
-export const REQUEST_FAILED_TEXT = 'Ошибка запроса';
-export const UNKNOWN_ERROR_TEXT = 'Неизвестная ошибка';
 
 function serverMessage(data: unknown): string | undefined {
   if (data && typeof data === 'object' && 'message' in data) {
@@ -17,8 +15,8 @@ function serverMessage(data: unknown): string | undefined {
  */
 export function errorText(error: unknown): string {
   if (axios.isAxiosError(error) && error.response) {
-    return serverMessage(error.response.data) ?? REQUEST_FAILED_TEXT;
+    return serverMessage(error.response.data) ?? REQUEST_FAILED;
   }
   if (error instanceof Error && error.message) return error.message;
-  return UNKNOWN_ERROR_TEXT;
+  return UNKNOWN_ERROR;
 }

@@ -1,3 +1,4 @@
+import { NO_AUTHORISATION } from '@portal/contracts/messages';
 import axios, { AxiosError, type AxiosInstance, type InternalAxiosRequestConfig } from 'axios';
 import { runtimeConfig } from '@/config/runtime-config';
 import { readAccessToken } from './token-storage';
@@ -11,8 +12,6 @@ declare module 'axios' {
     requiresAuth?: boolean;
   }
 }
-
-export const NO_AUTHORISATION = 'No authorisation';
 
 function attachToken(config: InternalAxiosRequestConfig): InternalAxiosRequestConfig {
   const token = readAccessToken();

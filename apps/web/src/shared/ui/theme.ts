@@ -1,3 +1,4 @@
+import { DEFAULT_THEME } from '@portal/contracts/constants';
 import { useSyncExternalStore } from 'react';
 
 export type Theme = 'light' | 'dark';
@@ -14,11 +15,12 @@ function storedTheme(): Theme | null {
   }
 }
 
-// Dark is the brand's default: only an explicit system preference for light turns it light.
+// Dark is the brand's default (spec §9): the system decides only when it states a preference.
 function systemTheme(): Theme {
-  return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: light)').matches
-    ? 'light'
-    : 'dark';
+  if (typeof matchMedia !== 'function') return DEFAULT_THEME;
+  if (matchMedia('(prefers-color-scheme: light)').matches) return 'light';
+  if (matchMedia('(prefers-color-scheme: dark)').matches) return 'dark';
+  return DEFAULT_THEME;
 }
 
 export function currentTheme(): Theme {
@@ -55,6 +57,6 @@ function subscribe(listener: () => void): () => void {
 }
 
 export function useTheme(): [Theme, (theme: Theme) => void] {
-  const theme = useSyncExternalStore(subscribe, currentTheme, () => 'dark' as const);
+  const theme = useSyncExternalStore<Theme>(subscribe, currentTheme, () => DEFAULT_THEME);
   return [theme, setTheme];
 }

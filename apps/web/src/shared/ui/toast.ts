@@ -1,8 +1,7 @@
+import { INFO_TOAST_DURATION_MS } from '@portal/contracts/constants';
 import { toast } from 'sonner';
 
-/** Spec §9: every toast closes after 3 s, except the two-factor info toast (6 s). */
-export const TOAST_DURATION_MS = 3000;
-export const INFO_TOAST_DURATION_MS = 6000;
+// Spec §9: every toast closes after 3 s (the Toaster's default), the two-factor info toast after 6 s.
 
 export const notify = {
   success: (text: string) => toast.success(text),

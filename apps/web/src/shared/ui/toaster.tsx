@@ -1,6 +1,6 @@
+import { TOAST_DURATION_MS } from '@portal/contracts/constants';
 import { Toaster as SonnerToaster } from 'sonner';
 import { useTheme } from './theme';
-import { TOAST_DURATION_MS } from './toast';
 
 export function Toaster() {
   const [theme] = useTheme();

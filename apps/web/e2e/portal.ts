@@ -1,0 +1,167 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+import { repoRoot, webDistDir } from './paths';
+
+export type Portal = {
+  /** Where the portal answers, e.g. http://127.0.0.1:41234 (no trailing slash). */
+  baseUrl: string;
+  stop(): Promise<void>;
+};
+
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+/**
+ * Starts the real server as a child process on a free port, with a fresh database of its own:
+ * embedded PGlite in a temporary directory, or, when TEST_DATABASE_URL is set, a new PostgreSQL
+ * database created from it and dropped on stop. Resolves once GET /health answers 200.
+ */
+export async function startPortal(env: Record<string, string> = {}): Promise<Portal> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-'));
+  const database = process.env.TEST_DATABASE_URL
+    ? await createDatabase(process.env.TEST_DATABASE_URL)
+    : null;
+
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: baseUrl,
+    DATA_DIR: dataDir,
+    WEB_DIST_DIR: webDistDir,
+    LOG_LEVEL: 'warn',
+    ...env,
+  };
+  // Never let an outer DATABASE_URL point the test server at a real database.
+  delete childEnv.DATABASE_URL;
+  if (database) childEnv.DATABASE_URL = database.url;
+
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+    cwd: repoRoot,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output.push(chunk.toString());
+    // Warnings and errors of the server are worth seeing next to a failing test.
+    process.stderr.write(chunk);
+  });
+
+  const cleanUp = async () => {
+    await stopChild(child);
+    if (database) await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    await waitForHealth(baseUrl, child, output);
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+
+  let stopped: Promise<void> | undefined;
+  return {
+    baseUrl,
+    stop: () => {
+      stopped ??= cleanUp();
+      return stopped;
+    },
+  };
+}
+
+/** One portal for the whole test file: started before the first test, stopped after the last. */
+export function setupPortal(env: Record<string, string> = {}): () => Portal {
+  let portal: Portal | undefined;
+  beforeAll(async () => {
+    portal = await startPortal(env);
+  });
+  afterAll(async () => {
+    await portal?.stop();
+  });
+  return () => {
+    if (!portal)
+      throw new Error('setupPortal(): the portal is not started yet (use it inside a test)');
+    return portal;
+  };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(baseUrl: string, child: ChildProcess, output: string[]) {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+  while (Date.now() < deadline) {
+    if (exited || child.exitCode !== null) {
+      throw new Error(
+        `The portal exited during start (code ${child.exitCode}):\n${output.join('')}`,
+      );
+    }
+    try {
+      const response = await fetch(`${baseUrl}/health`);
+      if (response.status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(
+    `The portal did not answer /health within ${START_TIMEOUT_MS} ms:\n${output.join('')}`,
+  );
+}
+
+async function stopChild(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function createDatabase(adminUrl: string) {
+  const name = `e2e_${randomBytes(6).toString('hex')}`;
+  await withAdmin(adminUrl, (admin) => admin.query(`CREATE DATABASE ${name}`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () =>
+      withAdmin(adminUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+  };
+}
+
+async function withAdmin<T>(adminUrl: string, work: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    return await work(admin);
+  } finally {
+    await admin.end();
+  }
+}

@@ -1,0 +1,284 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { MOBILE_VIEWPORT, setupBrowser } from './browser';
+import { openSignedInPage } from './fixtures';
+import { repoRoot } from './paths';
+import { setupPortal } from './portal';
+
+// Settings the server injects into index.html; the links below must carry them.
+const SUPPORT_URL = 'https://support.e2e.example/chat';
+const HOSTING_URL = 'https://hosting.e2e.example/';
+const PRIVACY_URL = 'https://hosting.e2e.example/privacy';
+
+const portal = setupPortal({
+  SUPPORT_URL,
+  HOSTING_URL,
+  PRIVACY_URL,
+  BRAND_NAME: 'GameHost',
+});
+const browser = setupBrowser();
+
+const url = (pathname: string) => `${portal().baseUrl}${pathname}`;
+const pathOf = (page: Page) => new URL(page.url()).pathname;
+const themeOf = (page: Page) => page.evaluate(() => document.documentElement.dataset.theme);
+
+async function heading(page: Page, name: string) {
+  const locator = page.getByRole('heading', { level: 1, name });
+  await locator.waitFor();
+  return locator;
+}
+
+describe('route guard', () => {
+  it.each(['/', '/profile', '/profile/devices', '/wallet/history'])(
+    'sends an anonymous visitor from %s to /auth',
+    async (pathname) => {
+      const page = await browser.newPage();
+      await page.goto(url(pathname));
+      await page.waitForURL((address) => address.pathname === '/auth');
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      expect(pathOf(page)).toBe('/auth');
+    },
+  );
+
+  it('lets a visitor open the public pages', async () => {
+    const page = await browser.newPage();
+    await page.goto(url('/auth'));
+    await heading(page, 'Вход в личный кабинет');
+    await page.goto(url('/reset-password'));
+    await heading(page, 'Обновление пароля');
+    expect(pathOf(page)).toBe('/reset-password');
+  });
+
+  it('sends a signed-in user from /auth to /', async () => {
+    const page = await openSignedInPage(browser);
+    await page.goto(url('/auth'));
+    await page.waitForURL((address) => address.pathname === '/');
+    await heading(page, 'Главная');
+  });
+
+  it('keeps a signed-in user on /auth when it carries a token to store', async () => {
+    const page = await openSignedInPage(browser);
+    await page.goto(url('/auth?token=from-yandex'));
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(pathOf(page)).toBe('/auth');
+  });
+});
+
+describe('signed-in routes', () => {
+  it.each([
+    ['/', 'Главная'],
+    ['/profile', 'Личные данные'],
+    ['/profile/devices', 'Привязанные устройства'],
+    ['/wallet/history', 'История начислений и списаний'],
+  ])('%s renders "%s" inside the app frame', async (pathname, title) => {
+    const page = await openSignedInPage(browser);
+    await page.goto(url(pathname));
+    await heading(page, title);
+    expect(pathOf(page)).toBe(pathname);
+    expect(await page.getByRole('complementary', { name: 'Боковая панель' }).isVisible()).toBe(
+      true,
+    );
+  });
+
+  it('the sidebar links move between pages and mark the current one', async () => {
+    const page = await openSignedInPage(browser);
+    await page.goto(url('/'));
+    const sidebar = page.getByRole('complementary', { name: 'Боковая панель' });
+    await sidebar.getByRole('link', { name: 'Личные данные' }).click();
+    await heading(page, 'Личные данные');
+    expect(pathOf(page)).toBe('/profile');
+    const current = sidebar.locator('a[aria-current="page"]');
+    expect(await current.textContent()).toBe('Личные данные');
+    await sidebar.getByRole('link', { name: 'Главная' }).click();
+    await heading(page, 'Главная');
+    expect(pathOf(page)).toBe('/');
+  });
+
+  it('external links come from the server settings; support opens in a new tab', async () => {
+    const page = await openSignedInPage(browser);
+    await page.goto(url('/'));
+    const sidebar = page.getByRole('complementary', { name: 'Боковая панель' });
+    const support = sidebar.getByRole('link', { name: 'Поддержка' });
+    await support.waitFor();
+    expect(await support.getAttribute('href')).toBe(SUPPORT_URL);
+    expect(await support.getAttribute('target')).toBe('_blank');
+    expect(await support.getAttribute('rel')).toContain('noopener');
+    const hosting = sidebar.getByRole('link', { name: 'Хостинг' });
+    expect(await hosting.getAttribute('href')).toBe(HOSTING_URL);
+    const privacy = sidebar.getByRole('link', { name: 'Политика конфиденциальности' });
+    expect(await privacy.getAttribute('href')).toBe(PRIVACY_URL);
+    expect(await sidebar.getByText('© 2025 GameHost').isVisible()).toBe(true);
+  });
+});
+
+describe('theme', () => {
+  it.each([
+    ['dark', 'dark'],
+    ['light', 'light'],
+  ] as const)('follows a system preferring %s', async (colorScheme, expected) => {
+    const page = await browser.newPage({ colorScheme });
+    await page.goto(url('/auth'));
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(await themeOf(page)).toBe(expected);
+  });
+
+  it('is dark when the system states no preference', async () => {
+    const page = await browser.newPage({ colorScheme: 'light' });
+    // Chromium always reports light or dark; make every colour-scheme query match nothing.
+    await page.addInitScript(() => {
+      const matchMedia = window.matchMedia.bind(window);
+      window.matchMedia = (query: string) =>
+        matchMedia(query.includes('prefers-color-scheme') ? 'not all' : query);
+    });
+    await page.goto(url('/auth'));
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: light)').matches)).toBe(
+      false,
+    );
+    expect(await themeOf(page)).toBe('dark');
+  });
+
+  it('the sidebar switch changes the theme and the choice survives a reload', async () => {
+    const page = await openSignedInPage(browser, { colorScheme: 'dark' });
+    await page.goto(url('/'));
+    const toggle = page.getByRole('switch', { name: 'Тёмная тема' });
+    await toggle.waitFor();
+    expect(await themeOf(page)).toBe('dark');
+    expect(await toggle.getAttribute('aria-checked')).toBe('true');
+
+    await toggle.click();
+    await expect.poll(() => themeOf(page)).toBe('light');
+    expect(await toggle.getAttribute('aria-checked')).toBe('false');
+
+    await page.reload();
+    await heading(page, 'Главная');
+    expect(await themeOf(page)).toBe('light');
+    expect(
+      await page.getByRole('switch', { name: 'Тёмная тема' }).getAttribute('aria-checked'),
+    ).toBe('false');
+    // The light palette is the one painted (the body fades between themes, so wait for it).
+    await expect
+      .poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor))
+      .toBe('rgb(243, 245, 250)');
+  });
+});
+
+describe('layout by screen width', () => {
+  it('desktop shows the sidebar and no bottom bar', async () => {
+    const page = await openSignedInPage(browser);
+    await page.goto(url('/'));
+    await heading(page, 'Главная');
+    expect(await page.getByRole('complementary', { name: 'Боковая панель' }).isVisible()).toBe(
+      true,
+    );
+    expect(await page.getByRole('navigation', { name: 'Нижнее меню' }).isVisible()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Открыть меню' }).isVisible()).toBe(false);
+  });
+
+  it('375 px shows the bottom bar with its four entries and no sidebar', async () => {
+    const page = await openSignedInPage(browser, { viewport: MOBILE_VIEWPORT });
+    await page.goto(url('/'));
+    await heading(page, 'Главная');
+    const bottomBar = page.getByRole('navigation', { name: 'Нижнее меню' });
+    expect(await bottomBar.isVisible()).toBe(true);
+    expect(await bottomBar.getByRole('link').allTextContents()).toEqual([
+      'Главная',
+      'Личные данные',
+      'Поддержка',
+      'Хостинг',
+    ]);
+    expect(await page.getByRole('complementary', { name: 'Боковая панель' }).isVisible()).toBe(
+      false,
+    );
+    // The bar sits at the bottom edge of the screen.
+    const box = await bottomBar.boundingBox();
+    expect(box && Math.round(box.y + box.height)).toBe(MOBILE_VIEWPORT.height);
+
+    await bottomBar.getByRole('link', { name: 'Личные данные' }).click();
+    await heading(page, 'Личные данные');
+    expect(pathOf(page)).toBe('/profile');
+  });
+
+  it('the burger opens the theme panel on mobile', async () => {
+    const page = await openSignedInPage(browser, {
+      viewport: MOBILE_VIEWPORT,
+      colorScheme: 'dark',
+    });
+    await page.goto(url('/'));
+    await page.getByRole('button', { name: 'Открыть меню' }).click();
+    const light = page.getByRole('button', { name: 'Светлая' });
+    await light.click();
+    await expect.poll(() => themeOf(page)).toBe('light');
+    expect(await light.getAttribute('aria-pressed')).toBe('true');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Открыть меню' }).waitFor();
+    expect(await light.isVisible()).toBe(false);
+  });
+});
+
+describe('404 page', () => {
+  it('shows its text, the illustration of the theme and a link home', async () => {
+    const page = await browser.newPage({ colorScheme: 'dark' });
+    await page.goto(url('/no/such/page'));
+    await heading(page, 'Упс! Кажется, вы попали на несуществующую страницу');
+    const illustrations = page.getByRole('img', { name: 'Сервер отключён', includeHidden: true });
+    expect(await illustrations.count()).toBe(2);
+    const visible = await illustrations.evaluateAll(
+      (nodes) => nodes.filter((node) => node.getBoundingClientRect().width > 0).length,
+    );
+    expect(visible).toBe(1);
+
+    const link = page.getByRole('link', { name: 'Вернуться на главную' });
+    expect(await link.getAttribute('href')).toBe('/');
+    await link.click();
+    // Anonymous: home is protected, so the guard takes over.
+    await page.waitForURL((address) => address.pathname === '/auth');
+  });
+
+  it('draws the light illustration in the light theme', async () => {
+    const page = await browser.newPage({ colorScheme: 'light' });
+    await page.goto(url('/missing'));
+    await heading(page, 'Упс! Кажется, вы попали на несуществующую страницу');
+    const visibleFill = await page
+      .getByRole('img', { name: 'Сервер отключён', includeHidden: true })
+      .evaluateAll((nodes) =>
+        nodes
+          .filter((node) => node.getBoundingClientRect().width > 0)
+          .map((node) => node.querySelector('linearGradient')?.id ?? ''),
+      );
+    expect(visibleFill).toEqual(['nf-light-sky']);
+  });
+});
+
+describe('/oauth', () => {
+  it('forwards the URL fragment to the API callback as a query string', async () => {
+    const page = await browser.newPage();
+    let forwarded: URL | undefined;
+    await page.route('**/auth/yandex/callback**', (route) => {
+      forwarded = new URL(route.request().url());
+      return route.fulfill({ status: 200, contentType: 'text/plain', body: 'ok' });
+    });
+    await page.goto(url('/oauth#access_token=abc%20def&token_type=bearer&state=s-1'));
+    await page.waitForURL((address) => address.pathname === '/auth/yandex/callback');
+    expect(forwarded?.origin).toBe(portal().baseUrl);
+    expect(Object.fromEntries(forwarded?.searchParams ?? [])).toEqual({
+      access_token: 'abc def',
+      token_type: 'bearer',
+      state: 's-1',
+    });
+  });
+});
+
+describe('README screenshot', () => {
+  it('saves the signed-in home page to docs/screenshot.png', async () => {
+    const page = await openSignedInPage(browser, { colorScheme: 'dark' });
+    await page.goto(url('/'));
+    await heading(page, 'Главная');
+    const file = path.join(repoRoot, 'docs/screenshot.png');
+    mkdirSync(path.dirname(file), { recursive: true });
+    const image = await page.screenshot({ path: file });
+    expect(image.byteLength).toBeGreaterThan(10_000);
+  });
+});

@@ -1,0 +1,41 @@
+import { AxiosError, AxiosHeaders } from 'axios';
+import { describe, expect, it } from 'vitest';
+import { PaymentRefusedError, paymentErrorText } from './payment-error-text';
+
+function requestError(status: number | null, data?: unknown) {
+  const config = { headers: new AxiosHeaders() };
+  const response =
+    status === null
+      ? undefined
+      : { status, statusText: '', headers: {}, config, data: data ?? null };
+  return new AxiosError('Request failed', 'ERR_BAD_RESPONSE', config, null, response);
+}
+
+describe('paymentErrorText (spec §8)', () => {
+  it('shows the server message when the answer says status is not ok', () => {
+    expect(paymentErrorText(new PaymentRefusedError('Платёжная система недоступна'))).toBe(
+      'Платёжная система недоступна',
+    );
+  });
+
+  it('shows the server message of a failed request', () => {
+    expect(
+      paymentErrorText(requestError(400, { message: 'Минимальная сумма пополнения 10 ₽' })),
+    ).toBe('Минимальная сумма пополнения 10 ₽');
+  });
+
+  it("falls back to 'Ошибка при отправке запроса.' for a request error without a message", () => {
+    expect(paymentErrorText(requestError(502, '<html>Bad gateway</html>'))).toBe(
+      'Ошибка при отправке запроса.',
+    );
+    expect(paymentErrorText(requestError(null))).toBe('Ошибка при отправке запроса.');
+    expect(paymentErrorText(requestError(500, { message: '   ' }))).toBe(
+      'Ошибка при отправке запроса.',
+    );
+  });
+
+  it("says 'Что-то пошло не так.' for anything that is not a request error", () => {
+    expect(paymentErrorText(new TypeError('x is undefined'))).toBe('Что-то пошло не так.');
+    expect(paymentErrorText('boom')).toBe('Что-то пошло не так.');
+  });
+});
