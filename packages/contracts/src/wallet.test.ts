@@ -114,4 +114,13 @@ describe('payment history', () => {
     expect(paymentHistoryQuerySchema.safeParse({ limit: '0' }).success).toBe(false);
     expect(paymentHistoryQuerySchema.safeParse({ limit: '101' }).success).toBe(false);
   });
+
+  it('filters by direction and currency from the query string', () => {
+    expect(paymentHistoryQuerySchema.parse({ direction: 'writeOff', currency: 'points' })).toEqual({
+      direction: 'writeOff',
+      currency: 'points',
+    });
+    expect(paymentHistoryQuerySchema.safeParse({ direction: 'out' }).success).toBe(false);
+    expect(paymentHistoryQuerySchema.safeParse({ currency: 'usd' }).success).toBe(false);
+  });
 });

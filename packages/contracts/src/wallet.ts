@@ -133,11 +133,16 @@ export const ledgerKindSchema = z.enum([
 ]);
 export type LedgerKind = z.infer<typeof ledgerKindSchema>;
 
+export const historyDirectionSchema = z.enum(['accrual', 'writeOff']);
+export type HistoryDirection = z.infer<typeof historyDirectionSchema>;
+export const historyCurrencySchema = z.enum(['rub', 'points']);
+export type HistoryCurrency = z.infer<typeof historyCurrencySchema>;
+
 export const paymentHistoryItemSchema = z.object({
   id: z.string(),
   kind: ledgerKindSchema,
-  direction: z.enum(['accrual', 'writeOff']),
-  currency: z.enum(['rub', 'points']),
+  direction: historyDirectionSchema,
+  currency: historyCurrencySchema,
   /** Always positive; `direction` gives the sign. Roubles with two decimals, or whole points. */
   amount: z.number(),
   description: z.string(),
@@ -150,6 +155,10 @@ export type PaymentHistoryItem = z.infer<typeof paymentHistoryItemSchema>;
 export const paymentHistoryQuerySchema = z.object({
   cursor: z.string().optional(),
   limit: z.coerce.number().int().min(1).max(100).optional(),
+  /** Only accruals or only write-offs (the history screen's filter); both when absent. */
+  direction: historyDirectionSchema.optional(),
+  /** Only roubles or only points; both when absent. */
+  currency: historyCurrencySchema.optional(),
 });
 export type PaymentHistoryQuery = z.infer<typeof paymentHistoryQuerySchema>;
 
