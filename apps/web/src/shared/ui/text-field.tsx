@@ -65,7 +65,11 @@ export function TextField({
         )}
       </div>
       {message && (
-        <p id={messageId} className={error ? styles.error : styles.hint} role={error ? 'alert' : undefined}>
+        <p
+          id={messageId}
+          className={error ? styles.error : styles.hint}
+          role={error ? 'alert' : undefined}
+        >
           {message}
         </p>
       )}
