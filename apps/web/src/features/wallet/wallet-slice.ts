@@ -1,0 +1,148 @@
+import {
+  type HistoryCurrency,
+  type HistoryDirection,
+  OFFERED_PAYMENT_METHODS,
+  type OfferedPaymentMethod,
+  type PaymentHistoryItem,
+  type PaymentHistoryQuery,
+} from '@portal/contracts/wallet';
+import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { signedOut } from '@/features/auth/auth-slice';
+import { getPaymentHistory } from './api/get-payment-history';
+
+export const HISTORY_PAGE_SIZE = 20;
+
+export type HistoryFilter = {
+  direction: HistoryDirection | 'all';
+  currency: HistoryCurrency | 'all';
+};
+
+/** Wallet state of spec §3: the offered methods, the history and whether it is loading. */
+export type WalletState = {
+  paymentMethods: OfferedPaymentMethod[];
+  paymentHistory: PaymentHistoryItem[];
+  /** Spec §3: initially true, so the history screen starts with its loading state. */
+  isLoadingHistory: boolean;
+  isLoadingMore: boolean;
+  nextCursor: string | null;
+  filter: HistoryFilter;
+  /** The requests whose answers the list takes; answers to an older filter are dropped. */
+  historyRequestId: string | null;
+  moreRequestId: string | null;
+};
+
+const initialState: WalletState = {
+  paymentMethods: [...OFFERED_PAYMENT_METHODS],
+  paymentHistory: [],
+  isLoadingHistory: true,
+  isLoadingMore: false,
+  nextCursor: null,
+  filter: { direction: 'all', currency: 'all' },
+  historyRequestId: null,
+  moreRequestId: null,
+};
+
+function toQuery(filter: HistoryFilter, cursor?: string): PaymentHistoryQuery {
+  return {
+    limit: HISTORY_PAGE_SIZE,
+    ...(cursor ? { cursor } : {}),
+    ...(filter.direction === 'all' ? {} : { direction: filter.direction }),
+    ...(filter.currency === 'all' ? {} : { currency: filter.currency }),
+  };
+}
+
+type ThunkState = { wallet: WalletState };
+
+/** The first page for the current filter (spec §4: loading → loaded, or failed → empty list). */
+export const fetchPaymentHistory = createAsyncThunk<
+  Awaited<ReturnType<typeof getPaymentHistory>>,
+  void,
+  { state: ThunkState }
+>('wallet/fetchHistory', (_, { getState, signal }) =>
+  getPaymentHistory(toQuery(getState().wallet.filter), signal),
+);
+
+/** The next page ('Показать ещё'). */
+export const fetchMorePaymentHistory = createAsyncThunk<
+  Awaited<ReturnType<typeof getPaymentHistory>>,
+  void,
+  { state: ThunkState }
+>(
+  'wallet/fetchMoreHistory',
+  (_, { getState, signal }) => {
+    const { filter, nextCursor } = getState().wallet;
+    return getPaymentHistory(toQuery(filter, nextCursor ?? undefined), signal);
+  },
+  {
+    condition: (_, { getState }) => {
+      const { nextCursor, isLoadingMore, isLoadingHistory } = getState().wallet;
+      return Boolean(nextCursor) && !isLoadingMore && !isLoadingHistory;
+    },
+  },
+);
+
+export const walletSlice = createSlice({
+  name: 'wallet',
+  initialState,
+  reducers: {
+    historyFilterChanged: (state, action: PayloadAction<Partial<HistoryFilter>>) => {
+      state.filter = { ...state.filter, ...action.payload };
+    },
+  },
+  extraReducers: (builder) => {
+    builder
+      .addCase(fetchPaymentHistory.pending, (state, action) => {
+        state.isLoadingHistory = true;
+        state.isLoadingMore = false;
+        state.historyRequestId = action.meta.requestId;
+        state.moreRequestId = null;
+      })
+      .addCase(fetchPaymentHistory.fulfilled, (state, action) => {
+        if (state.historyRequestId !== action.meta.requestId) return;
+        state.paymentHistory = action.payload.data;
+        state.nextCursor = action.payload.nextCursor ?? null;
+        state.isLoadingHistory = false;
+      })
+      .addCase(fetchPaymentHistory.rejected, (state, action) => {
+        if (state.historyRequestId !== action.meta.requestId) return;
+        state.paymentHistory = [];
+        state.nextCursor = null;
+        state.isLoadingHistory = false;
+      })
+      .addCase(fetchMorePaymentHistory.pending, (state, action) => {
+        state.isLoadingMore = true;
+        state.moreRequestId = action.meta.requestId;
+      })
+      .addCase(fetchMorePaymentHistory.fulfilled, (state, action) => {
+        if (state.moreRequestId !== action.meta.requestId) return;
+        // A page can overlap the previous one when entries arrived in between.
+        const known = new Set(state.paymentHistory.map((item) => item.id));
+        state.paymentHistory.push(...action.payload.data.filter((item) => !known.has(item.id)));
+        state.nextCursor = action.payload.nextCursor ?? null;
+        state.isLoadingMore = false;
+      })
+      .addCase(fetchMorePaymentHistory.rejected, (state, action) => {
+        if (state.moreRequestId !== action.meta.requestId) return;
+        state.isLoadingMore = false;
+      })
+      .addCase(signedOut, () => initialState);
+  },
+  selectors: {
+    selectPaymentMethods: (state) => state.paymentMethods,
+    selectPaymentHistory: (state) => state.paymentHistory,
+    selectIsLoadingHistory: (state) => state.isLoadingHistory,
+    selectIsLoadingMoreHistory: (state) => state.isLoadingMore,
+    selectHasMoreHistory: (state) => state.nextCursor !== null,
+    selectHistoryFilter: (state) => state.filter,
+  },
+});
+
+export const { historyFilterChanged } = walletSlice.actions;
+export const {
+  selectPaymentMethods,
+  selectPaymentHistory,
+  selectIsLoadingHistory,
+  selectIsLoadingMoreHistory,
+  selectHasMoreHistory,
+  selectHistoryFilter,
+} = walletSlice.selectors;
