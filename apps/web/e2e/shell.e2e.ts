@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { MOBILE_VIEWPORT, setupBrowser } from './browser';
-import { openSignedInPage } from './fixtures';
+import { FAKE_TOKEN, fakeUser, openSignedInPage } from './fixtures';
 import { repoRoot } from './paths';
 import { setupPortal } from './portal';
 
@@ -80,6 +80,29 @@ describe('signed-in routes', () => {
     expect(await page.getByRole('complementary', { name: 'Боковая панель' }).isVisible()).toBe(
       true,
     );
+  });
+
+  it('fetches the current user with the stored token at start', async () => {
+    const page = await openSignedInPage(browser);
+    const userCall = page.waitForRequest('**/authms/api/Auth/user');
+    await page.goto(url('/'));
+    expect((await userCall).headers().authorization).toBe(`Bearer ${FAKE_TOKEN}`);
+    await page.getByText(`Здравствуйте, ${fakeUser.firstName}!`).waitFor();
+  });
+
+  it('drops a token the server refuses and sends the visitor to /auth', async () => {
+    const page = await browser.newPage({ localStorage: { access_token: 'revoked-token' } });
+    await page.route('**/authms/api/Auth/user', (route) =>
+      route.fulfill({
+        status: 401,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: 'Недействительный токен' }),
+      }),
+    );
+    browser.allowConsoleErrors('401 (Unauthorized)');
+    await page.goto(url('/profile'));
+    await page.waitForURL((address) => address.pathname === '/auth');
+    expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeNull();
   });
 
   it('the sidebar links move between pages and mark the current one', async () => {

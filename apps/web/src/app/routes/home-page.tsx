@@ -1,3 +1,5 @@
+import { useAppSelector } from '@/app/hooks';
+import { selectUser } from '@/features/auth/user-slice';
 import { PageHeader } from '@/shared/ui/page-header';
 
 /**
@@ -5,5 +7,8 @@ import { PageHeader } from '@/shared/ui/page-header';
  * each other, so the page that puts them side by side lives in the app layer.
  */
 export default function HomePage() {
-  return <PageHeader title="Главная" />;
+  const user = useAppSelector(selectUser);
+  return (
+    <PageHeader title="Главная">{user ? <p>Здравствуйте, {user.firstName}!</p> : null}</PageHeader>
+  );
 }

@@ -4,6 +4,7 @@ import { BrandLogo } from '@/shared/ui/brand-logo';
 import { PageLoader } from '@/shared/ui/page-loader';
 import { LegalFooter } from './legal-footer';
 import styles from './public-frame.module.css';
+import { ThemeToggleButton } from './theme-toggle-button';
 
 /** The frame of the pages a visitor sees before signing in (/auth, /reset-password). */
 export function PublicFrame() {
@@ -11,6 +12,7 @@ export function PublicFrame() {
     <div className={styles.frame}>
       <header className={styles.header}>
         <BrandLogo />
+        <ThemeToggleButton />
       </header>
       <main className={styles.content}>
         <Suspense fallback={<PageLoader />}>

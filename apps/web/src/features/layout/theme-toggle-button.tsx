@@ -1,0 +1,19 @@
+import { MoonIcon, SunIcon } from '@/shared/ui/icons';
+import { useTheme } from '@/shared/ui/theme';
+import styles from './theme-toggle-button.module.css';
+
+/** A compact theme toggle for the pages without a sidebar (sign-in, password recovery). */
+export function ThemeToggleButton() {
+  const [theme, setTheme] = useTheme();
+  const isDark = theme === 'dark';
+  return (
+    <button
+      type="button"
+      className={styles.button}
+      aria-label={isDark ? 'Включить светлую тему' : 'Включить тёмную тему'}
+      onClick={() => setTheme(isDark ? 'light' : 'dark')}
+    >
+      {isDark ? <SunIcon /> : <MoonIcon />}
+    </button>
+  );
+}
