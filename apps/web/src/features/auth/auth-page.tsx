@@ -1,10 +1,92 @@
+import type { RegisterRequest } from '@portal/contracts/auth';
+import { useEffect, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { paths } from '@/config/paths';
 import { Card } from '@/shared/ui/card';
+import { PageLoader } from '@/shared/ui/page-loader';
+import { Tabs } from '@/shared/ui/tabs';
+import styles from './auth-forms.module.css';
+import { signIn } from './auth-session';
+import { codeScreenLeft, selectAuth, tabChosen } from './auth-slice';
+import { LoginForm } from './login-form';
+import { RedirectNotice } from './redirect-notice';
+import { emptyRegisterDraft, type RegisterDraft, RegisterForm } from './register-form';
+import { RegistrationCodeStep } from './registration-code-step';
+import { useSsoHandOff } from './use-sso-hand-off';
 
-/** Placeholder: the sign-in engineer replaces this with the Войти / Регистрация tabs. */
+const TABS = [
+  { value: 'login', label: 'Войти' },
+  { value: 'register', label: 'Регистрация' },
+] as const;
+
+type Registration = { draft: RegisterDraft; request: RegisterRequest };
+
+/** /auth (spec §2 "Auth page"): the two tabs, the code screen, and the `token`/`link` params. */
 export default function AuthPage() {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const link = searchParams.get('link');
+  const tokenParam = searchParams.get('token');
+  const { isLogin, registeredEmail } = useAppSelector(selectAuth);
+  // Kept here, not in the store: it holds the password, needed to resend and to go back.
+  const [registration, setRegistration] = useState<Registration | null>(null);
+  const handOff = useSsoHandOff(link);
+
+  // Spec §2: without `link`, `token` is the access token (the Yandex sign-in returns with it).
+  useEffect(() => {
+    if (!tokenParam || link) return;
+    dispatch(signIn(tokenParam));
+    void navigate(paths.home.getHref(), { replace: true });
+  }, [tokenParam, link, dispatch, navigate]);
+
+  // After signing in: home, unless a sibling site is waiting (the hand-off takes over).
+  const goOn = () => {
+    if (!link) void navigate(paths.home.getHref(), { replace: true });
+  };
+
+  if (handOff.phase === 'redirecting') return <RedirectNotice host={handOff.host} />;
+  if (handOff.phase === 'requesting' || (tokenParam && !link)) return <PageLoader />;
+
+  if (registeredEmail && registration) {
+    return (
+      <Card className={styles.card}>
+        <RegistrationCodeStep
+          email={registeredEmail}
+          request={registration.request}
+          onBack={() => dispatch(codeScreenLeft())}
+          onConfirmed={goOn}
+        />
+      </Card>
+    );
+  }
+
   return (
-    <Card>
-      <h1>Вход в личный кабинет</h1>
+    <Card className={styles.card}>
+      <header className={styles.header}>
+        <h1 className={styles.title}>Вход в личный кабинет</h1>
+        <p className={styles.lead}>
+          {isLogin
+            ? 'Войдите, чтобы управлять услугами и балансом'
+            : 'Создайте аккаунт — это займёт минуту'}
+        </p>
+      </header>
+      <Tabs
+        label="Вход или регистрация"
+        items={TABS}
+        value={isLogin ? 'login' : 'register'}
+        onChange={(tab) => dispatch(tabChosen(tab))}
+      >
+        {isLogin ? (
+          <LoginForm onSignedIn={goOn} />
+        ) : (
+          <RegisterForm
+            draft={registration?.draft ?? emptyRegisterDraft}
+            onRegistered={(draft, request) => setRegistration({ draft, request })}
+          />
+        )}
+      </Tabs>
     </Card>
   );
 }

@@ -1,6 +1,7 @@
 import type { Dispatch } from '@reduxjs/toolkit';
 import { clearAccessToken, storeAccessToken } from '@/shared/api/token-storage';
-import { signedOut, tokenSet } from './auth-slice';
+import { signedOut, tokenSet } from './auth-actions';
+import { writeRequiresTwoFactor } from './two-factor-flag';
 
 /** Storage first, then the store: requests made right after read the new token. */
 export function signIn(token: string) {
@@ -14,6 +15,7 @@ export function signIn(token: string) {
 export function signOutLocally() {
   return (dispatch: Dispatch) => {
     clearAccessToken();
+    writeRequiresTwoFactor(false);
     dispatch(signedOut());
   };
 }

@@ -3,8 +3,8 @@ import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
 import axios from 'axios';
 import { msApi } from '@/shared/api/http';
 import type { RequestStatus } from '@/shared/lib/request-status';
+import { signedOut } from './auth-actions';
 import { signOutLocally } from './auth-session';
-import { signedOut } from './auth-slice';
 
 /** User data of spec §4: loading clears data, success stores it, failure clears it. */
 export type UserState = {

@@ -1,0 +1,10 @@
+import { createAction } from '@reduxjs/toolkit';
+
+// Plain actions both slices react to. They live apart from the slices so that thunks and the user
+// slice can dispatch them without importing a slice (no import cycles).
+
+/** A token is in storage now (a login, a confirmed registration, or `?token=` on /auth). */
+export const tokenSet = createAction<string>('auth/tokenSet');
+
+/** The token is gone from storage (logout, or the server refused it); every auth field resets. */
+export const signedOut = createAction('auth/signedOut');

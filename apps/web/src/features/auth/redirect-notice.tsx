@@ -1,0 +1,16 @@
+import { BrandLogo } from '@/shared/ui/brand-logo';
+import styles from './redirect-notice.module.css';
+
+/** The full-screen 'redirecting to' notice of spec §2, shown for the 500 ms before leaving. */
+export function RedirectNotice({ host }: { host: string }) {
+  return (
+    <div className={styles.overlay} role="status" aria-live="polite">
+      <div className={styles.content}>
+        <BrandLogo />
+        <span className={styles.spinner} aria-hidden="true" />
+        <p className={styles.title}>Перенаправляем вас на</p>
+        <p className={styles.host}>{host}</p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,156 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  type RegisterForm as RegisterFormValues,
+  type RegisterRequest,
+  registerFormSchema,
+  registerFormToRequest,
+} from '@portal/contracts/auth';
+import { type Path, useForm, useWatch } from 'react-hook-form';
+import type { z } from 'zod';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { runtimeConfig } from '@/config/runtime-config';
+import { Button } from '@/shared/ui/button';
+import { Checkbox } from '@/shared/ui/checkbox';
+import { TextField } from '@/shared/ui/text-field';
+import { notify } from '@/shared/ui/toast';
+import styles from './auth-forms.module.css';
+import { selectAuth } from './auth-slice';
+import { registerUser } from './auth-thunks';
+import { registrationErrorTexts } from './registration-error-texts';
+
+export type RegisterDraft = z.input<typeof registerFormSchema>;
+
+export const emptyRegisterDraft: RegisterDraft = {
+  email: '',
+  name: '',
+  username: '',
+  password: '',
+  confirmPassword: '',
+  consent: false,
+};
+
+// Server field names (of the register call) → the form's fields, for 400 answers.
+const formFieldOf: Record<string, Path<RegisterDraft>> = {
+  email: 'email',
+  username: 'username',
+  password: 'password',
+  firstName: 'name',
+  lastName: 'name',
+};
+
+type RegisterFormProps = {
+  /** Values to start from: the form as it was when the user went on to the code screen. */
+  draft: RegisterDraft;
+  onRegistered: (draft: RegisterDraft, request: RegisterRequest) => void;
+};
+
+/** The Регистрация tab (spec §5 "Register"), validated on change. */
+export function RegisterForm({ draft, onRegistered }: RegisterFormProps) {
+  const dispatch = useAppDispatch();
+  const { registerStatus } = useAppSelector(selectAuth);
+  const isLoading = registerStatus === 'loading';
+
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    trigger,
+    getFieldState,
+    formState: { errors },
+  } = useForm<RegisterDraft, unknown, RegisterFormValues>({
+    mode: 'onChange',
+    resolver: zodResolver(registerFormSchema),
+    defaultValues: draft,
+  });
+  const hasConsent = useWatch({ control, name: 'consent' });
+
+  const username = register('username');
+  const password = register('password', {
+    // A changed password re-checks the repeat, but only once the repeat was typed in.
+    onChange: () => {
+      if (getFieldState('confirmPassword').isDirty) void trigger('confirmPassword');
+    },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    const request = registerFormToRequest(values);
+    const result = await dispatch(registerUser(request));
+    if (registerUser.rejected.match(result)) {
+      const failure = result.payload;
+      if (!failure) return;
+      for (const [field, messages] of Object.entries(failure.errors)) {
+        const formField = formFieldOf[field];
+        if (formField && messages[0]) setError(formField, { message: messages[0] });
+      }
+      for (const text of registrationErrorTexts(failure)) notify.error(text);
+      return;
+    }
+    notify.success(result.payload.message);
+    onRegistered({ ...values, consent: true }, request);
+  });
+
+  return (
+    <form className={styles.form} onSubmit={onSubmit} noValidate>
+      <TextField
+        {...register('email')}
+        type="email"
+        label="Почта"
+        placeholder="you@example.com"
+        autoComplete="email"
+        autoCapitalize="none"
+        spellCheck={false}
+        error={errors.email?.message}
+      />
+      <TextField
+        {...register('name')}
+        label="Имя и фамилия"
+        placeholder="Иван Петров"
+        autoComplete="name"
+        error={errors.name?.message}
+      />
+      <TextField
+        {...username}
+        onChange={(event) => {
+          // Spec §5: spaces are stripped as typed.
+          const stripped = event.target.value.replace(/\s+/g, '');
+          if (stripped !== event.target.value) event.target.value = stripped;
+          return username.onChange(event);
+        }}
+        label="Никнейм"
+        placeholder="player_one"
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+        error={errors.username?.message}
+      />
+      <TextField
+        {...password}
+        type="password"
+        label="Пароль"
+        placeholder="Не меньше 8 символов"
+        autoComplete="new-password"
+        error={errors.password?.message}
+        hint="8–32 символа: заглавная и строчная латинские буквы и цифра"
+      />
+      <TextField
+        {...register('confirmPassword')}
+        type="password"
+        label="Повторите пароль"
+        placeholder="Ещё раз пароль"
+        autoComplete="new-password"
+        error={errors.confirmPassword?.message}
+      />
+      <Checkbox {...register('consent')} error={errors.consent?.message}>
+        Я даю согласие на{' '}
+        <a href={runtimeConfig.privacyUrl} target="_blank" rel="noreferrer">
+          обработку персональных данных
+        </a>{' '}
+        и получение рекламной рассылки
+      </Checkbox>
+      <Button type="submit" isFullWidth disabled={!hasConsent || isLoading} aria-busy={isLoading}>
+        Зарегистрироваться
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,28 @@
+import { useCallback, useEffect, useState } from 'react';
+
+/**
+ * Whole seconds left until a deadline, ticking once a second. Computed from the clock, not by
+ * counting ticks, so a throttled background tab still shows the right number when it wakes.
+ */
+export function useCountdown(initialSeconds = 0) {
+  const [deadline, setDeadline] = useState(() => Date.now() + initialSeconds * 1000);
+  const [now, setNow] = useState(() => Date.now());
+
+  useEffect(() => {
+    if (deadline <= Date.now()) return;
+    const timer = setInterval(() => {
+      const current = Date.now();
+      setNow(current);
+      if (current >= deadline) clearInterval(timer);
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [deadline]);
+
+  const start = useCallback((seconds: number) => {
+    const current = Date.now();
+    setNow(current);
+    setDeadline(current + seconds * 1000);
+  }, []);
+
+  return { secondsLeft: Math.max(0, Math.ceil((deadline - now) / 1000)), start };
+}
