@@ -83,7 +83,7 @@ export const twoFactorEnableAnswerSchema = z.object({
 });
 export type TwoFactorEnableAnswer = z.infer<typeof twoFactorEnableAnswerSchema>;
 
-/** `2fa/verify` and `2fa/disable`. */
+/** `2fa/verify`: the code the app shows for the pending secret. */
 export const twoFactorCodeRequestSchema = z.object({ code: oneTimeCodeSchema });
 export type TwoFactorCodeRequest = z.infer<typeof twoFactorCodeRequestSchema>;
 export const twoFactorCodeAnswerSchema = messageAnswerSchema;
@@ -97,8 +97,45 @@ export const googleCodeFormSchema = z.object({
 });
 export type GoogleCodeForm = z.infer<typeof googleCodeFormSchema>;
 
-export const recoveryCodesAnswerSchema = z.object({ codes: z.array(z.string()) });
+// ---------------------------------------------------------------- recovery codes (issue 4)
+
+/**
+ * A recovery code: ten symbols of Crockford Base32 (no i, l, o, u), shown as `xxxxx-xxxxx`;
+ * case, dashes and spaces are forgiven.
+ */
+export const recoveryCodeSchema = z
+  .string({ error: CODE_WRONG })
+  .trim()
+  .refine(
+    (value) => /^[0-9a-hjkmnp-tv-z]{10}$/.test(value.toLowerCase().replace(/[\s-]/g, '')),
+    CODE_WRONG,
+  );
+
+/** Where a second factor is asked for: the authenticator's six digits or a recovery code. */
+export const secondFactorCodeSchema = z.union([oneTimeCodeSchema, recoveryCodeSchema], {
+  error: CODE_WRONG,
+});
+
+/** `2fa/disable` and `2fa/recovery-codes`: a valid authenticator code or recovery code. */
+export const twoFactorConfirmRequestSchema = z.object({ code: secondFactorCodeSchema });
+export type TwoFactorConfirmRequest = z.infer<typeof twoFactorConfirmRequestSchema>;
+
+/**
+ * `2fa/verify` (the authenticator switched on) and `2fa/recovery-codes` (renewed): ten single-use
+ * recovery codes, shown once and stored only hashed.
+ */
+export const recoveryCodesAnswerSchema = z.object({
+  message: z.string(),
+  recoveryCodes: z.array(z.string()),
+});
 export type RecoveryCodesAnswer = z.infer<typeof recoveryCodesAnswerSchema>;
+
+/** `GET 2fa/status`: whether the authenticator is on, and how many recovery codes are unspent. */
+export const twoFactorStatusAnswerSchema = z.object({
+  isEnabled: z.boolean(),
+  recoveryCodesLeft: z.number().int(),
+});
+export type TwoFactorStatusAnswer = z.infer<typeof twoFactorStatusAnswerSchema>;
 
 // ---------------------------------------------------------------- password change
 
@@ -114,6 +151,8 @@ export const passwordChangeRequestSchema = z.object({
   oldPassword: z.string({ error: OLD_PASSWORD_REQUIRED }).min(1, OLD_PASSWORD_REQUIRED),
   newPassword: passwordSchema,
   code: oneTimeCodeSchema,
+  /** Ends every other session of the account with the change (DESIGN §3: "other sessions may be ended"). */
+  logoutOtherSessions: z.boolean().optional(),
 });
 export type PasswordChangeRequest = z.infer<typeof passwordChangeRequestSchema>;
 
@@ -135,3 +174,18 @@ export const passwordChangeFormSchema = z
     error: PASSWORDS_DO_NOT_MATCH,
   });
 export type PasswordChangeForm = z.infer<typeof passwordChangeFormSchema>;
+
+// ---------------------------------------------------------------- password change (issue 4)
+
+/**
+ * The `{product}` segment of `/{product}/auth/password/change` (spec §7) for this portal. Sibling
+ * products of the brand would have their own; this server answers only its own.
+ */
+export const PASSWORD_CHANGE_PRODUCT = 'portal';
+
+/** `/{product}/auth/password/change-code`: mails the confirmation code (no body). */
+export const passwordChangeCodeAnswerSchema = z.object({
+  status: answerStatusSchema,
+  message: z.string(),
+});
+export type PasswordChangeCodeAnswer = z.infer<typeof passwordChangeCodeAnswerSchema>;
