@@ -14,7 +14,14 @@ import type { Database, Db } from './db/database.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { loggerOptions } from './http/logging.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { AUTH_PREFIX, authRoutes } from './modules/auth/routes.js';
 import { SessionStore } from './modules/auth/sessions.js';
+import {
+  createIdentityDeps,
+  type IdentityDeps,
+  type IdentityOptions,
+} from './modules/auth/wiring.js';
+import { devMailRoutes } from './modules/dev-mail/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { registerWebApp } from './web/serve-web.js';
 
@@ -22,7 +29,7 @@ import { registerWebApp } from './web/serve-web.js';
 z.config(z.locales.ru());
 
 /** Everything a module may use; adapters are swapped here by tests. */
-export interface AppDeps {
+export interface AppDeps extends IdentityDeps {
   config: Config;
   database: Database;
   db: Db;
@@ -30,7 +37,7 @@ export interface AppDeps {
   sessions: SessionStore;
 }
 
-export interface BuildAppOptions {
+export interface BuildAppOptions extends IdentityOptions {
   config: Config;
   database: Database;
   clock?: Clock;
@@ -59,12 +66,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  const sessions = new SessionStore(database.db, clock);
+  const identity = await createIdentityDeps(
+    app,
+    { config, db: database.db, clock, sessions },
+    options,
+  );
   const deps: AppDeps = {
+    ...identity,
     config,
     database,
     db: database.db,
     clock,
-    sessions: new SessionStore(database.db, clock),
+    sessions,
   };
   app.decorate('deps', deps);
   app.decorateRequest('session', null);
@@ -84,6 +98,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   await app.register(healthRoutes);
+  await app.register(authRoutes, { prefix: AUTH_PREFIX });
+  await app.register(devMailRoutes);
 
   await registerWebApp(app, config);
   return app;

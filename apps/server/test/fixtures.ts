@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { desc, sql } from 'drizzle-orm';
+import { mailOutbox } from '../src/adapters/mail-schema.js';
 import { hashPassword } from '../src/modules/auth/passwords.js';
 import { users } from '../src/modules/auth/schema.js';
+import { codeIn } from './smtp-server.js';
 import type { TestApp } from './test-app.js';
 
 export const DEFAULT_PASSWORD = 'Secret-Pass1';
@@ -53,4 +56,25 @@ export async function createSignedInUser(
 ) {
   const user = await createUser(testApp, overrides);
   return { user, ...(await signIn(testApp, user.id)) };
+}
+
+/**
+ * Letters the dev mailbox holds for an address (no SMTP_URL in tests by default), newest first.
+ * A letter is written in the transaction of the change that caused it, so it is here as soon as
+ * the call answered. For a real SMTP exchange use test/smtp-server.ts.
+ */
+export async function lettersTo({ database }: Pick<TestApp, 'database'>, address: string) {
+  const rows = await database.db
+    .select()
+    .from(mailOutbox)
+    .where(sql`lower(${mailOutbox.toAddress}) = ${address.trim().toLowerCase()}`)
+    .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.seq));
+  return rows.map((row) => ({ subject: row.subject, text: row.textBody, html: row.htmlBody }));
+}
+
+/** The six-digit code of the newest letter to the address; fails when there is none. */
+export async function latestCodeTo(testApp: Pick<TestApp, 'database'>, address: string) {
+  const [letter] = await lettersTo(testApp, address);
+  if (!letter) throw new Error(`no letter to ${address}`);
+  return codeIn(letter.text);
 }

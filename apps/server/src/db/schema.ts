@@ -1,3 +1,4 @@
 // Every table the server knows, gathered for Drizzle's typed queries. Each module owns its
 // `schema.ts`; add one line here per module. The SQL itself lives in ../../migrations.
 export * from '../modules/auth/schema.js';
+export * from '../adapters/mail-schema.js';

@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -44,3 +53,44 @@ export const sessions = pgTable('sessions', {
 
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
+
+// ---------------------------------------------------------------- issue 3: migrations/0100_auth.sql
+
+export const oneTimeCodes = pgTable('one_time_codes', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  purpose: text('purpose').notNull(),
+  subject: text('subject').notNull(),
+  userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  codeHash: text('code_hash').notNull(),
+  payload: jsonb('payload'),
+  attempts: integer('attempts').notNull().default(0),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+  sendCount: integer('send_count').notNull().default(1),
+  hourStartedAt: timestamp('hour_started_at', { withTimezone: true }).notNull(),
+  hourSends: integer('hour_sends').notNull().default(1),
+  ...timestamps,
+});
+
+export const loginThrottles = pgTable('login_throttles', {
+  subject: text('subject').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  lastFailureAt: timestamp('last_failure_at', { withTimezone: true }).notNull(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+});
+
+export const handOffCodes = pgTable('hand_off_codes', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  codeHash: text('code_hash').notNull().unique(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  origin: text('origin').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  redeemedAt: timestamp('redeemed_at', { withTimezone: true }),
+  sessionId: uuid('session_id').references(() => sessions.id, { onDelete: 'set null' }),
+  ...timestamps,
+});
+
+export type OneTimeCodeRow = typeof oneTimeCodes.$inferSelect;

@@ -1,0 +1,77 @@
+/**
+ * Branded letters in Russian, HTML and plain text from one description (issue 3 "Mail").
+ *
+ *   const letter = composeLetter(config, {
+ *     to: 'ivan@example.com',
+ *     subject: 'Код подтверждения',
+ *     greeting: 'Здравствуйте, Иван!',
+ *     paragraphs: ['Ваш код подтверждения регистрации:'],
+ *     code: '123456',                       // optional: shown large, alone on its line
+ *     afterCode: ['Код действует 10 минут.'],
+ *     action: { label: 'Войти', url: 'https://…' },   // optional button/link
+ *     footer: 'Если вы не запрашивали код, просто проигнорируйте это письмо.',
+ *   });
+ *   await app.deps.mail.enqueue(letter, tx);
+ *
+ * Every value is escaped; nothing the caller passes becomes markup.
+ */
+import type { Config } from '../config.js';
+import type { Letter } from './mail.js';
+
+export interface LetterContent {
+  to: string;
+  subject: string;
+  greeting?: string;
+  paragraphs: string[];
+  code?: string;
+  afterCode?: string[];
+  action?: { label: string; url: string };
+  footer?: string;
+}
+
+export function escapeHtml(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+export function composeLetter(config: Pick<Config, 'BRAND_NAME'>, content: LetterContent): Letter {
+  const brand = config.BRAND_NAME;
+  const subject = `${brand}: ${content.subject}`;
+  const after = content.afterCode ?? [];
+
+  const text = [
+    content.greeting,
+    ...content.paragraphs,
+    content.code,
+    ...after,
+    content.action ? `${content.action.label}: ${content.action.url}` : undefined,
+    content.footer,
+    `— ${brand}`,
+  ]
+    .filter((line): line is string => Boolean(line))
+    .join('\n\n');
+
+  const p = (line: string) => `<p style="margin:0 0 16px">${escapeHtml(line)}</p>`;
+  const body = [
+    content.greeting ? p(content.greeting) : '',
+    ...content.paragraphs.map(p),
+    content.code
+      ? `<p style="margin:0 0 16px;font-size:32px;font-weight:700;letter-spacing:8px;font-family:monospace">${escapeHtml(content.code)}</p>`
+      : '',
+    ...after.map(p),
+    content.action
+      ? `<p style="margin:0 0 16px"><a href="${escapeHtml(content.action.url)}" style="color:#4f46e5">${escapeHtml(content.action.label)}</a></p>`
+      : '',
+    content.footer
+      ? `<p style="margin:24px 0 0;color:#6b7280;font-size:13px">${escapeHtml(content.footer)}</p>`
+      : '',
+  ].join('');
+
+  const html = `<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body style="margin:0;padding:24px;background:#f3f4f6;font-family:Arial,sans-serif;color:#111827"><div style="max-width:480px;margin:0 auto;background:#ffffff;border-radius:12px;padding:24px"><p style="margin:0 0 24px;font-size:20px;font-weight:700">${escapeHtml(brand)}</p>${body}</div></body></html>`;
+
+  return { to: content.to, subject, text, html };
+}

@@ -1,0 +1,71 @@
+import { Redis } from 'ioredis';
+import type { RateCount, RateLimiter } from './rate-limit.js';
+
+// INCR and the expiry of a new window in one step, so a crash between them cannot leave a
+// counter that never expires.
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {count, ttl}
+`;
+
+const none: RateCount = { count: 0, resetInMs: 0 };
+
+/**
+ * Counters shared by every server process (REDIS_URL). Time is Redis's own.
+ * With Redis unreachable the limiter fails open (counts nothing) and reports through `onError`:
+ * these are per-address limits on top of the account lock, which lives in the database, and an
+ * outage of Redis must not stop every sign-in.
+ */
+export class RedisRateLimiter implements RateLimiter {
+  private readonly redis: Redis;
+
+  constructor(
+    url: string,
+    private readonly onError: (error: unknown) => void = () => {},
+    private readonly prefix = 'portal:rate:',
+  ) {
+    this.redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2_000 });
+    this.redis.on('error', () => {});
+  }
+
+  async hit(key: string, windowMs: number): Promise<RateCount> {
+    try {
+      const [count, ttl] = (await this.redis.eval(
+        HIT_SCRIPT,
+        1,
+        this.prefix + key,
+        String(Math.max(1, Math.round(windowMs))),
+      )) as [number, number];
+      return { count, resetInMs: Math.max(0, ttl) };
+    } catch (error) {
+      this.onError(error);
+      return none;
+    }
+  }
+
+  async peek(key: string): Promise<RateCount> {
+    try {
+      const [[, value], [, ttl]] = (await this.redis
+        .multi()
+        .get(this.prefix + key)
+        .pttl(this.prefix + key)
+        .exec()) as [[unknown, string | null], [unknown, number]];
+      if (value === null || ttl <= 0) return none;
+      return { count: Number(value), resetInMs: ttl };
+    } catch (error) {
+      this.onError(error);
+      return none;
+    }
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.redis.del(this.prefix + key);
+  }
+
+  async close(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}

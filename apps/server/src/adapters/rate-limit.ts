@@ -1,0 +1,129 @@
+/**
+ * Counters for rate limits that must hold across requests (and, with Redis, across processes):
+ * per source address login failures, registrations, code checks.
+ *
+ * API (`app.deps.rateLimiter`):
+ *
+ *   const { count, resetInMs } = await limiter.hit(key, windowMs);  // add one, answer the total
+ *   const { count, resetInMs } = await limiter.peek(key);           // look without adding
+ *   await limiter.reset(key);
+ *   await enforceLimit(limiter, key, { limit, windowMs });          // hit; 429 once over `limit`
+ *
+ * A window is fixed: it starts at the key's first hit and lasts `windowMs`; `count` is the hits
+ * in it. Keys are free text; prefix them with what they count ('login-fail:ip:…').
+ * `createRateLimiter(config, clock)` picks Redis when REDIS_URL is set, memory otherwise.
+ */
+import type { Config } from '../config.js';
+import { AppError } from '../http/app-error.js';
+import type { Clock } from './clock.js';
+
+export interface RateCount {
+  /** Hits in the current window (0 when there is none). */
+  count: number;
+  /** Milliseconds until the window ends (0 when there is none). */
+  resetInMs: number;
+}
+
+export interface RateLimiter {
+  hit(key: string, windowMs: number): Promise<RateCount>;
+  peek(key: string): Promise<RateCount>;
+  reset(key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface LimitRule {
+  limit: number;
+  windowMs: number;
+}
+
+export const TOO_MANY_REQUESTS = 'Слишком много попыток, попробуйте позже';
+
+export function tooManyRequests(resetInMs: number, message = TOO_MANY_REQUESTS): AppError {
+  return new AppError('too_many_requests', message, {
+    retryAfter: Math.max(1, Math.ceil(resetInMs / 1000)),
+  });
+}
+
+/** Counts one request and refuses it with 429 (and Retry-After) once the window is over `limit`. */
+export async function enforceLimit(
+  limiter: RateLimiter,
+  key: string,
+  rule: LimitRule,
+): Promise<void> {
+  const { count, resetInMs } = await limiter.hit(key, rule.windowMs);
+  if (count > rule.limit) throw tooManyRequests(resetInMs);
+}
+
+/** Refuses with 429 when the key has already reached `limit`, without counting this request. */
+export async function refuseIfOverLimit(
+  limiter: RateLimiter,
+  key: string,
+  rule: LimitRule,
+): Promise<void> {
+  const { count, resetInMs } = await limiter.peek(key);
+  if (count >= rule.limit) throw tooManyRequests(resetInMs);
+}
+
+/** One process only: the counters live in this Map. Time comes from the app clock. */
+export class MemoryRateLimiter implements RateLimiter {
+  private readonly windows = new Map<string, { count: number; endsAt: number }>();
+  private hitsSinceSweep = 0;
+
+  constructor(private readonly clock: Clock) {}
+
+  private live(key: string, now: number) {
+    const window = this.windows.get(key);
+    if (window && window.endsAt <= now) {
+      this.windows.delete(key);
+      return undefined;
+    }
+    return window;
+  }
+
+  async hit(key: string, windowMs: number): Promise<RateCount> {
+    const now = this.clock.now().getTime();
+    this.sweep(now);
+    let window = this.live(key, now);
+    if (!window) {
+      window = { count: 0, endsAt: now + windowMs };
+      this.windows.set(key, window);
+    }
+    window.count += 1;
+    return { count: window.count, resetInMs: window.endsAt - now };
+  }
+
+  async peek(key: string): Promise<RateCount> {
+    const now = this.clock.now().getTime();
+    const window = this.live(key, now);
+    return window ? { count: window.count, resetInMs: window.endsAt - now } : empty;
+  }
+
+  async reset(key: string): Promise<void> {
+    this.windows.delete(key);
+  }
+
+  async close(): Promise<void> {
+    this.windows.clear();
+  }
+
+  /** Drops ended windows now and then, so a flood of one-off keys cannot grow the Map forever. */
+  private sweep(now: number) {
+    if (++this.hitsSinceSweep < 1000) return;
+    this.hitsSinceSweep = 0;
+    for (const [key, window] of this.windows) {
+      if (window.endsAt <= now) this.windows.delete(key);
+    }
+  }
+}
+
+const empty: RateCount = { count: 0, resetInMs: 0 };
+
+export async function createRateLimiter(
+  config: Pick<Config, 'REDIS_URL'>,
+  clock: Clock,
+  onError?: (error: unknown) => void,
+): Promise<RateLimiter> {
+  if (!config.REDIS_URL) return new MemoryRateLimiter(clock);
+  const { RedisRateLimiter } = await import('./rate-limit-redis.js');
+  return new RedisRateLimiter(config.REDIS_URL, onError);
+}

@@ -1,0 +1,123 @@
+/**
+ * SSO hand-off (DESIGN §3). The web app asks for a link to an allow-listed sibling site; the
+ * link carries not the access token but a hand-off code: 32 random bytes, single use, valid
+ * 60 seconds, bound to that site's origin. The sibling redeems it server-to-server at
+ * `verify-token` and receives a session of its own (`client_origin` = its origin). A code
+ * presented a second time is refused and the session its first redemption issued is revoked:
+ * someone else has seen the code.
+ */
+import { HAND_OFF_CODE_TTL_SECONDS } from '@portal/contracts/constants';
+import { LINK_INVALID, LINK_NOT_ALLOWED } from '@portal/contracts/messages';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Clock } from '../../adapters/clock.js';
+import type { Db } from '../../db/database.js';
+import { invalidInput } from '../../http/app-error.js';
+import { handOffCodes } from './schema.js';
+import { generateToken, hashToken, type SessionStore } from './sessions.js';
+
+export type HandOffRedemption =
+  | { ok: true; userId: string; token: string }
+  | { ok: false; revokedSessionId: string | null };
+
+/** Origins as URL.origin spells them, so 'https://Site.example/' matches 'https://site.example'. */
+export function normalizeOrigins(origins: readonly string[]): Set<string> {
+  const result = new Set<string>();
+  for (const origin of origins) {
+    try {
+      result.add(new URL(origin).origin);
+    } catch {
+      // A malformed entry allows nothing.
+    }
+  }
+  return result;
+}
+
+export class HandOffService {
+  private readonly allowed: Set<string>;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly sessions: SessionStore,
+    allowedOrigins: readonly string[],
+  ) {
+    this.allowed = normalizeOrigins(allowedOrigins);
+  }
+
+  isAllowed(link: string): boolean {
+    try {
+      const url = new URL(link);
+      return (
+        (url.protocol === 'https:' || url.protocol === 'http:') && this.allowed.has(url.origin)
+      );
+    } catch {
+      return false;
+    }
+  }
+
+  /** The link with a fresh code in its `token` parameter; 400 for a link off the allow-list. */
+  async mint(userId: string, link: string): Promise<string> {
+    let url: URL;
+    try {
+      url = new URL(link);
+    } catch {
+      throw invalidInput(LINK_INVALID, { link: [LINK_INVALID] });
+    }
+    if (!this.isAllowed(link)) throw invalidInput(LINK_NOT_ALLOWED, { link: [LINK_NOT_ALLOWED] });
+    const code = generateToken();
+    const now = this.clock.now();
+    await this.db.insert(handOffCodes).values({
+      codeHash: hashToken(code),
+      userId,
+      origin: url.origin,
+      expiresAt: new Date(now.getTime() + HAND_OFF_CODE_TTL_SECONDS * 1000),
+      createdAt: now,
+    });
+    url.searchParams.set('token', code);
+    return url.toString();
+  }
+
+  /** Redeems a code once; a second redemption revokes the first one's session. */
+  async redeem(
+    code: string,
+    client: { userAgent?: string; ipAddress?: string },
+  ): Promise<HandOffRedemption> {
+    const codeHash = hashToken(code);
+    const now = this.clock.now();
+    const redeemed = await this.db.transaction(async (tx) => {
+      // Of two redemptions racing, the second waits on this row and then finds it redeemed.
+      const [row] = await tx
+        .update(handOffCodes)
+        .set({ redeemedAt: now })
+        .where(
+          and(
+            eq(handOffCodes.codeHash, codeHash),
+            isNull(handOffCodes.redeemedAt),
+            gt(handOffCodes.expiresAt, now),
+          ),
+        )
+        .returning();
+      if (!row) return null;
+      const { token, session } = await this.sessions.create(
+        { userId: row.userId, clientOrigin: row.origin, ...client },
+        tx,
+      );
+      await tx
+        .update(handOffCodes)
+        .set({ sessionId: session.id })
+        .where(eq(handOffCodes.id, row.id));
+      return { userId: row.userId, token };
+    });
+    if (redeemed) return { ok: true, ...redeemed };
+
+    const [used] = await this.db
+      .select()
+      .from(handOffCodes)
+      .where(eq(handOffCodes.codeHash, codeHash));
+    if (used?.redeemedAt && used.sessionId) {
+      await this.sessions.revoke(used.userId, used.sessionId);
+      return { ok: false, revokedSessionId: used.sessionId };
+    }
+    return { ok: false, revokedSessionId: null };
+  }
+}

@@ -1,0 +1,180 @@
+import {
+  handOffAnswerSchema,
+  handOffRequestSchema,
+  loginAnswerSchema,
+  loginRequestSchema,
+  logoutAnswerSchema,
+  registerAnswerSchema,
+  registerRequestSchema,
+  userSchema,
+  verifyRegistrationAnswerSchema,
+  verifyRegistrationRequestSchema,
+  verifyTokenAnswerSchema,
+  verifyTokenRequestSchema,
+} from '@portal/contracts/auth';
+import { errorAnswerSchema } from '@portal/contracts/common';
+import {
+  LOGOUT_DONE,
+  REGISTRATION_CODE_SENT,
+  REGISTRATION_CONFIRMED,
+  TOKEN_INVALID,
+} from '@portal/contracts/messages';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { unauthorized } from '../../http/app-error.js';
+import type { ClientInfo } from './auth-service.js';
+import { requireSession, sessionOf } from './sessions.js';
+
+/** The prefix of spec §7's authms calls; other auth routes (issue 4, 5) register under it too. */
+export const AUTH_PREFIX = '/authms/api/Auth';
+
+export function clientOf(request: FastifyRequest): ClientInfo {
+  return { ipAddress: request.ip, userAgent: request.headers['user-agent'] ?? '' };
+}
+
+const tags = ['auth'];
+const security = [{ bearer: [] }];
+const errors = {
+  400: errorAnswerSchema,
+  401: errorAnswerSchema,
+  403: errorAnswerSchema,
+  409: errorAnswerSchema,
+  429: errorAnswerSchema,
+};
+
+/** Spec §7 authms: register, verify-registration, login, logout, user, verify-token, handoff. */
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { auth, handOff, sessions } = app.deps;
+
+  app.post(
+    '/register',
+    {
+      schema: {
+        tags,
+        summary: 'Регистрация: неподтверждённый аккаунт и код на почту (и повторная отправка)',
+        body: registerRequestSchema,
+        response: {
+          200: registerAnswerSchema,
+          400: errors[400],
+          409: errors[409],
+          429: errors[429],
+        },
+      },
+    },
+    async (request) => {
+      await auth.register(request.body, clientOf(request));
+      return { message: REGISTRATION_CODE_SENT };
+    },
+  );
+
+  app.post(
+    '/verify-registration',
+    {
+      schema: {
+        tags,
+        summary: 'Подтверждение почты кодом; вход',
+        body: verifyRegistrationRequestSchema,
+        response: { 200: verifyRegistrationAnswerSchema, 400: errors[400], 429: errors[429] },
+      },
+    },
+    async (request) => {
+      const signedIn = await auth.verifyRegistration(request.body, clientOf(request));
+      return { message: REGISTRATION_CONFIRMED, ...signedIn };
+    },
+  );
+
+  app.post(
+    '/login',
+    {
+      schema: {
+        tags,
+        summary: 'Вход по никнейму или почте; с двухфакторной защитой — requiresTwoFactor',
+        body: loginRequestSchema,
+        response: {
+          200: loginAnswerSchema,
+          400: errors[400],
+          401: errors[401],
+          403: errors[403],
+          429: errors[429],
+        },
+      },
+    },
+    async (request) => auth.login(request.body, clientOf(request)),
+  );
+
+  app.post(
+    '/logout',
+    {
+      preHandler: requireSession,
+      schema: {
+        tags,
+        security,
+        summary: 'Выход: завершает текущий сеанс',
+        response: { 200: logoutAnswerSchema, 401: errors[401] },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request);
+      await sessions.revoke(session.userId, session.id);
+      return { message: LOGOUT_DONE };
+    },
+  );
+
+  app.post(
+    '/user',
+    {
+      preHandler: requireSession,
+      schema: {
+        tags,
+        security,
+        summary: 'Текущий пользователь',
+        response: { 200: userSchema, 401: errors[401] },
+      },
+    },
+    async (request) => auth.currentUser(sessionOf(request).userId),
+  );
+
+  app.post(
+    '/verify-token',
+    {
+      schema: {
+        tags,
+        summary: 'Проверка токена доступа или обмен кода передачи входа на сеанс сайта-партнёра',
+        body: verifyTokenRequestSchema,
+        response: { 200: verifyTokenAnswerSchema, 400: errors[400], 401: errors[401] },
+      },
+    },
+    async (request) => {
+      const { token } = request.body;
+      if (token.length > 200) throw unauthorized(TOKEN_INVALID);
+      const session = await sessions.authenticate(token);
+      if (session) return { userId: session.userId };
+      const redeemed = await handOff.redeem(token, clientOf(request));
+      if (!redeemed.ok) {
+        if (redeemed.revokedSessionId) {
+          request.log.warn(
+            { sessionId: redeemed.revokedSessionId },
+            'hand-off code presented twice; its session revoked',
+          );
+        }
+        throw unauthorized(TOKEN_INVALID);
+      }
+      return { userId: redeemed.userId, token: redeemed.token };
+    },
+  );
+
+  app.post(
+    '/handoff',
+    {
+      preHandler: requireSession,
+      schema: {
+        tags,
+        security,
+        summary: 'Ссылка на сайт-партнёр из списка разрешённых с одноразовым кодом входа',
+        body: handOffRequestSchema,
+        response: { 200: handOffAnswerSchema, 400: errors[400], 401: errors[401] },
+      },
+    },
+    async (request) => ({ url: await handOff.mint(sessionOf(request).userId, request.body.link) }),
+  );
+};
