@@ -22,6 +22,8 @@ const serverPaths = [
 ];
 
 export default defineConfig({
+  // `npm run dev` starts Vite from the repository root with --config; the app lives here.
+  root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
