@@ -9,6 +9,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type Clock, systemClock } from './adapters/clock.js';
+import type { FetchLike } from './adapters/tbank/client.js';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/database.js';
 import { registerErrorHandler } from './http/error-handler.js';
@@ -23,6 +24,12 @@ import {
 } from './modules/auth/wiring.js';
 import { devMailRoutes } from './modules/dev-mail/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
+import {
+  createPaymentsDeps,
+  type PaymentsDeps,
+  registerPayments,
+} from './modules/payments/register.js';
+import { registerServers } from './modules/servers/register.js';
 import { registerWebApp } from './web/serve-web.js';
 
 // Messages a schema does not word itself (a wrong type, say) are Russian too.
@@ -35,12 +42,15 @@ export interface AppDeps extends IdentityDeps {
   db: Db;
   clock: Clock;
   sessions: SessionStore;
+  payments: PaymentsDeps;
 }
 
 export interface BuildAppOptions extends IdentityOptions {
   config: Config;
   database: Database;
   clock?: Clock;
+  /** Outbound HTTP of the payment path (provider API, sandbox notifications). */
+  paymentFetch?: FetchLike;
 }
 
 declare module 'fastify' {
@@ -78,6 +88,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     database,
     db: database.db,
     clock,
+    payments: createPaymentsDeps(config, () => app, { fetch: options.paymentFetch }),
     sessions,
   };
   app.decorate('deps', deps);
@@ -90,7 +101,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     openapi: {
       info: { title: 'Личный кабинет: API', version: '1.0.0' },
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          siblingApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+        },
       },
     },
     transform: jsonSchemaTransform,
@@ -98,6 +112,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   await app.register(healthRoutes);
+  await registerPayments(app, { fetch: options.paymentFetch });
+  await registerServers(app);
   await app.register(authRoutes, { prefix: AUTH_PREFIX });
   await app.register(devMailRoutes);
 

@@ -57,6 +57,28 @@ const envSchema = z.object({
   YANDEX_CLIENT_ID: z.string().optional(),
   YANDEX_AUTHORIZE_URL: z.url().default('https://oauth.yandex.ru/authorize'),
   YANDEX_USERINFO_URL: z.url().default('https://login.yandex.ru/info'),
+  // Wallet and services (DESIGN §4). Without a terminal key the sandbox provider serves top-ups.
+  PAYMENT_PROVIDER: z.enum(['auto', 'tbank', 'sandbox']).default('auto'),
+  TBANK_TIMEOUT_MS: z.coerce.number().int().min(1000).default(15_000),
+  TOP_UP_MIN_ROUBLES: z.coerce.number().int().min(1).default(10),
+  TOP_UP_MAX_ROUBLES: z.coerce.number().int().min(1).default(100_000),
+  /** Seconds between reconciliation runs (GetState for pending payments); 0 turns it off. */
+  PAYMENT_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
+  /** Seconds between auto-renewal runs; 0 turns it off. */
+  SERVICE_RENEWAL_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(3600),
+  /** `name:key,name:key`: API keys of sibling sites for the server-to-server API. */
+  SIBLING_API_KEYS: list.pipe(
+    z.array(
+      z
+        .string()
+        .regex(
+          /^[a-z][a-z0-9_-]{0,31}:.{24,}$/,
+          'SIBLING_API_KEYS: ожидается имя:ключ (ключ от 24 символов)',
+        ),
+    ),
+  ),
+  /** JSON array of catalogue items ({ imgUrl, title, description, link, status }); empty = default. */
+  SERVICE_CATALOGUE: z.string().default(''),
 });
 
 export type Env = z.infer<typeof envSchema>;

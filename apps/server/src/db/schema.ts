@@ -2,3 +2,5 @@
 // `schema.ts`; add one line here per module. The SQL itself lives in ../../migrations.
 export * from '../modules/auth/schema.js';
 export * from '../adapters/mail-schema.js';
+export * from '../modules/payments/schema.js';
+export * from '../modules/servers/schema.js';

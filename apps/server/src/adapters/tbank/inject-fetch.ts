@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import type { FetchLike } from './client.js';
+
+/**
+ * A fetch that never leaves the process: the request goes to `app.inject`. Used to reach the
+ * sandbox provider served by this same app, and by tests to route outbound calls back in.
+ */
+export function injectFetch(getApp: () => FastifyInstance): FetchLike {
+  return async (url, init) => {
+    const target = new URL(url);
+    const headers: Record<string, string> = {};
+    new Headers(init.headers).forEach((value, key) => {
+      headers[key] = value;
+    });
+    const response = await getApp().inject({
+      method: (init.method ?? 'GET') as 'GET',
+      url: `${target.pathname}${target.search}`,
+      headers,
+      payload: typeof init.body === 'string' ? init.body : undefined,
+    });
+    const responseHeaders = new Headers();
+    for (const [key, value] of Object.entries(response.headers)) {
+      if (value !== undefined) responseHeaders.set(key, String(value));
+    }
+    const hasBody = ![204, 304].includes(response.statusCode);
+    return new Response(hasBody ? response.rawPayload : null, {
+      status: response.statusCode,
+      headers: responseHeaders,
+    });
+  };
+}

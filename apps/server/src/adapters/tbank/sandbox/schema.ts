@@ -1,0 +1,20 @@
+import { bigint, bigserial, boolean, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** The sandbox provider's own book of payments (migrations/0410_payment_sandbox.sql). */
+export const sandboxPayments = pgTable('sandbox_payments', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  terminalKey: text('terminal_key').notNull(),
+  orderId: text('order_id').notNull(),
+  amountKopecks: bigint('amount_kopecks', { mode: 'number' }).notNull(),
+  description: text('description').notNull().default(''),
+  status: text('status').notNull().default('NEW'),
+  currentAmountKopecks: bigint('current_amount_kopecks', { mode: 'number' }).notNull(),
+  notificationUrl: text('notification_url'),
+  successUrl: text('success_url'),
+  failUrl: text('fail_url'),
+  isNotified: boolean('is_notified').notNull().default(false),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type SandboxPaymentRow = typeof sandboxPayments.$inferSelect;

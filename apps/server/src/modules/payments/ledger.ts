@@ -1,0 +1,113 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/database.js';
+import { users } from '../auth/schema.js';
+import { type LedgerEntryRow, ledgerEntries } from './schema.js';
+
+export type Currency = LedgerEntryRow['currency'];
+export type LedgerKind = LedgerEntryRow['kind'];
+
+export interface LedgerEntryInput {
+  userId: string;
+  currency: Currency;
+  /** Signed: kopecks for roubles, whole points for points. Never zero. */
+  amount: number;
+  kind: LedgerKind;
+  description: string;
+  reference?: string | null;
+  /** One outside event changes a balance at most once: a second entry with this key is ignored. */
+  idempotencyKey: string;
+  createdAt: Date;
+}
+
+/**
+ * The conditional balance update refused: the balance would go below zero. Thrown so that the
+ * surrounding transaction, including the entry already inserted, rolls back. Callers that want
+ * to decide without failing read the balance under `lockBalances` first.
+ */
+export class InsufficientFundsError extends Error {
+  constructor(readonly currency: Currency) {
+    super(`insufficient ${currency}`);
+  }
+}
+
+const balanceColumn = {
+  rub: users.balanceKopecks,
+  points: users.balancePoints,
+} as const;
+
+/**
+ * Writes one ledger entry and moves the balance by its amount, in the caller's transaction.
+ * Answers 'duplicate' (and changes nothing) when the idempotency key was already used.
+ * The balance update is conditional, so the database itself refuses to go below zero.
+ */
+export async function postLedgerEntry(
+  tx: Tx,
+  entry: LedgerEntryInput,
+): Promise<'applied' | 'duplicate'> {
+  if (!Number.isSafeInteger(entry.amount) || entry.amount === 0) {
+    throw new Error(`ledger amount must be a non-zero integer, got ${entry.amount}`);
+  }
+  const inserted = await tx
+    .insert(ledgerEntries)
+    .values({
+      userId: entry.userId,
+      currency: entry.currency,
+      amount: entry.amount,
+      kind: entry.kind,
+      description: entry.description,
+      reference: entry.reference ?? null,
+      idempotencyKey: entry.idempotencyKey,
+      createdAt: entry.createdAt,
+    })
+    .onConflictDoNothing({ target: ledgerEntries.idempotencyKey })
+    .returning({ id: ledgerEntries.id });
+  if (inserted.length === 0) return 'duplicate';
+
+  const column = balanceColumn[entry.currency];
+  const updated = await tx
+    .update(users)
+    .set(
+      entry.currency === 'rub'
+        ? { balanceKopecks: sql`${column} + ${entry.amount}` }
+        : { balancePoints: sql`${column} + ${entry.amount}` },
+    )
+    .where(and(eq(users.id, entry.userId), sql`${column} + ${entry.amount} >= 0`))
+    .returning({ id: users.id });
+  if (updated.length === 0) throw new InsufficientFundsError(entry.currency);
+  return 'applied';
+}
+
+export interface Balances {
+  kopecks: number;
+  points: number;
+  email: string;
+}
+
+/**
+ * Locks the user's row until the transaction ends and answers the balances. Every path that
+ * decides on an amount from a balance (charges, refunds) takes this lock first, user before
+ * service, so concurrent charges of one user run one after another.
+ */
+export async function lockBalances(tx: Tx, userId: string): Promise<Balances | null> {
+  const [row] = await tx
+    .select({ kopecks: users.balanceKopecks, points: users.balancePoints, email: users.email })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('update');
+  return row ?? null;
+}
+
+/** Per currency, the sum of the user's entries; equal to the balances (tests check this). */
+export async function ledgerTotals(tx: Pick<Tx, 'select'>, userId: string) {
+  const rows = await tx
+    .select({
+      currency: ledgerEntries.currency,
+      total: sql<string>`coalesce(sum(${ledgerEntries.amount}), 0)`,
+    })
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.userId, userId))
+    .groupBy(ledgerEntries.currency);
+  const totals = { rub: 0, points: 0 };
+  for (const row of rows) totals[row.currency] = Number(row.total);
+  return totals;
+}

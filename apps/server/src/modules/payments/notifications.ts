@@ -1,0 +1,68 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { hasValidTbankToken } from '../../adapters/tbank/token.js';
+import type { AppDeps } from '../../app.js';
+import { AppError, invalidInput, notFound } from '../../http/app-error.js';
+import {
+  NOTIFICATION_AMOUNT_MISMATCH,
+  NOTIFICATION_BAD_TOKEN,
+  NOTIFICATION_PAYMENT_MISMATCH,
+  NOTIFICATION_UNKNOWN_PAYMENT,
+} from './messages.js';
+import { lockPayment, SettlementRefused, settlePayment } from './settlement.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A provider notification (integrations.md §1 "Notifications"). Its Token must be the signature
+ * of the active terminal; anything else is refused without touching a payment. Notifications
+ * that are not about a payment's status (card binding, fiscal receipts) are acknowledged.
+ */
+export async function receiveNotification(
+  deps: AppDeps,
+  body: Record<string, unknown>,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  const provider = deps.payments.provider;
+  if (body.TerminalKey !== provider.terminalKey || !hasValidTbankToken(body, provider.password)) {
+    log.warn({ orderId: body.OrderId }, 'payment notification with a wrong signature refused');
+    throw new AppError('forbidden', NOTIFICATION_BAD_TOKEN);
+  }
+  const { OrderId: orderId, Status: status, Amount: amount, PaymentId: paymentId } = body;
+  if (typeof status !== 'string' || status === 'RECEIPT' || body.NotificationType !== undefined) {
+    return;
+  }
+  if (typeof orderId !== 'string' || !UUID.test(orderId)) {
+    throw notFound(NOTIFICATION_UNKNOWN_PAYMENT);
+  }
+  if (
+    typeof amount !== 'number' ||
+    (typeof paymentId !== 'number' && typeof paymentId !== 'string')
+  ) {
+    throw invalidInput(NOTIFICATION_AMOUNT_MISMATCH);
+  }
+
+  await deps.db.transaction(async (tx) => {
+    const payment = await lockPayment(tx, orderId);
+    if (!payment) throw notFound(NOTIFICATION_UNKNOWN_PAYMENT);
+    try {
+      await settlePayment(
+        tx,
+        payment,
+        { status, amount, providerPaymentId: String(paymentId) },
+        deps.clock.now(),
+        log,
+      );
+    } catch (error) {
+      if (!(error instanceof SettlementRefused)) throw error;
+      log.warn(
+        { paymentId: payment.id, reason: error.reason, status, amount },
+        'payment notification refused',
+      );
+      throw invalidInput(
+        error.reason === 'amount_mismatch'
+          ? NOTIFICATION_AMOUNT_MISMATCH
+          : NOTIFICATION_PAYMENT_MISMATCH,
+      );
+    }
+  });
+}

@@ -1,0 +1,164 @@
+import { errorAnswerSchema, roublesToKopecks } from '@portal/contracts/common';
+import {
+  cardPaymentAnswerSchema,
+  paymentHistoryAnswerSchema,
+  paymentHistoryQuerySchema,
+  paymentRequestSchema,
+  sbpPaymentAnswerSchema,
+} from '@portal/contracts/wallet';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireSession, sessionOf } from '../auth/sessions.js';
+import { listHistory } from './history.js';
+import { IDEMPOTENCY_KEY_INVALID, NOTIFICATION_BAD_TOKEN, PAYMENT_CREATED } from './messages.js';
+import { receiveNotification } from './notifications.js';
+import { NOTIFICATION_PATH, startTopUp, type TopUpMethod } from './top-up.js';
+
+const idempotencyHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,128}$/, IDEMPOTENCY_KEY_INVALID)
+    .optional()
+    .describe('Повтор запроса с тем же ключом отвечает тем же ответом и не создаёт второй платёж'),
+});
+
+const errors = {
+  400: errorAnswerSchema.describe('Сумма вне лимитов или неверные данные'),
+  401: errorAnswerSchema,
+  409: errorAnswerSchema.describe(
+    'Ключ идемпотентности занят другим платежом или ещё обрабатывается',
+  ),
+  503: errorAnswerSchema.describe('Платёжный сервис не ответил или отказал; ничего не оплачено'),
+};
+
+/** The T-Bank notification body (integrations.md §1); every field is signed by `Token`. */
+const notificationSchema = z.looseObject({
+  TerminalKey: z.string().optional(),
+  OrderId: z.string().optional(),
+  Success: z.boolean().optional(),
+  Status: z.string().optional(),
+  PaymentId: z.union([z.number(), z.string()]).optional(),
+  ErrorCode: z.string().optional(),
+  Amount: z.number().optional(),
+  Token: z.string().optional(),
+});
+
+export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { deps } = app;
+
+  async function topUp(
+    method: TopUpMethod,
+    request: { body: { amount: number }; headers: { 'idempotency-key'?: string | undefined } },
+    userId: string,
+    log: typeof app.log,
+  ) {
+    return startTopUp(
+      deps,
+      {
+        userId,
+        method,
+        amountKopecks: roublesToKopecks(request.body.amount),
+        idempotencyKey: request.headers['idempotency-key'],
+      },
+      log,
+    );
+  }
+
+  app.post(
+    '/paymentms/api/Payment/create',
+    {
+      preHandler: requireSession,
+      schema: {
+        tags: ['wallet'],
+        summary: 'Пополнение картой: создать платёж и получить адрес страницы оплаты',
+        description:
+          'Берёт из тела только `amount` (рубли); пользователь — из сессии, чек сервер собирает сам. ' +
+          `Лимиты: от TOP_UP_MIN_ROUBLES до TOP_UP_MAX_ROUBLES ₽. Баланс пополняется позже, по уведомлению провайдера.`,
+        security: [{ bearer: [] }],
+        headers: idempotencyHeaders,
+        body: paymentRequestSchema,
+        response: { 200: cardPaymentAnswerSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { redirectUrl } = await topUp('card', request, sessionOf(request).userId, request.log);
+      return { status: 'ok' as const, data: { paymentUrl: redirectUrl }, message: PAYMENT_CREATED };
+    },
+  );
+
+  app.post(
+    '/paymentms/api/Payment/sbp/qr',
+    {
+      preHandler: requireSession,
+      schema: {
+        tags: ['wallet'],
+        summary: 'Пополнение через СБП: создать платёж и получить адрес для перехода (от 10 ₽)',
+        security: [{ bearer: [] }],
+        headers: idempotencyHeaders,
+        body: paymentRequestSchema,
+        response: { 200: sbpPaymentAnswerSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { redirectUrl } = await topUp('sbp', request, sessionOf(request).userId, request.log);
+      return { status: 'ok' as const, data: redirectUrl, message: PAYMENT_CREATED };
+    },
+  );
+
+  app.post(
+    NOTIFICATION_PATH,
+    {
+      schema: {
+        tags: ['wallet'],
+        summary: 'Уведомление T-Bank о статусе платежа (вызывает провайдер)',
+        description:
+          'Проверяется подпись `Token` терминала. CONFIRMED зачисляет деньги ровно один раз, ' +
+          'REFUNDED/PARTIAL_REFUNDED списывают возврат. Ответ — текст `OK`.',
+        body: notificationSchema,
+        response: {
+          200: z.literal('OK'),
+          400: errorAnswerSchema.describe('Сумма или платёж не совпадают'),
+          403: errorAnswerSchema.describe(NOTIFICATION_BAD_TOKEN),
+          404: errorAnswerSchema.describe('Платёж не найден'),
+        },
+      },
+    },
+    async (request, reply) => {
+      await receiveNotification(deps, request.body, request.log);
+      return reply.type('text/plain; charset=utf-8').send('OK');
+    },
+  );
+
+  app.get(
+    '/payments/payments/user',
+    {
+      preHandler: requireSession,
+      schema: {
+        tags: ['wallet'],
+        summary: 'История начислений и списаний, новые сверху',
+        description:
+          'Каждая запись журнала (status completed) и ещё не зачисленные пополнения ' +
+          '(pending, failed, canceled). Страницы: `limit` (1–100, по умолчанию 20) и `cursor` = ' +
+          '`nextCursor` прошлой страницы; `nextCursor: null` — страниц больше нет. ' +
+          'Фильтры: `direction` (accrual | writeOff), `currency` (rub | points).',
+        security: [{ bearer: [] }],
+        querystring: paymentHistoryQuerySchema,
+        response: {
+          200: paymentHistoryAnswerSchema,
+          400: errorAnswerSchema,
+          401: errorAnswerSchema,
+        },
+      },
+    },
+    async (request) => {
+      const { cursor, limit, direction, currency } = request.query;
+      return listHistory(deps.db, {
+        userId: sessionOf(request).userId,
+        cursor,
+        limit: limit ?? 20,
+        direction,
+        currency,
+      });
+    },
+  );
+};

@@ -1,0 +1,164 @@
+import {
+  RECEIPT_ITEM_QUANTITY,
+  RECEIPT_ITEM_TAX,
+  RECEIPT_TAXATION,
+  TOP_UP_DESCRIPTION,
+} from '@portal/contracts/constants';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { PaymentProviderError } from '../../adapters/tbank/client.js';
+import type { AppDeps } from '../../app.js';
+import { AppError, invalidInput, notFound } from '../../http/app-error.js';
+import { users } from '../auth/schema.js';
+import {
+  IDEMPOTENCY_KEY_REUSED,
+  PAYMENT_IN_PROGRESS,
+  PAYMENT_PROVIDER_UNAVAILABLE,
+  TOP_UP_SBP_TOO_SMALL,
+  TOP_UP_TOO_LARGE,
+  TOP_UP_TOO_SMALL,
+} from './messages.js';
+import { type PaymentRow, payments } from './schema.js';
+
+export type TopUpMethod = PaymentRow['method'];
+
+/** T-Bank refuses SBP payments under 10 ₽ (integrations.md §1). */
+export const SBP_MIN_ROUBLES = 10;
+
+/** Where the provider sends its notifications and the browser after paying. */
+export const NOTIFICATION_PATH = '/paymentms/api/Payment/notification';
+
+export function topUpLimits(config: AppDeps['config'], method: TopUpMethod) {
+  const min = Math.max(config.TOP_UP_MIN_ROUBLES, method === 'sbp' ? SBP_MIN_ROUBLES : 0);
+  return { minKopecks: min * 100, maxKopecks: config.TOP_UP_MAX_ROUBLES * 100 };
+}
+
+function checkLimits(config: AppDeps['config'], method: TopUpMethod, amountKopecks: number) {
+  const { minKopecks, maxKopecks } = topUpLimits(config, method);
+  let message: string | null = null;
+  if (amountKopecks < minKopecks) {
+    message =
+      method === 'sbp' && minKopecks === SBP_MIN_ROUBLES * 100
+        ? TOP_UP_SBP_TOO_SMALL(SBP_MIN_ROUBLES)
+        : TOP_UP_TOO_SMALL(minKopecks / 100);
+  } else if (amountKopecks > maxKopecks) {
+    message = TOP_UP_TOO_LARGE(maxKopecks / 100);
+  }
+  if (message) throw invalidInput(message, { amount: [message] });
+}
+
+export interface TopUpInput {
+  userId: string;
+  method: TopUpMethod;
+  amountKopecks: number;
+  idempotencyKey?: string | undefined;
+}
+
+/**
+ * Starts a top-up: records a pending payment, asks the provider for a payment page (card) or an
+ * SBP payload, and answers where to send the browser. Nothing is credited here: only a signed
+ * CONFIRMED report does that. With an idempotency key, a repeat answers the first answer.
+ */
+export async function startTopUp(
+  deps: AppDeps,
+  input: TopUpInput,
+  log: FastifyBaseLogger,
+): Promise<{ redirectUrl: string; paymentId: string }> {
+  checkLimits(deps.config, input.method, input.amountKopecks);
+  const [user] = await deps.db
+    .select({ email: users.email })
+    .from(users)
+    .where(eq(users.id, input.userId));
+  if (!user) throw notFound('Пользователь не найден');
+
+  const now = deps.clock.now();
+  const provider = deps.payments.provider;
+  const [created] = await deps.db
+    .insert(payments)
+    .values({
+      userId: input.userId,
+      method: input.method,
+      amountKopecks: input.amountKopecks,
+      provider: provider.name,
+      idempotencyKey: input.idempotencyKey ?? null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!created) return repeatAnswer(deps, input);
+
+  try {
+    const init = await provider.client.init({
+      Amount: input.amountKopecks,
+      OrderId: created.id,
+      Description: TOP_UP_DESCRIPTION,
+      Language: 'ru',
+      PayType: 'O',
+      NotificationURL: `${deps.config.PUBLIC_URL}${NOTIFICATION_PATH}`,
+      SuccessURL: `${deps.config.PUBLIC_URL}/?topup=success`,
+      FailURL: `${deps.config.PUBLIC_URL}/?topup=fail`,
+      Receipt: {
+        Email: user.email,
+        Taxation: RECEIPT_TAXATION,
+        Items: [
+          {
+            Name: TOP_UP_DESCRIPTION,
+            Price: input.amountKopecks,
+            Quantity: RECEIPT_ITEM_QUANTITY,
+            Amount: input.amountKopecks * RECEIPT_ITEM_QUANTITY,
+            Tax: RECEIPT_ITEM_TAX,
+          },
+        ],
+      },
+    });
+    if (init.Amount !== input.amountKopecks || init.OrderId !== created.id) {
+      throw new PaymentProviderError('Init answered another order or amount');
+    }
+    // Kept before GetQr: should GetQr fail, reconciliation can still ask about this payment.
+    await deps.db
+      .update(payments)
+      .set({ providerPaymentId: init.PaymentId, updatedAt: deps.clock.now() })
+      .where(eq(payments.id, created.id));
+    const redirectUrl =
+      input.method === 'sbp'
+        ? (await provider.client.getQr({ PaymentId: init.PaymentId, DataType: 'PAYLOAD' })).Data
+        : init.PaymentURL;
+    await deps.db
+      .update(payments)
+      .set({ redirectUrl, updatedAt: deps.clock.now() })
+      .where(eq(payments.id, created.id));
+    return { redirectUrl, paymentId: created.id };
+  } catch (error) {
+    if (!(error instanceof PaymentProviderError)) throw error;
+    log.warn(
+      { err: error, paymentId: created.id, providerCode: error.providerCode },
+      'payment provider refused or failed',
+    );
+    // The key is released so that the caller's retry starts a fresh payment.
+    await deps.db
+      .update(payments)
+      .set({ status: 'INIT_FAILED', idempotencyKey: null, updatedAt: deps.clock.now() })
+      .where(eq(payments.id, created.id));
+    throw new AppError('unavailable', PAYMENT_PROVIDER_UNAVAILABLE);
+  }
+}
+
+async function repeatAnswer(deps: AppDeps, input: TopUpInput) {
+  const [first] = await deps.db
+    .select()
+    .from(payments)
+    .where(
+      and(
+        eq(payments.userId, input.userId),
+        eq(payments.idempotencyKey, input.idempotencyKey ?? ''),
+      ),
+    );
+  // Released between our insert and this read: the first attempt failed, the caller may retry.
+  if (!first) throw new AppError('conflict', PAYMENT_IN_PROGRESS);
+  if (first.method !== input.method || first.amountKopecks !== input.amountKopecks) {
+    throw new AppError('conflict', IDEMPOTENCY_KEY_REUSED);
+  }
+  if (!first.redirectUrl) throw new AppError('conflict', PAYMENT_IN_PROGRESS);
+  return { redirectUrl: first.redirectUrl, paymentId: first.id };
+}

@@ -1,0 +1,12 @@
+// Russian texts of services and the sibling API (ours).
+export const API_KEY_INVALID = 'Неверный ключ API';
+export const INSUFFICIENT_FUNDS = 'Недостаточно средств на балансе';
+export const ORDER_ID_REUSED = 'Заказ с этим номером уже оформлен с другими параметрами';
+export const SERVICE_OF_ANOTHER_USER =
+  'Услуга с этим идентификатором принадлежит другому пользователю';
+export const USER_NOT_FOUND = 'Пользователь не найден';
+export const SERVICE_NOT_FOUND = 'Услуга не найдена';
+
+export const purchaseDescription = (name: string) => `Оплата услуги «${name}»`;
+export const renewalDescription = (name: string) => `Продление услуги «${name}»`;
+export const cashbackDescription = (name: string) => `Кэшбэк баллами за «${name}»`;

@@ -1,0 +1,160 @@
+import { errorAnswerSchema, kopecksToRoubles, roublesToKopecks } from '@portal/contracts/common';
+import { ownerServiceSchema, ownerServicesAnswerSchema } from '@portal/contracts/services';
+import { and, asc, eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { notFound } from '../../http/app-error.js';
+import { users } from '../auth/schema.js';
+import { INSUFFICIENT_FUNDS, SERVICE_NOT_FOUND, USER_NOT_FOUND } from './messages.js';
+import { placeOrder } from './orders.js';
+import { services } from './schema.js';
+import { toOwnerService } from './service-view.js';
+import { requireSiblingKey, siblingKeys, siblingOf } from './sibling-auth.js';
+import {
+  siblingOrderAnswerSchema,
+  siblingOrderRequestSchema,
+  siblingServiceUpdateSchema,
+  siblingWalletAnswerSchema,
+} from './sibling-schemas.js';
+
+export const SIBLING_PREFIX = '/serversms/api/Sibling';
+
+const security = [{ siblingApiKey: [] }];
+const unauthorizedAnswer = errorAnswerSchema.describe('Нет заголовка X-Api-Key или ключ неверный');
+
+/**
+ * The server-to-server API for sibling sites (DESIGN §4): each authenticates with its own key
+ * from SIBLING_API_KEYS in `X-Api-Key`, never with a user's token, and sees only its services.
+ */
+export const siblingRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { deps } = app;
+  const preHandler = requireSiblingKey(siblingKeys(deps.config));
+
+  app.post(
+    '/orders',
+    {
+      preHandler,
+      schema: {
+        tags: ['sibling'],
+        summary: 'Оформить или продлить услугу пользователя и списать оплату с его кошелька',
+        description:
+          'Одна транзакция: сначала баллы (если `usePoints`, 1 балл = 1 ₽, только целые рубли цены), ' +
+          'затем рубли; кэшбэк — 5% рублёвой части баллами, с округлением вниз. ' +
+          'Тот же `service.externalId` — продление (с конца оплаченного периода или с текущего момента, ' +
+          'если он прошёл). Повтор с тем же `orderId` и тем же телом отвечает первым ответом и не ' +
+          'списывает повторно; с другим телом — 409. При нехватке средств — 402, ничего не меняется.',
+        security,
+        body: siblingOrderRequestSchema,
+        response: {
+          200: siblingOrderAnswerSchema,
+          400: errorAnswerSchema,
+          401: unauthorizedAnswer,
+          402: errorAnswerSchema.describe(INSUFFICIENT_FUNDS),
+          404: errorAnswerSchema.describe(USER_NOT_FOUND),
+          409: errorAnswerSchema.describe('Номер заказа занят другим заказом или услуга чужая'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await placeOrder(deps, siblingOf(request), request.body);
+      if (!outcome.isPaid) return reply.status(402).send({ message: INSUFFICIENT_FUNDS });
+      return outcome.answer;
+    },
+  );
+
+  app.patch(
+    '/services/:externalId',
+    {
+      preHandler,
+      schema: {
+        tags: ['sibling'],
+        summary: 'Изменить услугу без оплаты: название, серверы, цену, автопродление, ссылку',
+        security,
+        params: z.object({ externalId: z.string().min(1).max(64) }),
+        body: siblingServiceUpdateSchema,
+        response: {
+          200: ownerServiceSchema,
+          400: errorAnswerSchema,
+          401: unauthorizedAnswer,
+          404: errorAnswerSchema.describe(SERVICE_NOT_FOUND),
+        },
+      },
+    },
+    async (request) => {
+      const { pricePerMonth, ...rest } = request.body;
+      const [row] = await deps.db
+        .update(services)
+        .set({
+          ...rest,
+          ...(pricePerMonth !== undefined ? { priceKopecks: roublesToKopecks(pricePerMonth) } : {}),
+          updatedAt: deps.clock.now(),
+        })
+        .where(
+          and(
+            eq(services.sibling, siblingOf(request)),
+            eq(services.externalId, request.params.externalId),
+          ),
+        )
+        .returning();
+      if (!row) throw notFound(SERVICE_NOT_FOUND);
+      return toOwnerService(row);
+    },
+  );
+
+  const userParams = z.object({ userId: z.uuid(USER_NOT_FOUND) });
+
+  app.get(
+    '/users/:userId/wallet',
+    {
+      preHandler,
+      schema: {
+        tags: ['sibling'],
+        summary: 'Баланс пользователя: рубли и баллы',
+        security,
+        params: userParams,
+        response: {
+          200: siblingWalletAnswerSchema,
+          400: errorAnswerSchema,
+          401: unauthorizedAnswer,
+          404: errorAnswerSchema,
+        },
+      },
+    },
+    async (request) => {
+      const [user] = await deps.db
+        .select({ kopecks: users.balanceKopecks, points: users.balancePoints })
+        .from(users)
+        .where(eq(users.id, request.params.userId));
+      if (!user) throw notFound(USER_NOT_FOUND);
+      return { balance: kopecksToRoubles(user.kopecks), balanceStars: user.points };
+    },
+  );
+
+  app.get(
+    '/users/:userId/services',
+    {
+      preHandler,
+      schema: {
+        tags: ['sibling'],
+        summary: 'Услуги пользователя, оформленные этим сайтом',
+        security,
+        params: userParams,
+        response: {
+          200: ownerServicesAnswerSchema,
+          400: errorAnswerSchema,
+          401: unauthorizedAnswer,
+        },
+      },
+    },
+    async (request) => {
+      const rows = await deps.db
+        .select()
+        .from(services)
+        .where(
+          and(eq(services.userId, request.params.userId), eq(services.sibling, siblingOf(request))),
+        )
+        .orderBy(asc(services.createdAt), asc(services.id));
+      return rows.map(toOwnerService);
+    },
+  );
+};

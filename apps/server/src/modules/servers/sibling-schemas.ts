@@ -1,0 +1,80 @@
+import { roublesSchema } from '@portal/contracts/common';
+import { DEFAULT_SERVICE_PRICE } from '@portal/contracts/constants';
+import { ownerServiceSchema } from '@portal/contracts/services';
+import { z } from 'zod';
+
+// The server-to-server API for sibling sites (DESIGN §4). Not used by the web app, so these
+// schemas live beside the routes rather than in @portal/contracts.
+
+export const siblingOrderRequestSchema = z.object({
+  orderId: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9_.:-]{1,64}$/,
+      'orderId: от 1 до 64 символов: латиница, цифры, «-», «_», «.», «:»',
+    )
+    .describe(
+      'Номер заказа на стороне сайта; повтор с тем же номером отвечает тем же ответом и не списывает второй раз',
+    ),
+  userId: z.uuid('userId: ожидается UUID пользователя (из verify-token)'),
+  service: z.object({
+    externalId: z
+      .string()
+      .min(1)
+      .max(64)
+      .describe('Идентификатор услуги на стороне сайта: тот же идентификатор — продление'),
+    name: z.string().trim().min(1).max(128),
+    serverCount: z.number().int().min(0).max(10_000),
+    pricePerMonth: roublesSchema
+      .refine((value) => value >= 0 && value <= 1_000_000, 'pricePerMonth: от 0 до 1 000 000 ₽')
+      .default(DEFAULT_SERVICE_PRICE)
+      .describe('Цена в месяц, рубли (по умолчанию 1790)'),
+    autoRenew: z.boolean().default(true),
+    manageUrl: z.url().max(2048).nullable().optional(),
+  }),
+  months: z.number().int().min(1).max(12).default(1).describe('На сколько месяцев оплатить'),
+  usePoints: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Сначала списать баллы (1 балл = 1 ₽), остаток — рублями; так же будут оплачиваться продления',
+    ),
+});
+export type SiblingOrderRequest = z.infer<typeof siblingOrderRequestSchema>;
+
+export const siblingOrderAnswerSchema = z.object({
+  orderId: z.string(),
+  kind: z.enum(['purchase', 'renewal']),
+  service: ownerServiceSchema,
+  charged: z.object({
+    total: z.number().describe('Цена заказа, рубли'),
+    roubles: z.number().describe('Списано с рублёвого баланса'),
+    points: z.number().int().describe('Списано баллов'),
+  }),
+  cashbackPoints: z
+    .number()
+    .int()
+    .describe('Начислено баллов: 5% от рублёвой части, вниз до целого'),
+  balance: z.number().describe('Рублёвый баланс после заказа'),
+  balanceStars: z.number().int().describe('Баллы после заказа'),
+});
+export type SiblingOrderAnswer = z.infer<typeof siblingOrderAnswerSchema>;
+
+export const siblingServiceUpdateSchema = z
+  .object({
+    name: z.string().trim().min(1).max(128),
+    serverCount: z.number().int().min(0).max(10_000),
+    pricePerMonth: roublesSchema.refine(
+      (value) => value >= 0 && value <= 1_000_000,
+      'pricePerMonth: от 0 до 1 000 000 ₽',
+    ),
+    autoRenew: z.boolean(),
+    manageUrl: z.url().max(2048).nullable(),
+  })
+  .partial();
+export type SiblingServiceUpdate = z.infer<typeof siblingServiceUpdateSchema>;
+
+export const siblingWalletAnswerSchema = z.object({
+  balance: z.number().describe('Рубли'),
+  balanceStars: z.number().int().describe('Баллы'),
+});
