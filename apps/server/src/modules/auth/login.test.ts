@@ -1,0 +1,325 @@
+import { performance } from 'node:perf_hooks';
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createUser, DEFAULT_PASSWORD, latestCodeTo, lettersTo } from '../../../test/fixtures.js';
+import { createTestApp, type TestApp } from '../../../test/test-app.js';
+import { loginThrottles, sessions } from './schema.js';
+import type { SecondFactor } from './second-factor.js';
+
+const API = '/authms/api/Auth';
+const FAILED = { message: 'Неверный логин или пароль' };
+
+/** A pretend authenticator: on for users in `enabled`, accepting only '246810'. */
+const enabled = new Set<string>();
+const fakeSecondFactor: SecondFactor = {
+  isEnabled: async (userId) => enabled.has(userId),
+  verifyLoginCode: async (userId, code) => enabled.has(userId) && code === '246810',
+};
+
+let testApp: TestApp;
+let address = 0;
+
+beforeAll(async () => {
+  testApp = await createTestApp({ secondFactor: fakeSecondFactor });
+});
+
+function nextIp() {
+  address += 1;
+  return `10.2.${Math.floor(address / 250)}.${address % 250}`;
+}
+
+function login(body: Record<string, unknown>, remoteAddress = nextIp(), headers = {}) {
+  return testApp.app.inject({
+    method: 'POST',
+    url: `${API}/login`,
+    payload: body,
+    remoteAddress,
+    headers,
+  });
+}
+
+async function sessionRow(token: string) {
+  const { hashToken } = await import('./sessions.js');
+  const [row] = await testApp.database.db
+    .select()
+    .from(sessions)
+    .where(eq(sessions.tokenHash, hashToken(token)));
+  return row;
+}
+
+describe('login', () => {
+  it('signs in by username or e-mail in any letter case and records the device', async () => {
+    const user = await createUser(testApp, { email: 'Case@Example.com', userName: 'CaseUser' });
+    for (const usernameOrEmail of [
+      'CaseUser',
+      'caseuser',
+      ' CASE@example.COM ',
+      'case@example.com',
+    ]) {
+      const ip = nextIp();
+      const response = await login({ usernameOrEmail, password: DEFAULT_PASSWORD }, ip, {
+        'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0',
+      });
+      expect(response.statusCode, usernameOrEmail).toBe(200);
+      const body = response.json();
+      expect(body).toEqual({ token: expect.any(String), userId: user.id });
+      const row = await sessionRow(body.token);
+      expect(row).toMatchObject({
+        userId: user.id,
+        ipAddress: ip,
+        userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0',
+        rememberMe: false,
+      });
+    }
+  });
+
+  it('gives rememberMe sessions the longer limits', async () => {
+    const user = await createUser(testApp);
+    const short = (
+      await login({ usernameOrEmail: user.userName, password: DEFAULT_PASSWORD })
+    ).json();
+    const long = (
+      await login({ usernameOrEmail: user.userName, password: DEFAULT_PASSWORD, rememberMe: true })
+    ).json();
+    const shortRow = await sessionRow(short.token);
+    const longRow = await sessionRow(long.token);
+    expect(longRow?.rememberMe).toBe(true);
+    expect(longRow!.expiresAt.getTime()).toBeGreaterThan(shortRow!.expiresAt.getTime());
+
+    // Two idle days end the normal session but not the remembered one.
+    testApp.clock.advance(2 * 24 * 3600_000);
+    const me = (token: string) =>
+      testApp.app.inject({
+        method: 'POST',
+        url: `${API}/user`,
+        headers: { authorization: `Bearer ${token}` },
+      });
+    expect((await me(short.token)).statusCode).toBe(401);
+    expect((await me(long.token)).statusCode).toBe(200);
+  });
+
+  it('answers a wrong password and an unknown login the same way, at a similar cost', async () => {
+    const user = await createUser(testApp);
+    const wrong = await login({ usernameOrEmail: user.userName, password: 'Wrong-Pass1' });
+    const unknown = await login({ usernameOrEmail: 'nobody_here', password: 'Wrong-Pass1' });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json()).toEqual(FAILED);
+    expect(unknown.json()).toEqual(FAILED);
+    expect(wrong.body).toBe(unknown.body);
+
+    // An unknown login still runs argon2 (a dummy hash): both take tens of milliseconds.
+    const median = async (usernameOrEmail: string) => {
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        await login({ usernameOrEmail, password: 'Wrong-Pass1' });
+        times.push(performance.now() - started);
+      }
+      return times.sort((a, b) => a - b)[2]!;
+    };
+    const known = await median(user.email);
+    const missing = await median('missing@example.com');
+    expect(missing).toBeGreaterThan(known * 0.4);
+  });
+
+  it('refuses an unconfirmed account with a clear message and mails a fresh code', async () => {
+    const user = await createUser(testApp, { email: 'pending@example.com', confirmedAt: null });
+    const wrong = await login({ usernameOrEmail: user.email, password: 'Wrong-Pass1' });
+    expect(wrong.json()).toEqual(FAILED);
+    expect(await lettersTo(testApp, 'pending@example.com')).toHaveLength(0);
+
+    const response = await login({ usernameOrEmail: user.email, password: DEFAULT_PASSWORD });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({
+      message: 'Почта не подтверждена. Код подтверждения отправлен на вашу почту',
+    });
+    const code = await latestCodeTo(testApp, 'pending@example.com');
+    // Inside the countdown no second letter goes, the answer stays the same.
+    expect(
+      (await login({ usernameOrEmail: user.email, password: DEFAULT_PASSWORD })).statusCode,
+    ).toBe(403);
+    expect(await lettersTo(testApp, 'pending@example.com')).toHaveLength(1);
+
+    const confirmed = await testApp.app.inject({
+      method: 'POST',
+      url: `${API}/verify-registration`,
+      payload: { email: user.email, code },
+    });
+    expect(confirmed.statusCode).toBe(200);
+    expect(
+      (await login({ usernameOrEmail: user.email, password: DEFAULT_PASSWORD })).statusCode,
+    ).toBe(200);
+  });
+
+  it('locks an account after 10 failures across username, e-mail and case, then lets it in', async () => {
+    const user = await createUser(testApp, { email: 'locked@example.com', userName: 'LockMe' });
+    const names = ['LockMe', 'lockme', 'LOCKED@example.com', 'locked@example.com'];
+    for (let i = 0; i < 10; i++) {
+      const response = await login({ usernameOrEmail: names[i % 4], password: `Wrong-Pass${i}` });
+      expect(response.json()).toEqual(FAILED);
+    }
+    // Even the right password is refused, with the same message, from any address.
+    const refused = await login({ usernameOrEmail: 'LockMe', password: DEFAULT_PASSWORD });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toEqual(FAILED);
+
+    testApp.clock.advance(59_000);
+    expect(
+      (await login({ usernameOrEmail: 'lockme', password: DEFAULT_PASSWORD })).statusCode,
+    ).toBe(401);
+    testApp.clock.advance(2_000);
+    const after = await login({ usernameOrEmail: 'lockme', password: DEFAULT_PASSWORD });
+    expect(after.statusCode).toBe(200);
+    expect(after.json().userId).toBe(user.id);
+
+    // The success reset the count: nine more failures do not lock.
+    for (let i = 0; i < 9; i++) await login({ usernameOrEmail: 'lockme', password: 'Wrong-Pass1' });
+    expect(
+      (await login({ usernameOrEmail: 'lockme', password: DEFAULT_PASSWORD })).statusCode,
+    ).toBe(200);
+  });
+
+  it('grows the wait with each failure after the tenth, up to 15 minutes', async () => {
+    await createUser(testApp, { userName: 'GrowMe' });
+    const fail = () => login({ usernameOrEmail: 'growme', password: 'Wrong-Pass1' });
+    const right = () => login({ usernameOrEmail: 'growme', password: DEFAULT_PASSWORD });
+    for (let i = 0; i < 10; i++) await fail();
+    const waits = [60_000];
+    for (const wait of [120_000, 240_000, 480_000, 900_000, 900_000]) {
+      testApp.clock.advance(waits.at(-1)! + 1);
+      await fail();
+      waits.push(wait);
+    }
+    testApp.clock.advance(899_000);
+    expect((await right()).statusCode).toBe(401);
+    testApp.clock.advance(2_000);
+    expect((await right()).statusCode).toBe(200);
+  });
+
+  it('counts failures of unknown logins too, so a lock reveals nothing about accounts', async () => {
+    for (let i = 0; i < 10; i++)
+      await login({ usernameOrEmail: 'Ghost_User', password: 'X-pass1aa' });
+    const [row] = await testApp.database.db
+      .select()
+      .from(loginThrottles)
+      .where(eq(loginThrottles.subject, 'login:ghost_user'));
+    expect(row?.failures).toBe(10);
+    expect(row?.lockedUntil?.getTime()).toBe(testApp.clock.now().getTime() + 60_000);
+  });
+
+  it('answers 429 to one address trying many accounts', async () => {
+    const ip = nextIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) {
+      statuses.push(
+        (await login({ usernameOrEmail: `victim_${i}`, password: 'Wrong-Pass1' }, ip)).statusCode,
+      );
+    }
+    expect(statuses.slice(0, 30).every((status) => status === 401)).toBe(true);
+    expect(statuses[30]).toBe(429);
+    const user = await createUser(testApp);
+    const blocked = await login({ usernameOrEmail: user.userName, password: DEFAULT_PASSWORD }, ip);
+    expect(blocked.statusCode).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    // Another address is not affected.
+    expect(
+      (await login({ usernameOrEmail: user.userName, password: DEFAULT_PASSWORD })).statusCode,
+    ).toBe(200);
+    // The window ends.
+    testApp.clock.advance(15 * 60_000);
+    expect(
+      (await login({ usernameOrEmail: user.userName, password: DEFAULT_PASSWORD }, ip)).statusCode,
+    ).toBe(200);
+  });
+
+  it('asks for the second factor, refuses a wrong one and counts it toward the lock', async () => {
+    const user = await createUser(testApp, { userName: 'TwoFactor' });
+    enabled.add(user.id);
+    const first = await login({ usernameOrEmail: 'twofactor', password: DEFAULT_PASSWORD });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ requiresTwoFactor: true });
+    const [count] = await testApp.database.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.userId, user.id));
+    expect(count).toBeUndefined();
+
+    const wrongCode = await login({
+      usernameOrEmail: 'twofactor',
+      password: DEFAULT_PASSWORD,
+      twoFactorCode: '111111',
+    });
+    expect(wrongCode.statusCode).toBe(401);
+    expect(wrongCode.json()).toEqual({ message: 'Неверный код' });
+
+    // The second factor does not replace the password.
+    const wrongPassword = await login({
+      usernameOrEmail: 'twofactor',
+      password: 'Wrong-Pass1',
+      twoFactorCode: '246810',
+    });
+    expect(wrongPassword.json()).toEqual(FAILED);
+
+    const ok = await login({
+      usernameOrEmail: 'twofactor',
+      password: DEFAULT_PASSWORD,
+      twoFactorCode: '246810',
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().userId).toBe(user.id);
+
+    // Ten wrong codes lock the account like ten wrong passwords.
+    for (let i = 0; i < 10; i++) {
+      await login({
+        usernameOrEmail: 'twofactor',
+        password: DEFAULT_PASSWORD,
+        twoFactorCode: '999999',
+      });
+    }
+    const locked = await login({
+      usernameOrEmail: 'twofactor',
+      password: DEFAULT_PASSWORD,
+      twoFactorCode: '246810',
+    });
+    expect(locked.json()).toEqual(FAILED);
+  });
+
+  it('validates the payload with the spec messages', async () => {
+    const response = await login({ usernameOrEmail: '  ', password: '' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors).toMatchObject({
+      usernameOrEmail: ['Введите логин'],
+      password: ['Введите пароль'],
+    });
+    const shortCode = await login({ usernameOrEmail: 'x', password: 'y', twoFactorCode: '123' });
+    expect(shortCode.json().errors.twoFactorCode).toEqual(['Код должен содержать 6 символов']);
+  });
+});
+
+describe('client address behind a trusted proxy', () => {
+  it('takes X-Forwarded-For only from a configured proxy', async () => {
+    const behindProxy = await createTestApp({ config: { TRUSTED_PROXIES: ['10.9.9.9'] } });
+    const user = await createUser(behindProxy);
+    const attempt = (remoteAddress: string) =>
+      behindProxy.app.inject({
+        method: 'POST',
+        url: `${API}/login`,
+        payload: { usernameOrEmail: user.userName, password: DEFAULT_PASSWORD },
+        remoteAddress,
+        headers: { 'x-forwarded-for': '203.0.113.7' },
+      });
+    const viaProxy = (await attempt('10.9.9.9')).json();
+    const direct = (await attempt('10.8.8.8')).json();
+    const ipOf = async (token: string) => {
+      const { hashToken } = await import('./sessions.js');
+      const [row] = await behindProxy.database.db
+        .select()
+        .from(sessions)
+        .where(eq(sessions.tokenHash, hashToken(token)));
+      return row?.ipAddress;
+    };
+    expect(await ipOf(viaProxy.token)).toBe('203.0.113.7');
+    expect(await ipOf(direct.token)).toBe('10.8.8.8');
+  });
+});
