@@ -1,9 +1,10 @@
 import { combineSlices, configureStore } from '@reduxjs/toolkit';
 import { authSlice } from '@/features/auth/auth-slice';
 import { userSlice } from '@/features/auth/user-slice';
+import { walletSlice } from '@/features/wallet/wallet-slice';
 
 // A feature adds its state by adding its slice to this list (one line).
-const rootReducer = combineSlices(authSlice, userSlice);
+const rootReducer = combineSlices(authSlice, userSlice, walletSlice);
 
 export function createStore() {
   return configureStore({ reducer: rootReducer });

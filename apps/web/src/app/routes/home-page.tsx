@@ -1,14 +1,22 @@
-import { useAppSelector } from '@/app/hooks';
-import { selectUser } from '@/features/auth/user-slice';
-import { PageHeader } from '@/shared/ui/page-header';
+import { HomeLayout } from '@/features/home/home-layout';
+import { UserCard } from '@/features/home/user-card';
+import { MyServices } from '@/features/services/my-services';
+import { PromoBanner } from '@/features/services/promo-banner';
+import { ServiceCatalogue } from '@/features/services/service-catalogue';
+import { WalletPanel } from '@/features/wallet/wallet-panel';
 
 /**
  * Home combines several features (user card, services, wallet panel), and features do not import
  * each other, so the page that puts them side by side lives in the app layer.
  */
 export default function HomePage() {
-  const user = useAppSelector(selectUser);
   return (
-    <PageHeader title="Главная">{user ? <p>Здравствуйте, {user.firstName}!</p> : null}</PageHeader>
+    <HomeLayout
+      userCard={<UserCard />}
+      wallet={<WalletPanel />}
+      promo={<PromoBanner />}
+      services={<MyServices />}
+      catalogue={<ServiceCatalogue />}
+    />
   );
 }

@@ -52,8 +52,8 @@ describe('balanceSeries', () => {
 
   it('has nothing to draw without settled entries', () => {
     expect(balanceSeries(100, [], now)).toEqual([]);
-    expect(balanceSeries(100, [entry(5, 'accrual', '2026-03-01T00:00:00Z', 'failed')], now)).toEqual(
-      [],
-    );
+    expect(
+      balanceSeries(100, [entry(5, 'accrual', '2026-03-01T00:00:00Z', 'failed')], now),
+    ).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatRussianDate, formatTime, groupByDay } from './group-by-day';
+import { groupByDay } from './group-by-day';
 
 const timeZone = 'Europe/Moscow';
 const now = new Date('2026-03-05T12:00:00Z');
@@ -25,12 +25,5 @@ describe('groupByDay', () => {
 
   it('answers no groups for no entries', () => {
     expect(groupByDay([], { now, timeZone })).toEqual([]);
-  });
-});
-
-describe('Russian dates and times', () => {
-  it('writes the day, the month in words and the year', () => {
-    expect(formatRussianDate(new Date('2026-05-01T09:00:00Z'), timeZone)).toBe('1 мая 2026 г.');
-    expect(formatTime(new Date('2026-05-01T09:07:00Z'), timeZone)).toBe('12:07');
   });
 });

@@ -1,3 +1,5 @@
+import { formatRussianDate } from '@/shared/lib/format-date';
+
 /** Entries of one calendar day (in the viewer's time zone), in the order they came. */
 export type DayGroup<T> = { key: string; title: string; items: T[] };
 
@@ -11,22 +13,6 @@ function dayKey(date: Date, timeZone?: string): string {
     month: '2-digit',
     day: '2-digit',
   }).format(date);
-}
-
-/** Spec §9: dates in Russian, day, long month and year — "5 марта 2026 г.". */
-export function formatRussianDate(date: Date, timeZone?: string): string {
-  return new Intl.DateTimeFormat('ru-RU', {
-    timeZone,
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-  }).format(date);
-}
-
-export function formatTime(date: Date, timeZone?: string): string {
-  return new Intl.DateTimeFormat('ru-RU', { timeZone, hour: '2-digit', minute: '2-digit' }).format(
-    date,
-  );
 }
 
 /**
@@ -48,11 +34,7 @@ export function groupByDay<T extends Dated>(
     let group = groups.at(-1);
     if (group?.key !== key) {
       const title =
-        key === today
-          ? 'Сегодня'
-          : key === yesterday
-            ? 'Вчера'
-            : formatRussianDate(date, timeZone);
+        key === today ? 'Сегодня' : key === yesterday ? 'Вчера' : formatRussianDate(date, timeZone);
       group = { key, title, items: [] };
       groups.push(group);
     }

@@ -1,6 +1,227 @@
+import type { HistoryCurrency } from '@portal/contracts/wallet';
+import { useEffect, useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { paths } from '@/config/paths';
+import { selectUser } from '@/features/auth/user-slice';
+import { formatPoints, formatRoubles, pointsWord } from '@/shared/lib/format-money';
+import { Button } from '@/shared/ui/button';
+import { Card } from '@/shared/ui/card';
+import { ArrowLeftIcon, HistoryIcon } from '@/shared/ui/icons';
 import { PageHeader } from '@/shared/ui/page-header';
+import { SegmentedControl } from '@/shared/ui/segmented-control';
+import { Skeleton } from '@/shared/ui/skeleton';
+import { notify } from '@/shared/ui/toast';
+import { getPaymentHistory } from './api/get-payment-history';
+import { BalanceChart } from './balance-chart';
+import { balanceSeries } from './balance-series';
+import { groupByDay } from './group-by-day';
+import { HistoryEntry } from './history-entry';
+import styles from './wallet-history-page.module.css';
+import {
+  fetchMorePaymentHistory,
+  fetchPaymentHistory,
+  type HistoryFilter,
+  historyFilterChanged,
+  selectHasMoreHistory,
+  selectHistoryFilter,
+  selectIsLoadingHistory,
+  selectIsLoadingMoreHistory,
+  selectPaymentHistory,
+} from './wallet-slice';
 
-/** Placeholder: replaced by the history of accruals and write-offs. */
+const DIRECTIONS = [
+  { value: 'all', label: 'Все' },
+  { value: 'accrual', label: 'Начисления' },
+  { value: 'writeOff', label: 'Списания' },
+] as const satisfies readonly { value: HistoryFilter['direction']; label: string }[];
+
+const CURRENCIES = [
+  { value: 'all', label: 'Всё' },
+  { value: 'rub', label: 'Рубли' },
+  { value: 'points', label: 'Баллы' },
+] as const satisfies readonly { value: HistoryFilter['currency']; label: string }[];
+
+/** How many of the latest entries the chart is rebuilt from. */
+const CHART_ENTRIES = 100;
+
+/** A failed load says why in a toast (spec §8); a load given up by leaving the page says nothing. */
+function toastFailure(result: { type: string; payload?: unknown; meta: { aborted?: boolean } }) {
+  if (result.meta.aborted || typeof result.payload !== 'string') return;
+  notify.error(result.payload);
+}
+
+/**
+ * `/wallet/history`: the spec leaves the screen open (§2); it shows what a customer expects of a
+ * statement — the balance over time, entries by day with signed amounts, filters and paging.
+ */
 export default function WalletHistoryPage() {
-  return <PageHeader title="История начислений и списаний" />;
+  const dispatch = useAppDispatch();
+  const filter = useAppSelector(selectHistoryFilter);
+  const history = useAppSelector(selectPaymentHistory);
+  const isLoading = useAppSelector(selectIsLoadingHistory);
+  const isLoadingMore = useAppSelector(selectIsLoadingMoreHistory);
+  const hasMore = useAppSelector(selectHasMoreHistory);
+  const groups = useMemo(() => groupByDay(history), [history]);
+
+  useEffect(() => {
+    const request = dispatch(fetchPaymentHistory(filter));
+    void request.then((result) => {
+      if (fetchPaymentHistory.rejected.match(result)) toastFailure(result);
+    });
+    return () => request.abort();
+  }, [dispatch, filter]);
+
+  const loadMore = () => {
+    void dispatch(fetchMorePaymentHistory()).then((result) => {
+      if (fetchMorePaymentHistory.rejected.match(result)) toastFailure(result);
+    });
+  };
+
+  const isFiltered = filter.direction !== 'all' || filter.currency !== 'all';
+
+  return (
+    <>
+      <PageHeader title="История начислений и списаний">
+        <Link to={paths.home.getHref()} className={styles.back}>
+          <ArrowLeftIcon width={16} height={16} />
+          На главную
+        </Link>
+      </PageHeader>
+      <div className={styles.layout}>
+        <BalanceCard chartCurrency={filter.currency === 'points' ? 'points' : 'rub'} />
+
+        <Card className={styles.listCard} aria-labelledby="history-list-title">
+          <h2 id="history-list-title" className="visually-hidden">
+            Операции
+          </h2>
+          <div className={styles.filters}>
+            <SegmentedControl
+              label="Тип операции"
+              options={DIRECTIONS}
+              value={filter.direction}
+              onChange={(direction) => dispatch(historyFilterChanged({ direction }))}
+            />
+            <SegmentedControl
+              label="Валюта"
+              options={CURRENCIES}
+              value={filter.currency}
+              onChange={(currency) => dispatch(historyFilterChanged({ currency }))}
+            />
+          </div>
+
+          {isLoading ? (
+            <ul className={styles.entries} aria-busy="true" aria-label="Загрузка истории">
+              {[0, 1, 2, 3].map((row) => (
+                <li key={row} className={styles.entry}>
+                  <Skeleton width={40} height={40} radius={12} />
+                  <span className={styles.entryText}>
+                    <Skeleton width="50%" height={15} />
+                    <Skeleton width="30%" height={12} />
+                  </span>
+                  <Skeleton width={90} height={18} />
+                </li>
+              ))}
+            </ul>
+          ) : null}
+
+          {!isLoading && history.length === 0 ? (
+            <div className={styles.empty}>
+              <span className={styles.emptyIcon}>
+                <HistoryIcon width={28} height={28} />
+              </span>
+              <p className={styles.emptyTitle}>
+                {isFiltered ? 'Нет операций с такими условиями' : 'Операций пока нет'}
+              </p>
+              <p className={styles.emptyText}>
+                {isFiltered
+                  ? 'Попробуйте выбрать другой фильтр.'
+                  : 'Здесь появятся пополнения баланса, покупки услуг и начисления баллов.'}
+              </p>
+            </div>
+          ) : null}
+
+          {!isLoading && history.length > 0 ? (
+            <div className={styles.days}>
+              {groups.map((group) => (
+                <section key={group.key} className={styles.day} aria-label={group.title}>
+                  <h3 className={styles.dayTitle}>{group.title}</h3>
+                  <ul className={styles.entries}>
+                    {group.items.map((item) => (
+                      <HistoryEntry key={item.id} item={item} />
+                    ))}
+                  </ul>
+                </section>
+              ))}
+            </div>
+          ) : null}
+
+          {!isLoading && hasMore ? (
+            <Button
+              variant="secondary"
+              className={styles.more}
+              onClick={loadMore}
+              disabled={isLoadingMore}
+            >
+              {isLoadingMore ? 'Загружаем…' : 'Показать ещё'}
+            </Button>
+          ) : null}
+        </Card>
+      </div>
+    </>
+  );
+}
+
+/** The balance now and, under it, how it moved over the latest entries of one currency. */
+function BalanceCard({ chartCurrency }: { chartCurrency: HistoryCurrency }) {
+  const user = useAppSelector(selectUser);
+  const current = user ? (chartCurrency === 'rub' ? user.balance : user.balanceStars) : undefined;
+  const [series, setSeries] = useState<ReturnType<typeof balanceSeries> | null>(null);
+
+  useEffect(() => {
+    if (current === undefined) return;
+    const controller = new AbortController();
+    setSeries(null);
+    getPaymentHistory({ currency: chartCurrency, limit: CHART_ENTRIES }, controller.signal).then(
+      (page) => setSeries(balanceSeries(current, page.data)),
+      // The chart is a bonus: without it the page still shows the list.
+      () => {
+        if (!controller.signal.aborted) setSeries([]);
+      },
+    );
+    return () => controller.abort();
+  }, [chartCurrency, current]);
+
+  return (
+    <Card className={styles.balanceCard} aria-labelledby="history-balance-title">
+      <div className={styles.balanceHead}>
+        <div>
+          <h2 id="history-balance-title" className={styles.balanceLabel}>
+            {chartCurrency === 'rub' ? 'Баланс' : 'Баллы кешбэка'}
+          </h2>
+          <p className={styles.balanceValue}>
+            {user ? (
+              chartCurrency === 'rub' ? (
+                formatRoubles(user.balance)
+              ) : (
+                `${formatPoints(user.balanceStars)} ${pointsWord(user.balanceStars)}`
+              )
+            ) : (
+              <Skeleton width={160} height={32} />
+            )}
+          </p>
+        </div>
+        {user && chartCurrency === 'rub' ? (
+          <p className={styles.balanceAside}>
+            {formatPoints(user.balanceStars)} {pointsWord(user.balanceStars)}
+          </p>
+        ) : null}
+      </div>
+      {series ? (
+        <BalanceChart points={series} currency={chartCurrency} />
+      ) : (
+        <Skeleton height={140} radius={12} />
+      )}
+    </Card>
+  );
 }

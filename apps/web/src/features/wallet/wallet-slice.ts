@@ -8,6 +8,7 @@ import {
 } from '@portal/contracts/wallet';
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { signedOut } from '@/features/auth/auth-slice';
+import { errorText } from '@/shared/api/error-text';
 import { getPaymentHistory } from './api/get-payment-history';
 
 export const HISTORY_PAGE_SIZE = 20;
@@ -52,26 +53,32 @@ function toQuery(filter: HistoryFilter, cursor?: string): PaymentHistoryQuery {
 }
 
 type ThunkState = { wallet: WalletState };
+type HistoryPage = Awaited<ReturnType<typeof getPaymentHistory>>;
+/** A failure carries the toast text of spec §8, worked out while the error is still an error. */
+type ThunkConfig = { state: ThunkState; rejectValue: string };
 
-/** The first page for the current filter (spec §4: loading → loaded, or failed → empty list). */
-export const fetchPaymentHistory = createAsyncThunk<
-  Awaited<ReturnType<typeof getPaymentHistory>>,
-  void,
-  { state: ThunkState }
->('wallet/fetchHistory', (_, { getState, signal }) =>
-  getPaymentHistory(toQuery(getState().wallet.filter), signal),
+/** The first page for a filter (spec §4: loading → loaded, or failed → empty list). */
+export const fetchPaymentHistory = createAsyncThunk<HistoryPage, HistoryFilter, ThunkConfig>(
+  'wallet/fetchHistory',
+  async (filter, { signal, rejectWithValue }) => {
+    try {
+      return await getPaymentHistory(toQuery(filter), signal);
+    } catch (error) {
+      return rejectWithValue(errorText(error));
+    }
+  },
 );
 
 /** The next page ('Показать ещё'). */
-export const fetchMorePaymentHistory = createAsyncThunk<
-  Awaited<ReturnType<typeof getPaymentHistory>>,
-  void,
-  { state: ThunkState }
->(
+export const fetchMorePaymentHistory = createAsyncThunk<HistoryPage, void, ThunkConfig>(
   'wallet/fetchMoreHistory',
-  (_, { getState, signal }) => {
+  async (_, { getState, signal, rejectWithValue }) => {
     const { filter, nextCursor } = getState().wallet;
-    return getPaymentHistory(toQuery(filter, nextCursor ?? undefined), signal);
+    try {
+      return await getPaymentHistory(toQuery(filter, nextCursor ?? undefined), signal);
+    } catch (error) {
+      return rejectWithValue(errorText(error));
+    }
   },
   {
     condition: (_, { getState }) => {

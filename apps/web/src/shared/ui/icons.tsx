@@ -138,3 +138,65 @@ export function ArrowLeftIcon(props: IconProps) {
     </Icon>
   );
 }
+
+export function InfoIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <circle cx="12" cy="12" r="9" />
+      <path d="M12 11v5.5" />
+      <path d="M12 7.5h.01" strokeWidth="2.6" />
+    </Icon>
+  );
+}
+
+export function PlusIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M12 5v14M5 12h14" />
+    </Icon>
+  );
+}
+
+export function WalletIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M18.5 7.5V5.5a1 1 0 0 0-1-1H5a1.5 1.5 0 0 0 0 3h14a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1H5A1.5 1.5 0 0 1 3.5 18V6" />
+      <path d="M16.5 13.5h.01" strokeWidth="2.6" />
+    </Icon>
+  );
+}
+
+export function SparkIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M12 3.5l2.3 5.2 5.7.6-4.3 3.8 1.2 5.6L12 15.8l-4.9 2.9 1.2-5.6L4 9.3l5.7-.6L12 3.5Z" />
+    </Icon>
+  );
+}
+
+export function CreditIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M12 3.5v2M12 18.5v2" />
+      <path d="M16 8.5c-.6-1.3-2-2.2-4-2.2-2.3 0-3.8 1.2-3.8 2.8 0 3.9 7.8 2 7.8 6 0 1.7-1.6 2.8-4 2.8-2 0-3.5-.9-4-2.3" />
+    </Icon>
+  );
+}
+
+export function HistoryIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M3.5 12a8.5 8.5 0 1 0 2.5-6" />
+      <path d="M3.5 4v4h4" />
+      <path d="M12 7.5V12l3 2" />
+    </Icon>
+  );
+}
+
+export function ChevronRightIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M9.5 5.5 16 12l-6.5 6.5" />
+    </Icon>
+  );
+}

@@ -1,9 +1,9 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import {
   MODAL_WIDTH_LARGE_PX,
   MODAL_WIDTH_SMALL_PX,
   TOP_UP_MODAL_MAX_WIDTH_PX,
 } from '@portal/contracts/constants';
+import * as Dialog from '@radix-ui/react-dialog';
 import type { CSSProperties, ReactNode } from 'react';
 import { CloseIcon } from './icons';
 import styles from './modal.module.css';

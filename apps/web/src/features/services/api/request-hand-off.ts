@@ -1,0 +1,15 @@
+import { handOffAnswerSchema } from '@portal/contracts/auth';
+import { msApi } from '@/shared/api/http';
+
+/**
+ * DESIGN §3: a sibling-site link "with the token" carries a single-use hand-off code, never the
+ * access token. The server answers the link with the code in its `token` parameter.
+ */
+export async function requestHandOff(link: string): Promise<string> {
+  const { data } = await msApi.post<unknown>(
+    '/authms/api/Auth/handoff',
+    { link },
+    { requiresAuth: true },
+  );
+  return handOffAnswerSchema.parse(data).url;
+}

@@ -1,0 +1,110 @@
+import type { OwnerService } from '@portal/contracts/services';
+import { useState } from 'react';
+import { runtimeConfig } from '@/config/runtime-config';
+import { formatRoubles } from '@/shared/lib/format-money';
+import { Button } from '@/shared/ui/button';
+import { Card } from '@/shared/ui/card';
+import { ChevronRightIcon, ServerIcon } from '@/shared/ui/icons';
+import { Skeleton } from '@/shared/ui/skeleton';
+import { getOwnerServices } from './api/get-owner-services';
+import { ServiceDetailsModal } from './service-details-modal';
+import styles from './services.module.css';
+import { useLoad } from './use-load';
+import { useSiblingLink } from './use-sibling-link';
+
+function serversWord(count: number): string {
+  const rule = new Intl.PluralRules('ru-RU').select(count);
+  if (rule === 'one') return 'сервер';
+  if (rule === 'few') return 'сервера';
+  return 'серверов';
+}
+
+/** Spec §2 "Home": the customer's services; each opens its details. */
+export function MyServices() {
+  const services = useLoad(getOwnerServices);
+  const [selected, setSelected] = useState<OwnerService | null>(null);
+  const sibling = useSiblingLink();
+
+  return (
+    <Card className={styles.card} aria-labelledby="my-services-title">
+      <header className={styles.cardHeader}>
+        <h2 id="my-services-title" className={styles.cardTitle}>
+          Мои услуги
+        </h2>
+        {services.data && services.data.length > 0 ? (
+          <span className={styles.count}>{services.data.length}</span>
+        ) : null}
+      </header>
+
+      {services.status === 'loading' && !services.data ? (
+        <ul className={styles.list} aria-busy="true" aria-label="Загрузка услуг">
+          {[0, 1].map((row) => (
+            <li key={row} className={styles.skeletonRow}>
+              <Skeleton width={40} height={40} radius={12} />
+              <span className={styles.skeletonText}>
+                <Skeleton width="55%" height={16} />
+                <Skeleton width="35%" height={12} />
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+
+      {services.status === 'failed' ? (
+        <div className={styles.empty}>
+          <p className={styles.emptyText}>Не удалось загрузить услуги</p>
+          <Button variant="secondary" size="sm" onClick={services.reload}>
+            Повторить
+          </Button>
+        </div>
+      ) : null}
+
+      {services.data && services.data.length === 0 ? (
+        <div className={styles.empty}>
+          <span className={styles.emptyIcon}>
+            <ServerIcon width={28} height={28} />
+          </span>
+          <p className={styles.emptyText}>У вас сейчас нет подключенных услуг</p>
+          <Button
+            onClick={() => void sibling.open(runtimeConfig.hostingUrl)}
+            disabled={sibling.openingLink !== null}
+          >
+            Заказать сервер
+          </Button>
+        </div>
+      ) : null}
+
+      {services.data && services.data.length > 0 ? (
+        <ul className={styles.list}>
+          {services.data.map((service) => (
+            <li key={service.id}>
+              <button type="button" className={styles.row} onClick={() => setSelected(service)}>
+                <span className={styles.rowIcon}>
+                  <ServerIcon />
+                </span>
+                <span className={styles.rowText}>
+                  <span className={styles.rowTitle}>{service.message}</span>
+                  <span className={styles.rowMeta}>
+                    {service.serverCount} {serversWord(service.serverCount)} ·{' '}
+                    {formatRoubles(service.amount)}/мес
+                  </span>
+                </span>
+                {service.status === 'suspended' ? (
+                  <span className={styles.badgeWarning}>Приостановлена</span>
+                ) : null}
+                <ChevronRightIcon className={styles.chevron} />
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+
+      <ServiceDetailsModal
+        service={selected}
+        onClose={() => setSelected(null)}
+        onManage={(link) => void sibling.open(link)}
+        isOpeningManage={sibling.openingLink !== null}
+      />
+    </Card>
+  );
+}

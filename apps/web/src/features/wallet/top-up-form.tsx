@@ -1,0 +1,160 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { DEFAULT_TOP_UP_AMOUNT, QUICK_TOP_UP_AMOUNTS } from '@portal/contracts/constants';
+import {
+  buildTopUpPayment,
+  type OfferedPaymentMethod,
+  PAYMENT_METHOD_TITLES,
+  type TopUpForm as TopUpFormValues,
+  topUpFormSchema,
+} from '@portal/contracts/wallet';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useAppSelector } from '@/app/hooks';
+import { selectUser } from '@/features/auth/user-slice';
+import { formatRoubles } from '@/shared/lib/format-money';
+import { ChevronRightIcon } from '@/shared/ui/icons';
+import { notify } from '@/shared/ui/toast';
+import { createTopUpPayment } from './api/create-top-up-payment';
+import { paymentErrorText } from './payment-error-text';
+import { PaymentMethodIcon } from './payment-method-icon';
+import styles from './top-up-form.module.css';
+import { selectPaymentMethods } from './wallet-slice';
+
+const METHOD_HINTS: Record<OfferedPaymentMethod, string> = {
+  card: 'Visa, Mastercard, МИР',
+  sbp: 'Через приложение вашего банка',
+};
+
+/**
+ * Spec §2 top-up form: the amount (default 500, sent as a number, no client limits), quick picks
+ * and the methods. Choosing a method starts the payment; while that request is in flight the list
+ * is dimmed and disabled (spec §4), and on success the browser leaves for the payment page.
+ */
+export function TopUpForm() {
+  const user = useAppSelector(selectUser);
+  const methods = useAppSelector(selectPaymentMethods);
+  const [pendingMethod, setPendingMethod] = useState<OfferedPaymentMethod | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    watch,
+    formState: { errors },
+  } = useForm<TopUpFormValues>({
+    resolver: zodResolver(topUpFormSchema),
+    defaultValues: { amount: DEFAULT_TOP_UP_AMOUNT },
+  });
+  const amount = watch('amount');
+  const isBusy = pendingMethod !== null;
+
+  const pay = (method: OfferedPaymentMethod) =>
+    handleSubmit(async ({ amount: roubles }) => {
+      if (!user) return;
+      setPendingMethod(method);
+      try {
+        const address = await createTopUpPayment(
+          method,
+          buildTopUpPayment({ userId: user.id, email: user.email, amount: roubles }),
+        );
+        // The list stays disabled: the page is being replaced by the payment page.
+        window.location.assign(address);
+      } catch (error) {
+        notify.error(paymentErrorText(error));
+        setPendingMethod(null);
+      }
+    })();
+
+  return (
+    <form
+      className={styles.form}
+      noValidate
+      onSubmit={(event) => {
+        // Enter in the amount field pays by card, the first method.
+        event.preventDefault();
+        const [first] = methods;
+        if (first && !isBusy) void pay(first);
+      }}
+    >
+      <div className={styles.amountField}>
+        <label htmlFor="top-up-amount" className={styles.label}>
+          Сумма пополнения
+        </label>
+        <div className={styles.amountControl}>
+          <input
+            id="top-up-amount"
+            type="number"
+            inputMode="decimal"
+            step="any"
+            className={styles.amountInput}
+            aria-invalid={errors.amount ? true : undefined}
+            aria-describedby={errors.amount ? 'top-up-amount-error' : undefined}
+            disabled={isBusy}
+            {...register('amount', { valueAsNumber: true })}
+          />
+          <span className={styles.currency} aria-hidden="true">
+            ₽
+          </span>
+        </div>
+        {errors.amount?.message ? (
+          <p id="top-up-amount-error" className={styles.error} role="alert">
+            {errors.amount.message}
+          </p>
+        ) : null}
+      </div>
+
+      <fieldset className={styles.quickPicks} disabled={isBusy}>
+        <legend className="visually-hidden">Быстрый выбор суммы</legend>
+        {QUICK_TOP_UP_AMOUNTS.map((value) => (
+          <button
+            key={value}
+            type="button"
+            className={styles.quickPick}
+            aria-pressed={amount === value}
+            onClick={() => setValue('amount', value, { shouldValidate: true })}
+          >
+            {value.toLocaleString('ru-RU')}
+          </button>
+        ))}
+      </fieldset>
+
+      <div className={styles.methodsHeader}>
+        <span className={styles.label}>Способ оплаты</span>
+        {Number.isFinite(amount) && amount > 0 ? (
+          <span className={styles.total}>к оплате {formatRoubles(amount)}</span>
+        ) : null}
+      </div>
+      <ul
+        className={styles.methods}
+        aria-label="Способы оплаты"
+        aria-busy={isBusy}
+        data-busy={isBusy ? 'true' : undefined}
+      >
+        {methods.map((method) => (
+          <li key={method}>
+            <button
+              type="button"
+              className={styles.method}
+              disabled={isBusy}
+              onClick={() => void pay(method)}
+            >
+              <PaymentMethodIcon method={method} />
+              <span className={styles.methodText}>
+                <span className={styles.methodTitle}>{PAYMENT_METHOD_TITLES[method]}</span>
+                <span className={styles.methodHint}>{METHOD_HINTS[method]}</span>
+              </span>
+              {pendingMethod === method ? (
+                <span className={styles.spinner} role="status" aria-label="Создаём платёж" />
+              ) : (
+                <ChevronRightIcon className={styles.chevron} />
+              )}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <p className={styles.note}>
+        Вы перейдёте на защищённую страницу оплаты. Деньги поступят на баланс сразу после
+        подтверждения банком.
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,134 @@
+import { type ReactNode, useState } from 'react';
+import { Link } from 'react-router';
+import { useAppSelector } from '@/app/hooks';
+import { paths } from '@/config/paths';
+import { selectUser } from '@/features/auth/user-slice';
+import { formatPoints, formatRoubles, pointsWord } from '@/shared/lib/format-money';
+import { Button } from '@/shared/ui/button';
+import { Card } from '@/shared/ui/card';
+import {
+  CreditIcon,
+  HistoryIcon,
+  InfoIcon,
+  PlusIcon,
+  SparkIcon,
+  WalletIcon,
+} from '@/shared/ui/icons';
+import { Skeleton } from '@/shared/ui/skeleton';
+import { TopUpModal } from './top-up-modal';
+import { useTopUpReturn } from './use-top-up-return';
+import { CashbackInfoDialog, OverdraftInfoDialog } from './wallet-info-dialogs';
+import styles from './wallet-panel.module.css';
+
+type OpenDialog = 'topUp' | 'cashback' | 'overdraft' | null;
+
+/** Spec §2 wallet panel: balance, cashback points and overdraft tiles, and the top-up button. */
+export function WalletPanel() {
+  const user = useAppSelector(selectUser);
+  const [openDialog, setOpenDialog] = useState<OpenDialog>(null);
+  useTopUpReturn();
+  const openChange = (dialog: Exclude<OpenDialog, null>) => (isOpen: boolean) =>
+    setOpenDialog(isOpen ? dialog : null);
+
+  return (
+    <Card className={styles.panel} aria-labelledby="wallet-panel-title">
+      <header className={styles.header}>
+        <h2 id="wallet-panel-title" className={styles.title}>
+          Кошелёк
+        </h2>
+        <Link to={paths.walletHistory.getHref()} className={styles.historyLink}>
+          <HistoryIcon width={16} height={16} />
+          История операций
+        </Link>
+      </header>
+
+      <div className={styles.tiles}>
+        <Tile
+          tone="balance"
+          icon={<WalletIcon />}
+          label="Баланс"
+          value={user ? formatRoubles(user.balance) : null}
+          action={
+            <Button
+              size="sm"
+              className={styles.topUpButton}
+              onClick={() => setOpenDialog('topUp')}
+              disabled={!user}
+            >
+              <PlusIcon width={16} height={16} />
+              Пополнить
+            </Button>
+          }
+        />
+        <Tile
+          tone="cashback"
+          icon={<SparkIcon />}
+          label="Баллы кешбэка"
+          value={
+            user ? (
+              <>
+                {formatPoints(user.balanceStars)}{' '}
+                <span className={styles.unit}>{pointsWord(user.balanceStars)}</span>
+              </>
+            ) : null
+          }
+          info={{ label: 'Что такое баллы кешбэка', onClick: () => setOpenDialog('cashback') }}
+        />
+        <Tile
+          tone="overdraft"
+          icon={<CreditIcon />}
+          label="Овердрафт"
+          value={<span className={styles.soon}>Скоро</span>}
+          info={{ label: 'Что такое овердрафт', onClick: () => setOpenDialog('overdraft') }}
+        />
+      </div>
+
+      <TopUpModal isOpen={openDialog === 'topUp'} onOpenChange={openChange('topUp')} />
+      <CashbackInfoDialog
+        isOpen={openDialog === 'cashback'}
+        onOpenChange={openChange('cashback')}
+      />
+      <OverdraftInfoDialog
+        isOpen={openDialog === 'overdraft'}
+        onOpenChange={openChange('overdraft')}
+      />
+    </Card>
+  );
+}
+
+type TileProps = {
+  tone: 'balance' | 'cashback' | 'overdraft';
+  icon: ReactNode;
+  label: string;
+  /** `null` while the user is loading. */
+  value: ReactNode | null;
+  info?: { label: string; onClick: () => void };
+  action?: ReactNode;
+};
+
+function Tile({ tone, icon, label, value, info, action }: TileProps) {
+  return (
+    <section className={`${styles.tile} ${styles[tone]}`} aria-label={label}>
+      <div className={styles.tileTop}>
+        <span className={styles.tileIcon}>{icon}</span>
+        <span className={styles.tileLabel}>{label}</span>
+        {info ? (
+          <button
+            type="button"
+            className={styles.infoButton}
+            aria-label={info.label}
+            onClick={info.onClick}
+          >
+            <InfoIcon width={18} height={18} />
+          </button>
+        ) : null}
+      </div>
+      <div className={styles.tileBottom}>
+        <p className={styles.value} data-testid={`${tone}-value`}>
+          {value ?? <Skeleton width={120} height={28} />}
+        </p>
+        {action}
+      </div>
+    </section>
+  );
+}
