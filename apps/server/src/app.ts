@@ -9,6 +9,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type Clock, systemClock } from './adapters/clock.js';
+import { createFileStorage, type FileStorage } from './adapters/storage.js';
 import type { FetchLike } from './adapters/tbank/client.js';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/database.js';
@@ -30,6 +31,8 @@ import {
   registerPayments,
 } from './modules/payments/register.js';
 import { registerServers } from './modules/servers/register.js';
+import { telegramRoutes } from './modules/telegram/routes.js';
+import { uploadRoutes } from './modules/uploads/routes.js';
 import { registerWebApp } from './web/serve-web.js';
 
 // Messages a schema does not word itself (a wrong type, say) are Russian too.
@@ -43,6 +46,7 @@ export interface AppDeps extends IdentityDeps {
   clock: Clock;
   sessions: SessionStore;
   payments: PaymentsDeps;
+  storage: FileStorage;
 }
 
 export interface BuildAppOptions extends IdentityOptions {
@@ -51,6 +55,7 @@ export interface BuildAppOptions extends IdentityOptions {
   clock?: Clock;
   /** Outbound HTTP of the payment path (provider API, sandbox notifications). */
   paymentFetch?: FetchLike;
+  storage?: FileStorage;
 }
 
 declare module 'fastify' {
@@ -90,6 +95,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     clock,
     payments: createPaymentsDeps(config, () => app, { fetch: options.paymentFetch }),
     sessions,
+    storage: options.storage ?? createFileStorage(config),
   };
   app.decorate('deps', deps);
   app.decorateRequest('session', null);
@@ -116,6 +122,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerServers(app);
   await app.register(authRoutes, { prefix: AUTH_PREFIX });
   await app.register(devMailRoutes);
+  await app.register(uploadRoutes);
+  await app.register(telegramRoutes);
 
   await registerWebApp(app, config);
   return app;

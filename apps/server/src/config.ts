@@ -40,6 +40,15 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default('GameHost <no-reply@localhost>'),
   WEB_DIST_DIR: z.string().default(''),
   UPLOAD_DIR: z.string().default(''),
+  /** S3-compatible storage for uploads (DESIGN §6); all of S3_* but S3_REGION/S3_PREFIX together. */
+  S3_ENDPOINT: optionalUrl,
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Where browsers read the bucket's objects (a CDN or the bucket's public address). */
+  S3_PUBLIC_URL: optionalUrl,
+  S3_PREFIX: z.string().default('avatars/'),
   SUPPORT_URL: z.url().default('https://t.me/gamehost_support'),
   HOSTING_URL: z.url().default('https://hosting.example.com'),
   LAUNCHER_URL: z.url().default('https://launcher.example.com'),
@@ -109,6 +118,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const values = parsed.data;
+  const s3Problems = missingS3Settings(values);
+  if (s3Problems.length > 0) throw new ConfigError(s3Problems);
   const dataDir = path.resolve(values.DATA_DIR);
   return {
     ...values,
@@ -118,6 +129,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     WEB_DIST_DIR: values.WEB_DIST_DIR || DEFAULT_WEB_DIST_DIR,
     UPLOAD_DIR: values.UPLOAD_DIR || path.join(dataDir, 'uploads'),
   };
+}
+
+/** S3 storage for uploads needs all of its settings at once. */
+function missingS3Settings(env: Env): string[] {
+  if (!env.S3_ENDPOINT) return [];
+  const required = [
+    'S3_BUCKET',
+    'S3_ACCESS_KEY_ID',
+    'S3_SECRET_ACCESS_KEY',
+    'S3_PUBLIC_URL',
+  ] as const;
+  return required.filter((name) => !env[name]).map((name) => `${name}: нужен вместе с S3_ENDPOINT`);
 }
 
 /** A fresh machine has no secret; keep one beside the embedded database so restarts keep codes valid. */

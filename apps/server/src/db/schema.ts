@@ -4,3 +4,5 @@ export * from '../modules/auth/schema.js';
 export * from '../adapters/mail-schema.js';
 export * from '../modules/payments/schema.js';
 export * from '../modules/servers/schema.js';
+export * from '../modules/uploads/schema.js';
+export * from '../modules/telegram/schema.js';

@@ -42,7 +42,11 @@ export interface NewSession {
  * Sessions are the access tokens (DESIGN §3). Every check and every revocation goes through this
  * store, so a cache with cross-process revocation can live here without touching the callers.
  */
+export type SessionCreatedListener = (session: SessionRow) => void;
+
 export class SessionStore {
+  private readonly createdListeners: SessionCreatedListener[] = [];
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -67,7 +71,17 @@ export class SessionStore {
         expiresAt: new Date(now.getTime() + limits.absoluteMs),
       })
       .returning();
+    for (const listener of this.createdListeners) listener(row!);
     return { token, session: row! };
+  }
+
+  /**
+   * Tells `listener` about every new session, i.e. every sign-in (the Telegram sign-in notices).
+   * It runs inside `create`, possibly before the caller's transaction commits: it must not throw,
+   * block or write; it may only schedule work.
+   */
+  onCreated(listener: SessionCreatedListener): void {
+    this.createdListeners.push(listener);
   }
 
   /** The live session behind a token, or null when unknown, expired or revoked. */

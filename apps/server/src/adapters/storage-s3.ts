@@ -1,0 +1,67 @@
+import { assertKey, type FileStorage, STORED_KEY_PATTERN } from './storage.js';
+
+export interface S3Settings {
+  /** e.g. https://storage.yandexcloud.net or http://127.0.0.1:9000 (path-style requests). */
+  endpoint: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Where browsers read the objects, e.g. https://cdn.example.com/avatars; no trailing slash. */
+  publicUrl: string;
+  /** Key prefix inside the bucket. */
+  prefix: string;
+}
+
+/**
+ * S3-compatible object storage (AWS, Yandex Object Storage, MinIO): one signed PUT per file.
+ * The signing library is loaded on first use, so a portal on a local directory never loads it.
+ */
+export class S3FileStorage implements FileStorage {
+  readonly kind = 's3';
+  private client: Promise<import('aws4fetch').AwsClient> | undefined;
+
+  constructor(private readonly settings: S3Settings) {}
+
+  async put(key: string, body: Buffer, contentType: string): Promise<string> {
+    assertKey(key);
+    const client = await this.loadClient();
+    const objectKey = `${this.settings.prefix}${key}`;
+    const url = `${this.settings.endpoint.replace(/\/+$/, '')}/${this.settings.bucket}/${objectKey}`;
+    const response = await client.fetch(url, {
+      method: 'PUT',
+      body: new Uint8Array(body),
+      headers: {
+        'Content-Type': contentType,
+        'Cache-Control': 'public, max-age=31536000, immutable',
+        'X-Content-Type-Options': 'nosniff',
+      },
+    });
+    if (!response.ok) {
+      const detail = (await response.text()).slice(0, 300);
+      throw new Error(`S3 PUT ${objectKey} answered ${response.status}: ${detail}`);
+    }
+    return `${this.settings.publicUrl.replace(/\/+$/, '')}/${objectKey}`;
+  }
+
+  keyOf(address: string): string | null {
+    const prefix = `${this.settings.publicUrl.replace(/\/+$/, '')}/${this.settings.prefix}`;
+    if (!address.startsWith(prefix)) return null;
+    const key = address.slice(prefix.length);
+    return STORED_KEY_PATTERN.test(key) ? key : null;
+  }
+
+  private loadClient() {
+    this.client ??= import('aws4fetch').then(
+      ({ AwsClient }) =>
+        new AwsClient({
+          accessKeyId: this.settings.accessKeyId,
+          secretAccessKey: this.settings.secretAccessKey,
+          region: this.settings.region,
+          service: 's3',
+          retries: 2,
+        }),
+    );
+    return this.client;
+  }
+}

@@ -1,0 +1,82 @@
+import { createHmac } from 'node:crypto';
+import type { Bot } from 'grammy';
+import type { Config } from '../../config.js';
+
+export const WEBHOOK_PATH = '/telegrambotms/api/Bot/webhook';
+
+/** The X-Telegram-Bot-Api-Secret-Token value: configured, or derived from SECRET_KEY. */
+export function webhookSecret(config: Pick<Config, 'TELEGRAM_WEBHOOK_SECRET' | 'SECRET_KEY'>) {
+  return (
+    config.TELEGRAM_WEBHOOK_SECRET ||
+    createHmac('sha256', config.SECRET_KEY).update('telegram-webhook').digest('base64url')
+  );
+}
+
+interface RunnerLog {
+  info(obj: object, message: string): void;
+  warn(obj: object, message: string): void;
+}
+
+/**
+ * Receives the bot's updates by the configured mode. Polling runs in the background and comes
+ * back after failures (Telegram unreachable, another process polling) with a growing pause;
+ * webhook mode registers PUBLIC_URL + WEBHOOK_PATH with Telegram at start. Only one process may
+ * poll a bot: with several processes, use the webhook.
+ */
+export class BotRunner {
+  private stopped = false;
+  private polling: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly bot: Bot,
+    private readonly config: Pick<
+      Config,
+      'TELEGRAM_MODE' | 'PUBLIC_URL' | 'TELEGRAM_WEBHOOK_SECRET' | 'SECRET_KEY'
+    >,
+    private readonly log: RunnerLog,
+  ) {}
+
+  start(): void {
+    if (this.config.TELEGRAM_MODE === 'webhook') {
+      const url = new URL(WEBHOOK_PATH, this.config.PUBLIC_URL).toString();
+      this.bot.api
+        .setWebhook(url, {
+          secret_token: webhookSecret(this.config),
+          allowed_updates: ['message', 'callback_query'],
+        })
+        .then(() => this.log.info({ url }, 'telegram webhook set'))
+        .catch((error) => this.log.warn({ err: error }, 'telegram setWebhook failed'));
+      return;
+    }
+    this.polling = this.poll();
+  }
+
+  private async poll() {
+    let pauseMs = 1_000;
+    while (!this.stopped) {
+      try {
+        await this.bot.start({ allowed_updates: ['message', 'callback_query'] });
+        pauseMs = 1_000;
+      } catch (error) {
+        if (this.stopped) return;
+        this.log.warn({ err: error, retryInMs: pauseMs }, 'telegram polling stopped; restarting');
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, pauseMs);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        pauseMs = Math.min(pauseMs * 2, 60_000);
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    if (this.bot.isRunning()) await this.bot.stop().catch(() => {});
+    await this.polling;
+  }
+}

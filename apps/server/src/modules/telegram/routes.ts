@@ -1,0 +1,104 @@
+import { timingSafeEqual } from 'node:crypto';
+import { errorAnswerSchema } from '@portal/contracts/common';
+import { telegramCheckAnswerSchema, telegramLinkAnswerSchema } from '@portal/contracts/telegram';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Update } from 'grammy/types';
+import { AppError, notFound } from '../../http/app-error.js';
+import { requireSession, sessionOf } from '../auth/sessions.js';
+import { createPortalBot } from './bot.js';
+import { BotRunner, WEBHOOK_PATH, webhookSecret } from './bot-runner.js';
+import { issueLinkToken } from './link-tokens.js';
+import { TELEGRAM_MESSAGES } from './messages.js';
+import { findUserById } from './repository.js';
+import { SignInNotices } from './sign-in-notices.js';
+
+const errors = {
+  401: errorAnswerSchema,
+  404: errorAnswerSchema,
+  409: errorAnswerSchema,
+  503: errorAnswerSchema,
+};
+
+/** telegrambotms (DESIGN §3): the link call, the linked check, the bot and its sign-in notices. */
+export async function telegramRoutes(app: FastifyInstance) {
+  const { config, db, clock, sessions } = app.deps;
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const log = app.log.child({ module: 'telegram' });
+
+  const bot = config.TELEGRAM_BOT_TOKEN
+    ? createPortalBot(
+        config.TELEGRAM_BOT_TOKEN,
+        { apiRoot: config.TELEGRAM_API_ROOT },
+        { db, clock, sessions, log },
+      )
+    : null;
+
+  if (bot) {
+    const notices = new SignInNotices(db, bot.api, log);
+    sessions.onCreated(notices.onSessionCreated);
+    const runner = new BotRunner(bot, config, log);
+    app.addHook('onReady', async () => runner.start());
+    app.addHook('onClose', async () => {
+      await runner.stop();
+      await notices.stop();
+    });
+
+    if (config.TELEGRAM_MODE === 'webhook') {
+      const expected = Buffer.from(webhookSecret(config));
+      typed.post(WEBHOOK_PATH, { schema: { hide: true } }, async (request, reply) => {
+        const header = request.headers['x-telegram-bot-api-secret-token'];
+        const given = Buffer.from(typeof header === 'string' ? header : '');
+        if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+          return reply.status(401).send({ message: 'Неверный секретный токен' });
+        }
+        if (!bot.isInited()) await bot.init();
+        // Failures inside handlers are caught and logged by bot.catch; Telegram gets its 200.
+        await bot.handleUpdate(request.body as Update);
+        return reply.status(200).send({ ok: true });
+      });
+    }
+  }
+
+  typed.get(
+    '/telegrambotms/api/Bot/generate-telegram-link',
+    {
+      preHandler: requireSession,
+      schema: {
+        tags: ['telegram'],
+        summary: 'Ссылка t.me на бота с одноразовым токеном (15 минут)',
+        security: [{ bearer: [] }],
+        response: { 200: telegramLinkAnswerSchema, ...errors },
+      },
+    },
+    async (request) => {
+      if (!bot) throw new AppError('unavailable', TELEGRAM_MESSAGES.notConfigured);
+      const { userId } = sessionOf(request);
+      const user = await findUserById(db, userId);
+      if (!user) throw notFound(TELEGRAM_MESSAGES.userNotFound);
+      if (user.telegramId !== null) throw new AppError('conflict', TELEGRAM_MESSAGES.alreadyLinked);
+      const token = await issueLinkToken(db, userId, clock.now());
+      const link = new URL(`https://t.me/${config.TELEGRAM_BOT_USERNAME}`);
+      link.searchParams.set('start', token);
+      return { link: link.toString() };
+    },
+  );
+
+  typed.get(
+    '/authms/api/Auth/users/check-telegram-user',
+    {
+      preHandler: requireSession,
+      schema: {
+        tags: ['telegram'],
+        summary: 'Привязан ли Telegram к аккаунту',
+        security: [{ bearer: [] }],
+        response: { 200: telegramCheckAnswerSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await findUserById(db, sessionOf(request).userId);
+      if (!user) throw notFound(TELEGRAM_MESSAGES.userNotFound);
+      return user.telegramId !== null;
+    },
+  );
+}
