@@ -1,0 +1,48 @@
+// Helpers for the services' tests (not loaded by the server).
+import type { TestApp } from '../../../test/test-app.js';
+
+export const HOSTING_KEY = 'hosting-test-key-0123456789abcdef';
+export const LAUNCHER_KEY = 'launcher-test-key-0123456789abcdef';
+export const SIBLING_CONFIG = {
+  SIBLING_API_KEYS: [`hosting:${HOSTING_KEY}`, `launcher:${LAUNCHER_KEY}`],
+};
+
+let orderCounter = 0;
+
+/** An order body as the hosting site would send it. */
+export function orderBody(
+  userId: string,
+  overrides: {
+    orderId?: string;
+    externalId?: string;
+    price?: number;
+    months?: number;
+    usePoints?: boolean;
+    autoRenew?: boolean;
+    name?: string;
+  } = {},
+) {
+  return {
+    orderId: overrides.orderId ?? `order-${++orderCounter}-${Math.random().toString(36).slice(2)}`,
+    userId,
+    service: {
+      externalId: overrides.externalId ?? `srv-${Math.random().toString(36).slice(2)}`,
+      name: overrides.name ?? 'Игровой сервер Minecraft',
+      serverCount: 2,
+      pricePerMonth: overrides.price ?? 1790,
+      autoRenew: overrides.autoRenew ?? true,
+      manageUrl: 'https://hosting.example.com/servers/1',
+    },
+    months: overrides.months ?? 1,
+    usePoints: overrides.usePoints ?? false,
+  };
+}
+
+export function placeOrder(t: TestApp, body: ReturnType<typeof orderBody>, key = HOSTING_KEY) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/serversms/api/Sibling/orders',
+    headers: { 'x-api-key': key },
+    payload: body,
+  });
+}
