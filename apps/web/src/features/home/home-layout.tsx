@@ -12,18 +12,18 @@ type HomeLayoutProps = {
 
 /**
  * The arrangement of spec §2 "Home". The pieces come from their own features (the app layer puts
- * them in), so this feature owns only where they sit: two columns on wide screens, one on phones.
+ * them in), so this feature owns only their order: who, money, what they have, what they could have.
  */
 export function HomeLayout({ userCard, wallet, promo, services, catalogue }: HomeLayoutProps) {
   return (
     <>
       <PageHeader title="Главная" />
       <div className={styles.grid}>
-        <div className={styles.user}>{userCard}</div>
-        <div className={styles.wallet}>{wallet}</div>
-        <div className={styles.promo}>{promo}</div>
-        <div className={styles.services}>{services}</div>
-        <div className={styles.catalogue}>{catalogue}</div>
+        {userCard}
+        {wallet}
+        {services}
+        {promo}
+        {catalogue}
       </div>
     </>
   );

@@ -85,13 +85,15 @@ export function MyServices() {
                 <span className={styles.rowText}>
                   <span className={styles.rowTitle}>{service.message}</span>
                   <span className={styles.rowMeta}>
-                    {service.serverCount} {serversWord(service.serverCount)} ·{' '}
-                    {formatRoubles(service.amount)}/мес
+                    <span>
+                      {service.serverCount} {serversWord(service.serverCount)}
+                    </span>
+                    <span>{formatRoubles(service.amount)}/мес</span>
+                    {service.status === 'suspended' ? (
+                      <span className={styles.badgeWarning}>Приостановлена</span>
+                    ) : null}
                   </span>
                 </span>
-                {service.status === 'suspended' ? (
-                  <span className={styles.badgeWarning}>Приостановлена</span>
-                ) : null}
                 <ChevronRightIcon className={styles.chevron} />
               </button>
             </li>

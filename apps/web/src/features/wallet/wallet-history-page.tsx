@@ -183,7 +183,13 @@ function BalanceCard({ chartCurrency }: { chartCurrency: HistoryCurrency }) {
     const controller = new AbortController();
     setSeries(null);
     getPaymentHistory({ currency: chartCurrency, limit: CHART_ENTRIES }, controller.signal).then(
-      (page) => setSeries(balanceSeries(current, page.data)),
+      (page) =>
+        setSeries(
+          balanceSeries(
+            current,
+            page.data.filter((item) => item.currency === chartCurrency),
+          ),
+        ),
       // The chart is a bonus: without it the page still shows the list.
       () => {
         if (!controller.signal.aborted) setSeries([]);
