@@ -31,7 +31,10 @@ import {
   registerPayments,
 } from './modules/payments/register.js';
 import { registerServers } from './modules/servers/register.js';
+import { securityRoutes } from './modules/security/routes.js';
 import { telegramRoutes } from './modules/telegram/routes.js';
+import { twoFactorRoutes } from './modules/two-factor/routes.js';
+import { TwoFactorService } from './modules/two-factor/two-factor-service.js';
 import { uploadRoutes } from './modules/uploads/routes.js';
 import { registerWebApp } from './web/serve-web.js';
 
@@ -46,6 +49,7 @@ export interface AppDeps extends IdentityDeps {
   clock: Clock;
   sessions: SessionStore;
   payments: PaymentsDeps;
+  twoFactor: TwoFactorService;
   storage: FileStorage;
 }
 
@@ -87,6 +91,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     { config, db: database.db, clock, sessions },
     options,
   );
+  const twoFactor = new TwoFactorService(database.db, clock, {
+    secretKey: config.SECRET_KEY,
+    issuer: config.BRAND_NAME,
+  });
   const deps: AppDeps = {
     ...identity,
     config,
@@ -95,6 +103,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     clock,
     payments: createPaymentsDeps(config, () => app, { fetch: options.paymentFetch }),
     sessions,
+    twoFactor,
+    // The authenticator answers login's second-factor port (auth/second-factor.ts).
+    secondFactor: options.secondFactor ?? twoFactor,
     storage: options.storage ?? createFileStorage(config),
   };
   app.decorate('deps', deps);
@@ -122,6 +133,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerServers(app);
   await app.register(authRoutes, { prefix: AUTH_PREFIX });
   await app.register(devMailRoutes);
+  await app.register(twoFactorRoutes);
+  await app.register(securityRoutes);
   await app.register(uploadRoutes);
   await app.register(telegramRoutes);
 

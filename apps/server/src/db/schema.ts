@@ -6,3 +6,5 @@ export * from '../modules/payments/schema.js';
 export * from '../modules/servers/schema.js';
 export * from '../modules/uploads/schema.js';
 export * from '../modules/telegram/schema.js';
+export * from '../modules/two-factor/schema.js';
+export * from '../modules/security/schema.js';

@@ -1,0 +1,59 @@
+import { deviceParamsSchema, devicesAnswerSchema } from '@portal/contracts/auth';
+import { errorAnswerSchema, messageAnswerSchema } from '@portal/contracts/common';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { notFound } from '../../http/app-error.js';
+import { requireSession, sessionOf } from '../auth/sessions.js';
+import { SECURITY_MESSAGES } from './messages.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const common = { tags: ['devices'], security: [{ bearer: [] }] };
+
+/** A device is a session (DESIGN §3): the caller's own, listed and ended one by one. */
+export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { sessions } = app.deps;
+
+  app.post(
+    '/authms/api/Auth/devices',
+    {
+      preHandler: requireSession,
+      schema: {
+        ...common,
+        summary: 'Сеансы текущего пользователя (последняя активность — сначала свежие)',
+        response: { 200: devicesAnswerSchema, 401: errorAnswerSchema },
+      },
+    },
+    async (request) => {
+      const current = sessionOf(request);
+      const rows = await sessions.listActive(current.userId);
+      return rows.map((row) => ({
+        id: row.id,
+        userAgent: row.userAgent,
+        ipAddress: row.ipAddress || null,
+        lastActivity: row.lastActivityAt.toISOString(),
+        isCurrent: row.id === current.id,
+      }));
+    },
+  );
+
+  app.delete(
+    '/authms/api/Auth/devices/:id',
+    {
+      preHandler: requireSession,
+      schema: {
+        ...common,
+        summary: 'Завершает сеанс устройства; чужой или неизвестный — 404',
+        params: deviceParamsSchema,
+        response: { 200: messageAnswerSchema, 401: errorAnswerSchema, 404: errorAnswerSchema },
+      },
+    },
+    async (request) => {
+      const { userId } = sessionOf(request);
+      const { id } = request.params;
+      // Another user's session answers exactly like one that never existed.
+      if (!UUID.test(id) || !(await sessions.revoke(userId, id))) {
+        throw notFound(SECURITY_MESSAGES.deviceNotFound);
+      }
+      return { message: SECURITY_MESSAGES.deviceSignedOut };
+    },
+  );
+};

@@ -1,0 +1,62 @@
+import { ONE_TIME_CODE_TTL_MINUTES } from '@portal/contracts/constants';
+import type { Letter } from '../../adapters/mail.js';
+import { composeLetter } from '../../adapters/mail-letter.js';
+import type { Config } from '../../config.js';
+
+type LetterConfig = Pick<Config, 'BRAND_NAME' | 'PUBLIC_URL'>;
+
+const greeting = (firstName: string) =>
+  firstName.trim() ? `Здравствуйте, ${firstName.trim()}!` : 'Здравствуйте!';
+
+export function resetCodeLetter(
+  config: LetterConfig,
+  input: { to: string; firstName: string; code: string },
+): Letter {
+  return composeLetter(config, {
+    to: input.to,
+    subject: 'код для сброса пароля',
+    greeting: greeting(input.firstName),
+    paragraphs: ['Кто-то (надеемся, вы) запросил сброс пароля. Код для сброса:'],
+    code: input.code,
+    afterCode: [`Код действует ${ONE_TIME_CODE_TTL_MINUTES} минут.`],
+    footer: 'Если вы не запрашивали сброс, просто проигнорируйте это письмо: пароль не изменится.',
+  });
+}
+
+export function passwordChangeCodeLetter(
+  config: LetterConfig,
+  input: { to: string; firstName: string; code: string },
+): Letter {
+  return composeLetter(config, {
+    to: input.to,
+    subject: 'код для смены пароля',
+    greeting: greeting(input.firstName),
+    paragraphs: ['Код подтверждения смены пароля:'],
+    code: input.code,
+    afterCode: [`Код действует ${ONE_TIME_CODE_TTL_MINUTES} минут.`],
+    footer:
+      'Если вы не меняли пароль, кто-то может пользоваться вашим аккаунтом: сбросьте пароль и завершите чужие сеансы на странице устройств.',
+  });
+}
+
+/** After a reset or a change: the owner learns of it even when it was not them. */
+export function passwordChangedLetter(
+  config: LetterConfig,
+  input: { to: string; firstName: string; how: 'reset' | 'change' },
+): Letter {
+  return composeLetter(config, {
+    to: input.to,
+    subject: 'пароль изменён',
+    greeting: greeting(input.firstName),
+    paragraphs: [
+      input.how === 'reset'
+        ? 'Пароль вашего аккаунта был сброшен по коду из письма.'
+        : 'Пароль вашего аккаунта был изменён в личном кабинете.',
+    ],
+    action: {
+      label: 'Устройства и сеансы',
+      url: new URL('/profile/devices', config.PUBLIC_URL).toString(),
+    },
+    footer: 'Если это были не вы, сразу восстановите пароль и завершите чужие сеансы.',
+  });
+}

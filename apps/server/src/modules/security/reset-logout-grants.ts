@@ -1,0 +1,93 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ONE_TIME_CODE_MAX_ATTEMPTS, ONE_TIME_CODE_TTL_MINUTES } from '@portal/contracts/constants';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import type { Clock } from '../../adapters/clock.js';
+import type { Db, Executor } from '../../db/database.js';
+import { deriveKey } from '../two-factor/secret-box.js';
+import { passwordResetLogoutGrants } from './schema.js';
+
+export const RESET_LOGOUT_GRANT_RULES = {
+  ttlMs: ONE_TIME_CODE_TTL_MINUTES * 60_000,
+  maxAttempts: ONE_TIME_CODE_MAX_ATTEMPTS,
+} as const;
+
+/**
+ * The sign-out-everywhere step after a password reset (spec §4, DESIGN §3): the client has no
+ * token then, only the e-mail and the code it just used. A successful reset leaves a grant that
+ * accepts that pair once, for ten minutes, with the same five tries as a code.
+ */
+export class ResetLogoutGrants {
+  private readonly key: Buffer;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    secretKey: string,
+  ) {
+    this.key = deriveKey(secretKey, 'reset-logout-grant:v1');
+  }
+
+  private hash(userId: string, code: string): string {
+    return createHmac('sha256', this.key).update(`${userId}:${code.trim()}`).digest('hex');
+  }
+
+  /** Called in the reset's transaction; replaces any earlier grant of the account. */
+  async grant(userId: string, code: string, executor: Executor = this.db): Promise<void> {
+    const now = this.clock.now();
+    const values = {
+      codeHash: this.hash(userId, code),
+      attempts: 0,
+      expiresAt: new Date(now.getTime() + RESET_LOGOUT_GRANT_RULES.ttlMs),
+      usedAt: null,
+      createdAt: now,
+    };
+    await executor
+      .insert(passwordResetLogoutGrants)
+      .values({ userId, ...values })
+      .onConflictDoUpdate({ target: passwordResetLogoutGrants.userId, set: values });
+  }
+
+  /**
+   * True once for the right code within the time; the try is counted (and committed) first.
+   * `onAccepted` runs in the transaction that spends the grant.
+   */
+  async redeem(
+    userId: string,
+    code: string,
+    onAccepted: (executor: Executor) => Promise<void>,
+  ): Promise<boolean> {
+    const now = this.clock.now();
+    const [counted] = await this.db
+      .update(passwordResetLogoutGrants)
+      .set({ attempts: sql`${passwordResetLogoutGrants.attempts} + 1` })
+      .where(
+        and(
+          eq(passwordResetLogoutGrants.userId, userId),
+          isNull(passwordResetLogoutGrants.usedAt),
+          gt(passwordResetLogoutGrants.expiresAt, now),
+          lt(passwordResetLogoutGrants.attempts, RESET_LOGOUT_GRANT_RULES.maxAttempts),
+        ),
+      )
+      .returning();
+    if (!counted) return false;
+    const expected = Buffer.from(counted.codeHash, 'hex');
+    const actual = Buffer.from(this.hash(userId, code), 'hex');
+    if (!timingSafeEqual(expected, actual)) return false;
+    return this.db.transaction(async (tx) => {
+      const [spent] = await tx
+        .update(passwordResetLogoutGrants)
+        .set({ usedAt: now })
+        .where(
+          and(
+            eq(passwordResetLogoutGrants.userId, userId),
+            eq(passwordResetLogoutGrants.codeHash, counted.codeHash),
+            isNull(passwordResetLogoutGrants.usedAt),
+          ),
+        )
+        .returning({ userId: passwordResetLogoutGrants.userId });
+      if (!spent) return false;
+      await onAccepted(tx);
+      return true;
+    });
+  }
+}

@@ -1,0 +1,17 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { devicesRoutes } from './devices-routes.js';
+import { logoutRoutes } from './logout-routes.js';
+import { passwordChangeRoutes } from './password-change-routes.js';
+import { passwordResetRoutes } from './password-reset-routes.js';
+import { ResetLogoutGrants } from './reset-logout-grants.js';
+
+/** Account security (issue 4): devices, signing out everywhere, password reset and change. */
+export const securityRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, clock, config } = app.deps;
+  // A reset issues the grant that the `logout-all` right after it redeems.
+  const grants = new ResetLogoutGrants(db, clock, config.SECRET_KEY);
+  await app.register(devicesRoutes);
+  await app.register(logoutRoutes, { grants });
+  await app.register(passwordResetRoutes, { grants });
+  await app.register(passwordChangeRoutes);
+};

@@ -1,0 +1,145 @@
+import { errorAnswerSchema } from '@portal/contracts/common';
+import {
+  recoveryCodesAnswerSchema,
+  twoFactorCodeAnswerSchema,
+  twoFactorCodeRequestSchema,
+  twoFactorConfirmRequestSchema,
+  twoFactorEnableAnswerSchema,
+  twoFactorStatusAnswerSchema,
+} from '@portal/contracts/security';
+import { eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { tooManyRequests } from '../../adapters/rate-limit.js';
+import { AppError, notFound } from '../../http/app-error.js';
+import { users } from '../auth/schema.js';
+import { requireSession, sessionOf } from '../auth/sessions.js';
+import { TWO_FACTOR_MESSAGES } from './messages.js';
+
+const PREFIX = '/authms/api/Auth/2fa';
+const errors = {
+  400: errorAnswerSchema,
+  401: errorAnswerSchema,
+  409: errorAnswerSchema,
+  429: errorAnswerSchema,
+};
+const common = { tags: ['two-factor'], security: [{ bearer: [] }] };
+
+/** The authenticator app (spec §7 `2fa/*`, DESIGN §3) and its recovery codes. */
+export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { twoFactor, loginThrottle } = app.deps;
+
+  /**
+   * Switching the authenticator off or renewing recovery codes checks a second factor: a locked
+   * account is refused, and a wrong code counts toward the lock like a failed login.
+   */
+  async function withAccountLock<T>(userId: string, check: () => Promise<T>): Promise<T> {
+    const subject = `user:${userId}`;
+    const waitMs = await loginThrottle.waitMs(subject);
+    if (waitMs > 0) throw tooManyRequests(waitMs);
+    try {
+      return await check();
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'invalid_input') {
+        await loginThrottle.recordFailure(subject);
+      }
+      throw error;
+    }
+  }
+
+  app.post(
+    `${PREFIX}/enable`,
+    {
+      preHandler: requireSession,
+      schema: {
+        ...common,
+        summary: 'Новый секрет аутентификатора (ждёт подтверждения кодом)',
+        response: { 200: twoFactorEnableAnswerSchema, 404: errorAnswerSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { userId } = sessionOf(request);
+      const [user] = await app.deps.db
+        .select({ email: users.email, userName: users.userName })
+        .from(users)
+        .where(eq(users.id, userId));
+      if (!user) throw notFound('Пользователь не найден');
+      return twoFactor.beginEnrollment({ id: userId, account: user.email || user.userName });
+    },
+  );
+
+  app.post(
+    `${PREFIX}/verify`,
+    {
+      preHandler: requireSession,
+      schema: {
+        ...common,
+        summary: 'Включает аутентификатор по коду; отвечает резервными кодами (один раз)',
+        body: twoFactorCodeRequestSchema,
+        response: { 200: recoveryCodesAnswerSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { userId } = sessionOf(request);
+      const recoveryCodes = await twoFactor.confirmEnrollment(userId, request.body.code);
+      return { message: TWO_FACTOR_MESSAGES.enabled, recoveryCodes };
+    },
+  );
+
+  app.post(
+    `${PREFIX}/disable`,
+    {
+      preHandler: requireSession,
+      schema: {
+        ...common,
+        summary: 'Отключает аутентификатор по коду из приложения или резервному коду',
+        body: twoFactorConfirmRequestSchema,
+        response: { 200: twoFactorCodeAnswerSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { userId } = sessionOf(request);
+      await withAccountLock(userId, () => twoFactor.disable(userId, request.body.code));
+      return { message: TWO_FACTOR_MESSAGES.disabled };
+    },
+  );
+
+  app.post(
+    `${PREFIX}/recovery-codes`,
+    {
+      preHandler: requireSession,
+      schema: {
+        ...common,
+        summary: 'Новые резервные коды по коду; прежние перестают действовать',
+        body: twoFactorConfirmRequestSchema,
+        response: { 200: recoveryCodesAnswerSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { userId } = sessionOf(request);
+      const recoveryCodes = await withAccountLock(userId, () =>
+        twoFactor.regenerateRecoveryCodes(userId, request.body.code),
+      );
+      return { message: TWO_FACTOR_MESSAGES.recoveryCodesRenewed, recoveryCodes };
+    },
+  );
+
+  app.get(
+    `${PREFIX}/status`,
+    {
+      preHandler: requireSession,
+      schema: {
+        ...common,
+        summary: 'Включён ли аутентификатор и сколько резервных кодов осталось',
+        response: { 200: twoFactorStatusAnswerSchema, 401: errorAnswerSchema },
+      },
+    },
+    async (request) => {
+      const { userId } = sessionOf(request);
+      const [isEnabled, recoveryCodesLeft] = await Promise.all([
+        twoFactor.isEnabled(userId),
+        twoFactor.recoveryCodesLeft(userId),
+      ]);
+      return { isEnabled, recoveryCodesLeft };
+    },
+  );
+};
