@@ -115,6 +115,9 @@ export const OUTBOX_RULES = {
   leaseMs: 120_000,
 } as const;
 
+/** How long a response keeps waking the sender for a letter it has not seen (rolled back?). */
+const AWAIT_COMMIT_MS = 30_000;
+
 export function retryDelayMs(attempts: number): number {
   return Math.min(OUTBOX_RULES.maxRetryMs, OUTBOX_RULES.firstRetryMs * 2 ** (attempts - 1));
 }
@@ -125,8 +128,12 @@ export class MailOutbox implements Mailer {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
-  /** Set by enqueue, cleared by a pass: lets `kickIfEnqueued` skip requests that sent nothing. */
-  private enqueuedSinceLastPass = false;
+  /**
+   * Letters this process enqueued and no pass has claimed yet (id → when, in real time). A pass
+   * may run before the enqueuing transaction commits and miss its letter; the entry then stays
+   * and the next response wakes the sender again. Entries of rolled-back letters age out.
+   */
+  private readonly awaiting = new Map<string, number>();
 
   constructor(
     private readonly db: Db,
@@ -145,22 +152,28 @@ export class MailOutbox implements Mailer {
 
   async enqueue(letter: Letter, executor: Executor = this.db): Promise<void> {
     const now = this.clock.now();
-    await executor.insert(mailOutbox).values({
-      toAddress: letter.to,
-      subject: letter.subject,
-      textBody: letter.text,
-      htmlBody: letter.html,
-      nextAttemptAt: now,
-      createdAt: now,
-    });
-    this.enqueuedSinceLastPass = true;
+    const [row] = await executor
+      .insert(mailOutbox)
+      .values({
+        toAddress: letter.to,
+        subject: letter.subject,
+        textBody: letter.text,
+        htmlBody: letter.html,
+        nextAttemptAt: now,
+        createdAt: now,
+      })
+      .returning({ id: mailOutbox.id });
+    if (row) this.awaiting.set(row.id, Date.now());
     // Outside a transaction the row is already visible: no need to wait for the response.
     if (executor === this.db) this.kick();
   }
 
   /** Called after every response: the transaction that enqueued has committed by then. */
   kickIfEnqueued(): void {
-    if (this.enqueuedSinceLastPass) this.kick();
+    if (this.awaiting.size === 0) return;
+    const tooOld = Date.now() - AWAIT_COMMIT_MS;
+    for (const [id, at] of this.awaiting) if (at < tooOld) this.awaiting.delete(id);
+    if (this.awaiting.size > 0) this.kick();
   }
 
   /** Starts polling for retries and for letters enqueued outside requests. */
@@ -203,9 +216,9 @@ export class MailOutbox implements Mailer {
   }
 
   private async deliverAll(): Promise<void> {
-    this.enqueuedSinceLastPass = false;
     while (!this.stopped) {
       const claimed = await this.claimDue();
+      for (const letter of claimed) this.awaiting.delete(letter.id);
       for (const letter of claimed) await this.deliver(letter);
       if (claimed.length < OUTBOX_RULES.batchSize) return;
     }
