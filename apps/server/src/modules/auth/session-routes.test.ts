@@ -12,7 +12,7 @@ beforeAll(async () => {
   testApp = await createTestApp();
 });
 
-const post = (url: string, options: { token?: string; payload?: unknown } = {}) =>
+const post = (url: string, options: { token?: string; payload?: Record<string, unknown> } = {}) =>
   testApp.app.inject({
     method: 'POST',
     url: `${API}${url}`,
