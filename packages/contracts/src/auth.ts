@@ -29,6 +29,7 @@ import {
   USERNAME_TOO_LONG,
   USERNAME_TOO_SHORT,
 } from './messages';
+import { isRecoveryCodeShaped } from './security';
 
 // ---------------------------------------------------------------- login
 
@@ -39,12 +40,26 @@ export const twoFactorCodeSchema = z
   .min(1, { error: TWO_FACTOR_CODE_REQUIRED, abort: true })
   .length(LOGIN_TWO_FACTOR_CODE_LENGTH, TWO_FACTOR_CODE_LENGTH);
 
+/**
+ * What the login call accepts as the second factor: the authenticator's six characters, or a
+ * recovery code (issue 4), which the form's 'Использовать резервный код' switch sends in the same
+ * `twoFactorCode` field (the form then checks it with `recoveryCodeSchema` of ./security).
+ */
+const loginSecondFactorSchema = z
+  .string({ error: TWO_FACTOR_CODE_REQUIRED })
+  .trim()
+  .min(1, { error: TWO_FACTOR_CODE_REQUIRED, abort: true })
+  .refine(
+    (value) => value.length === LOGIN_TWO_FACTOR_CODE_LENGTH || isRecoveryCodeShaped(value),
+    TWO_FACTOR_CODE_LENGTH,
+  );
+
 export const loginRequestSchema = z.object({
   usernameOrEmail: z.string({ error: LOGIN_REQUIRED }).trim().min(1, LOGIN_REQUIRED),
   // Not the password rule: a login only needs a non-empty password.
   password: z.string({ error: PASSWORD_REQUIRED }).min(1, PASSWORD_REQUIRED),
   rememberMe: z.boolean().optional(),
-  twoFactorCode: twoFactorCodeSchema.optional(),
+  twoFactorCode: loginSecondFactorSchema.optional(),
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 

@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { loginRequestSchema, loginTwoFactorFormSchema } from './auth';
 import {
   forgotPasswordRequestSchema,
   googleCodeFormSchema,
   logoutAllRequestSchema,
   passwordChangeFormSchema,
   passwordChangeRequestSchema,
+  recoveryCodeSchema,
+  recoveryCodesAnswerSchema,
   resetEmailFormSchema,
   resetPasswordFormSchema,
   resetPasswordRequestSchema,
   twoFactorCodeRequestSchema,
+  twoFactorConfirmRequestSchema,
   twoFactorEnableAnswerSchema,
 } from './security';
 import { fieldMessagesOf, messagesOf } from './test-helpers';
@@ -162,5 +166,49 @@ describe('password change (spec §5)', () => {
     expect(
       fieldMessagesOf(passwordChangeRequestSchema, { oldPassword: '', newPassword: 'Abcdefg1' }),
     ).toEqual({ oldPassword: ['Введите текущий пароль'], code: ['Неверный код'] });
+  });
+});
+
+describe('recovery codes (issue 4)', () => {
+  it('a recovery code is ten Crockford symbols, as issued or as typed', () => {
+    for (const code of ['k3f9q-7wx2m', 'K3F9Q7WX2M', ' k3f9q 7wx2m ']) {
+      expect(messagesOf(recoveryCodeSchema, code)).toEqual([]);
+    }
+    expect(messagesOf(recoveryCodeSchema, '')).toEqual(['Введите резервный код']);
+    for (const code of ['123456', 'k3f9q-7wx2', 'k3f9q-7wx2u', 'k3f9q-7wx2mm']) {
+      expect(messagesOf(recoveryCodeSchema, code)).toEqual([
+        'Резервный код состоит из 10 букв и цифр, например k3f9q-7wx2m',
+      ]);
+    }
+  });
+
+  it('disable and renew take six digits or a recovery code', () => {
+    for (const code of ['123456', 'k3f9q-7wx2m']) {
+      expect(fieldMessagesOf(twoFactorConfirmRequestSchema, { code })).toEqual({});
+    }
+    for (const code of ['12345', 'abcdef', '']) {
+      expect(fieldMessagesOf(twoFactorConfirmRequestSchema, { code })).toEqual({
+        code: ['Неверный код'],
+      });
+    }
+  });
+
+  it('the login call takes a recovery code in twoFactorCode; the 6-box rule stays for the form', () => {
+    const valid = { usernameOrEmail: 'ivan', password: 'x' };
+    expect(fieldMessagesOf(loginRequestSchema, { ...valid, twoFactorCode: 'k3f9q-7wx2m' })).toEqual(
+      {},
+    );
+    expect(fieldMessagesOf(loginRequestSchema, { ...valid, twoFactorCode: '12345' })).toEqual({
+      twoFactorCode: ['Код должен содержать 6 символов'],
+    });
+    expect(
+      fieldMessagesOf(loginTwoFactorFormSchema, { ...valid, twoFactorCode: 'k3f9q-7wx2m' }),
+    ).toEqual({ twoFactorCode: ['Код должен содержать 6 символов'] });
+  });
+
+  it('verify answers the recovery codes with its message', () => {
+    expect(
+      recoveryCodesAnswerSchema.parse({ message: 'ok', recoveryCodes: ['k3f9q-7wx2m'] }),
+    ).toEqual({ message: 'ok', recoveryCodes: ['k3f9q-7wx2m'] });
   });
 });

@@ -99,22 +99,28 @@ export type GoogleCodeForm = z.infer<typeof googleCodeFormSchema>;
 
 // ---------------------------------------------------------------- recovery codes (issue 4)
 
-/**
- * A recovery code: ten symbols of Crockford Base32 (no i, l, o, u), shown as `xxxxx-xxxxx`;
- * case, dashes and spaces are forgiven.
- */
+/** Ten symbols of Crockford Base32 (no i, l, o, u); case, dashes and spaces are forgiven. */
+export function isRecoveryCodeShaped(value: string): boolean {
+  return /^[0-9a-hjkmnp-tv-z]{10}$/.test(value.toLowerCase().replace(/[\s-]/g, ''));
+}
+
+// Ours: the recovery-code field of the login form ('Использовать резервный код').
+export const RECOVERY_CODE_REQUIRED = 'Введите резервный код';
+export const RECOVERY_CODE_INVALID =
+  'Резервный код состоит из 10 букв и цифр, например k3f9q-7wx2m';
+
+/** A recovery code as typed, shown as `xxxxx-xxxxx` when issued. */
 export const recoveryCodeSchema = z
-  .string({ error: CODE_WRONG })
+  .string({ error: RECOVERY_CODE_REQUIRED })
   .trim()
-  .refine(
-    (value) => /^[0-9a-hjkmnp-tv-z]{10}$/.test(value.toLowerCase().replace(/[\s-]/g, '')),
-    CODE_WRONG,
-  );
+  .min(1, { error: RECOVERY_CODE_REQUIRED, abort: true })
+  .refine(isRecoveryCodeShaped, RECOVERY_CODE_INVALID);
 
 /** Where a second factor is asked for: the authenticator's six digits or a recovery code. */
-export const secondFactorCodeSchema = z.union([oneTimeCodeSchema, recoveryCodeSchema], {
-  error: CODE_WRONG,
-});
+export const secondFactorCodeSchema = z
+  .string({ error: CODE_WRONG })
+  .trim()
+  .refine((value) => /^\d{6}$/.test(value) || isRecoveryCodeShaped(value), CODE_WRONG);
 
 /** `2fa/disable` and `2fa/recovery-codes`: a valid authenticator code or recovery code. */
 export const twoFactorConfirmRequestSchema = z.object({ code: secondFactorCodeSchema });

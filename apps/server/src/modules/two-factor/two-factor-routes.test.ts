@@ -329,29 +329,37 @@ describe('2fa/disable', () => {
 });
 
 describe('recovery codes', () => {
-  it('each one works once in place of a code; status counts what is left', async () => {
-    const { headers, recoveryCodes } = await userWithAuthenticator();
-    const status = () =>
-      testApp.app
-        .inject({ method: 'GET', url: `${API}/2fa/status`, headers })
-        .then((r) => r.json());
+  it('each one signs in once in place of a code; status counts what is left', async () => {
+    const { user, headers, recoveryCodes } = await userWithAuthenticator();
+    const status = async () =>
+      (await testApp.app.inject({ method: 'GET', url: `${API}/2fa/status`, headers })).json();
     expect(await status()).toEqual({ isEnabled: true, recoveryCodesLeft: 10 });
 
-    // Typed in capitals and without the dash: still the same code.
     const [first, second] = recoveryCodes as [string, string];
-    const used = await post('/2fa/disable', headers, { code: '000000' });
-    expect(used.statusCode).toBe(400);
-    expect(testApp.app.deps.twoFactor).toBeDefined();
-    const spent = await testApp.app.deps.twoFactor.verifyLoginCode(
-      (await post('/user', headers)).json().id,
-      first.toUpperCase().replace('-', ''),
-    );
-    expect(spent).toBe(true);
+    // Typed in capitals and without the dash: still the same code.
+    const typed = first.toUpperCase().replace('-', '');
+    const signedIn = await login(user.userName, { twoFactorCode: typed });
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.json().token).toEqual(expect.any(String));
     expect(await status()).toEqual({ isEnabled: true, recoveryCodesLeft: 9 });
-    const userId = (await post('/user', headers)).json().id;
-    expect(await testApp.app.deps.twoFactor.verifyLoginCode(userId, first)).toBe(false);
-    expect(await testApp.app.deps.twoFactor.verifyLoginCode(userId, second)).toBe(true);
+
+    const spent = await login(user.userName, { twoFactorCode: first });
+    expect(spent.statusCode).toBe(401);
+    expect(spent.json().message).toBe('Неверный код');
+    expect((await login(user.userName, { twoFactorCode: 'zzzzz-zzzzz' })).statusCode).toBe(401);
+
+    expect((await login(user.userName, { twoFactorCode: second })).statusCode).toBe(200);
     expect(await status()).toEqual({ isEnabled: true, recoveryCodesLeft: 8 });
+  });
+
+  it("one user's recovery code is nothing to another", async () => {
+    const owner = await userWithAuthenticator();
+    const other = await userWithAuthenticator();
+    const answer = await login(other.user.userName, { twoFactorCode: owner.recoveryCodes[0] });
+    expect(answer.statusCode).toBe(401);
+    expect(
+      (await login(owner.user.userName, { twoFactorCode: owner.recoveryCodes[0] })).statusCode,
+    ).toBe(200);
   });
 
   it('regenerating needs a valid code, and the old codes stop working', async () => {
