@@ -1,0 +1,245 @@
+import type { Page, Request } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { waitForToast } from './auth-helpers';
+import { setupBrowser } from './browser';
+import { newCustomer, openAs, plain, setupWalletWorld, tileValue } from './wallet-helpers';
+
+const world = setupWalletWorld();
+const browser = setupBrowser();
+const url = (pathname: string) => `${world().portal.baseUrl}${pathname}`;
+const POLL = { timeout: 15_000, interval: 100 };
+
+async function openHome(page: Page) {
+  await page.goto(url('/'));
+  await page.getByRole('heading', { level: 1, name: 'Главная' }).waitFor();
+  await expect.poll(() => tileValue(page, 'balance'), POLL).toMatch(/₽$/);
+}
+
+async function openTopUp(page: Page) {
+  await page.getByRole('button', { name: 'Пополнить' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Пополнение баланса' });
+  await dialog.waitFor();
+  return dialog;
+}
+
+/** The payment request the page sends, as the server received it. */
+function capturePaymentRequest(page: Page, path: string) {
+  return new Promise<Request>((resolve) => {
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === path) resolve(request);
+    });
+  });
+}
+
+async function historyAmounts(page: Page) {
+  return (await page.locator('li[data-status]').allInnerTexts()).map(plain);
+}
+
+describe('top-up through the sandbox checkout', () => {
+  it('tops up 1000 ₽ by card: checkout, back home with the new balance, and the history entry', async () => {
+    const customer = await newCustomer(world());
+    const page = await openAs(browser, customer);
+    await openHome(page);
+    expect(await tileValue(page, 'balance')).toBe('0,00 ₽');
+
+    const dialog = await openTopUp(page);
+    const amount = dialog.getByLabel('Сумма пополнения');
+    expect(await amount.inputValue()).toBe('500');
+    await dialog.getByRole('button', { name: '1 000', exact: true }).click();
+    expect(await amount.inputValue()).toBe('1000');
+    expect(
+      await dialog.getByRole('button', { name: '1 000', exact: true }).getAttribute('aria-pressed'),
+    ).toBe('true');
+
+    const sent = capturePaymentRequest(page, '/paymentms/api/Payment/create');
+    await dialog.getByRole('button', { name: /Банковская карта/ }).click();
+    const body = (await sent).postDataJSON();
+    // Spec §3, §5, §9: the amount as a number and the receipt of a top-up.
+    expect(body).toMatchObject({
+      userId: customer.userId,
+      amount: 1000,
+      description: 'Пополнение баланса',
+      email: customer.email,
+      isRecurrent: false,
+      receipt: {
+        email: customer.email,
+        taxation: 'osn',
+        items: [
+          { name: 'Пополнение баланса', price: 1000, quantity: 1, amount: 1000, tax: 'none' },
+        ],
+      },
+    });
+    expect((await sent).headers()['idempotency-key']).toBeTruthy();
+
+    await page.waitForURL((address) => address.pathname.startsWith('/sandbox/tbank/pay/'));
+    expect(plain((await page.getByTestId('sandbox-amount').textContent()) ?? '')).toBe(
+      '1 000,00 ₽',
+    );
+    expect(await page.getByText('Оплата банковской картой').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Оплатить' }).click();
+
+    await page.waitForURL((address) => address.pathname === '/');
+    await waitForToast(page, 'Платёж принят');
+    await expect.poll(() => tileValue(page, 'balance'), POLL).toBe('1 000,00 ₽');
+    // The return marker is dropped, so a reload does not repeat the message.
+    expect(new URL(page.url()).search).toBe('');
+
+    await page.getByRole('link', { name: 'История операций' }).click();
+    await page.getByRole('heading', { level: 1, name: 'История начислений и списаний' }).waitFor();
+    const today = page.getByRole('region', { name: 'Сегодня' });
+    await today.waitFor();
+    const entries = await historyAmounts(page);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toContain('+1 000,00 ₽');
+    expect(entries[0]).toContain('Пополнение');
+    await page.getByRole('img', { name: /График баланса: от 0,00 ₽ до 1 000,00 ₽/ }).waitFor();
+  });
+
+  it('tops up by SBP: the SBP address leads to the checkout, paying credits the balance', async () => {
+    const customer = await newCustomer(world());
+    const page = await openAs(browser, customer);
+    await openHome(page);
+
+    const dialog = await openTopUp(page);
+    await dialog.getByLabel('Сумма пополнения').fill('750');
+    const sent = capturePaymentRequest(page, '/paymentms/api/Payment/sbp/qr');
+    await dialog.getByRole('button', { name: /СБП/ }).click();
+    expect((await sent).postDataJSON()).toMatchObject({ amount: 750 });
+
+    await page.waitForURL((address) => address.searchParams.get('via') === 'sbp');
+    expect(await page.getByText('Оплата через СБП').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Оплатить' }).click();
+
+    await page.waitForURL((address) => address.pathname === '/');
+    await expect.poll(() => tileValue(page, 'balance'), POLL).toBe('750,00 ₽');
+    await page.goto(url('/wallet/history'));
+    await page.getByRole('region', { name: 'Сегодня' }).waitFor();
+    const entries = await historyAmounts(page);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toContain('+750,00 ₽');
+  });
+
+  it('a cancelled checkout returns home with the balance unchanged', async () => {
+    const customer = await newCustomer(world());
+    const page = await openAs(browser, customer);
+    await openHome(page);
+
+    const dialog = await openTopUp(page);
+    await dialog.getByRole('button', { name: '1 500', exact: true }).click();
+    await dialog.getByRole('button', { name: /Банковская карта/ }).click();
+    await page.waitForURL((address) => address.pathname.startsWith('/sandbox/tbank/pay/'));
+    await page.getByRole('button', { name: 'Отменить' }).click();
+
+    await page.waitForURL((address) => address.pathname === '/');
+    await waitForToast(page, 'Оплата не завершена. Баланс не изменился');
+    expect(await tileValue(page, 'balance')).toBe('0,00 ₽');
+
+    await page.goto(url('/wallet/history'));
+    await page.getByRole('region', { name: 'Сегодня' }).waitFor();
+    const entries = await historyAmounts(page);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toContain('Отменено');
+    expect(await page.locator('li[data-status="canceled"]').count()).toBe(1);
+    // Nothing was credited, so nothing to chart.
+    await page.getByText('Здесь появится график, когда будут операции').waitFor();
+  });
+});
+
+describe('the top-up modal', () => {
+  it('is at most 500 px wide, locks page scroll and closes on Escape, backdrop and its button', async () => {
+    const customer = await newCustomer(world());
+    const page = await openAs(browser, customer, { viewport: { width: 1280, height: 600 } });
+    await openHome(page);
+    const bodyOverflow = () => page.evaluate(() => getComputedStyle(document.body).overflow);
+    expect(await bodyOverflow()).not.toBe('hidden');
+
+    let dialog = await openTopUp(page);
+    const box = await dialog.boundingBox();
+    expect(box?.width).toBe(500);
+    expect(await bodyOverflow()).toBe('hidden');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await bodyOverflow()).not.toBe('hidden');
+
+    dialog = await openTopUp(page);
+    // A click on the dimmed backdrop, well away from the dialog.
+    await page.mouse.click(20, 580);
+    await dialog.waitFor({ state: 'detached' });
+
+    dialog = await openTopUp(page);
+    await dialog.getByRole('button', { name: 'Закрыть' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await bodyOverflow()).not.toBe('hidden');
+  });
+
+  it('dims and disables the method list while the payment is being created', async () => {
+    const customer = await newCustomer(world());
+    const page = await openAs(browser, customer);
+    await openHome(page);
+    // Hold the request until the dimmed state has been seen.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/paymentms/api/Payment/create', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const dialog = await openTopUp(page);
+    const methods = dialog.getByRole('list', { name: 'Способы оплаты' });
+    expect(await methods.getAttribute('data-busy')).toBeNull();
+    await dialog.getByRole('button', { name: /Банковская карта/ }).click();
+    await dialog.locator('ul[data-busy="true"]').waitFor();
+    expect(await methods.evaluate((node) => getComputedStyle(node).opacity)).toBe('0.5');
+    expect(await dialog.getByRole('button', { name: /СБП/ }).isDisabled()).toBe(true);
+    expect(await dialog.getByRole('button', { name: /Банковская карта/ }).isDisabled()).toBe(true);
+    release();
+    await page.waitForURL((address) => address.pathname.startsWith('/sandbox/tbank/pay/'));
+  });
+
+  it('shows the payment errors of spec §8', async () => {
+    const customer = await newCustomer(world());
+    const page = await openAs(browser, customer);
+    await openHome(page);
+    browser.allowConsoleErrors('Failed to load resource');
+    const dialog = await openTopUp(page);
+    const amount = dialog.getByLabel('Сумма пополнения');
+
+    // A request error: the server's message (the SBP minimum is 10 ₽, a server rule).
+    await amount.fill('5');
+    await dialog.getByRole('button', { name: /СБП/ }).click();
+    await waitForToast(page, 'Минимальная сумма пополнения через СБП — 10 ₽');
+    expect(await dialog.getByRole('button', { name: /СБП/ }).isEnabled()).toBe(true);
+
+    // An answer with status not ok: its message.
+    await page.route('**/paymentms/api/Payment/create', (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({ status: 'error', data: null, message: 'Банк отклонил платёж' }),
+      }),
+    );
+    await amount.fill('500');
+    await dialog.getByRole('button', { name: /Банковская карта/ }).click();
+    await waitForToast(page, 'Банк отклонил платёж');
+
+    // A request error without a message.
+    await page.unroute('**/paymentms/api/Payment/create');
+    await page.route('**/paymentms/api/Payment/create', (route) => route.abort('failed'));
+    await dialog.getByRole('button', { name: /Банковская карта/ }).click();
+    await waitForToast(page, 'Ошибка при отправке запроса.');
+
+    // Not a request error at all: an answer the page cannot use.
+    await page.unroute('**/paymentms/api/Payment/create');
+    await page.route('**/paymentms/api/Payment/create', (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({ status: 'ok', message: 'без адреса' }),
+      }),
+    );
+    await dialog.getByRole('button', { name: /Банковская карта/ }).click();
+    await waitForToast(page, 'Что-то пошло не так.');
+    expect(new URL(page.url()).pathname).toBe('/');
+  });
+});
