@@ -1,4 +1,3 @@
-import type { RegisterRequest } from '@portal/contracts/auth';
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
@@ -6,6 +5,7 @@ import { paths } from '@/config/paths';
 import { Card } from '@/shared/ui/card';
 import { PageLoader } from '@/shared/ui/page-loader';
 import { Tabs } from '@/shared/ui/tabs';
+import { postRegister } from './api/register';
 import styles from './auth-forms.module.css';
 import { signIn } from './auth-session';
 import { codeScreenLeft, selectAuth, tabChosen } from './auth-slice';
@@ -20,7 +20,12 @@ const TABS = [
   { value: 'register', label: 'Регистрация' },
 ] as const;
 
-type Registration = { draft: RegisterDraft; request: RegisterRequest };
+/** What the code screen needs beyond the address; kept out of the store (it holds a password). */
+type PendingConfirmation = {
+  /** The registration form as it was, for Back; null when a login led here. */
+  draft: RegisterDraft | null;
+  resendCode: () => Promise<string>;
+};
 
 /** /auth (spec §2 "Auth page"): the two tabs, the code screen, and the `token`/`link` params. */
 export default function AuthPage() {
@@ -30,8 +35,8 @@ export default function AuthPage() {
   const link = searchParams.get('link');
   const tokenParam = searchParams.get('token');
   const { isLogin, registeredEmail } = useAppSelector(selectAuth);
-  // Kept here, not in the store: it holds the password, needed to resend and to go back.
-  const [registration, setRegistration] = useState<Registration | null>(null);
+  const [confirmation, setConfirmation] = useState<PendingConfirmation | null>(null);
+  const [registerDraft, setRegisterDraft] = useState<RegisterDraft>(emptyRegisterDraft);
   const handOff = useSsoHandOff(link);
 
   // Spec §2: without `link`, `token` is the access token (the Yandex sign-in returns with it).
@@ -49,12 +54,12 @@ export default function AuthPage() {
   if (handOff.phase === 'redirecting') return <RedirectNotice host={handOff.host} />;
   if (handOff.phase === 'requesting' || (tokenParam && !link)) return <PageLoader />;
 
-  if (registeredEmail && registration) {
+  if (registeredEmail && confirmation) {
     return (
       <Card className={styles.card}>
         <RegistrationCodeStep
           email={registeredEmail}
-          request={registration.request}
+          resendCode={confirmation.resendCode}
           onBack={() => dispatch(codeScreenLeft())}
           onConfirmed={goOn}
         />
@@ -79,11 +84,21 @@ export default function AuthPage() {
         onChange={(tab) => dispatch(tabChosen(tab))}
       >
         {isLogin ? (
-          <LoginForm onSignedIn={goOn} />
+          <LoginForm
+            onSignedIn={goOn}
+            onConfirmationNeeded={(resendCode) => setConfirmation({ draft: null, resendCode })}
+          />
         ) : (
           <RegisterForm
-            draft={registration?.draft ?? emptyRegisterDraft}
-            onRegistered={(draft, request) => setRegistration({ draft, request })}
+            draft={registerDraft}
+            onRegistered={(draft, request) => {
+              setRegisterDraft(draft);
+              setConfirmation({
+                draft,
+                // Spec §7: the register call is also the resend.
+                resendCode: async () => (await postRegister(request)).message,
+              });
+            }}
           />
         )}
       </Tabs>

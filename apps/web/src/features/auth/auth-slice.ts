@@ -52,11 +52,15 @@ export const authSlice = createSlice({
     tabChosen(state, action: PayloadAction<'login' | 'register'>) {
       state.isLogin = action.payload === 'login';
     },
-    /** The code screen's Back link: the registration form again, to fix the address. */
+    /** The code screen's Back link: the form the user came from, to fix the address. */
     codeScreenLeft(state) {
       state.registeredEmail = null;
       state.registerStatus = 'idle';
-      state.isLogin = false;
+    },
+    /** A login of an unconfirmed account (the server mailed a fresh code): the code screen. */
+    confirmationRequested(state, action: PayloadAction<string>) {
+      state.registeredEmail = action.payload;
+      state.registerStatus = 'idle';
     },
   },
   extraReducers: (builder) => {
@@ -125,7 +129,7 @@ export const authSlice = createSlice({
   },
 });
 
-export const { tabChosen, codeScreenLeft } = authSlice.actions;
+export const { tabChosen, codeScreenLeft, confirmationRequested } = authSlice.actions;
 export const { selectIsAuth, selectToken, selectAuth } = authSlice.selectors;
 
 // Other features reset their state on sign-out by listening to this action.

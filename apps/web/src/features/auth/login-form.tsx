@@ -5,7 +5,7 @@ import {
   type loginRequestSchema,
   loginTwoFactorFormSchema,
 } from '@portal/contracts/auth';
-import { LOGIN_SUCCESS } from '@portal/contracts/messages';
+import { LOGIN_SUCCESS, UNKNOWN_ERROR } from '@portal/contracts/messages';
 import { useMemo, useRef } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
 import { Link } from 'react-router';
@@ -16,8 +16,10 @@ import { Button } from '@/shared/ui/button';
 import { Checkbox } from '@/shared/ui/checkbox';
 import { TextField } from '@/shared/ui/text-field';
 import { notify } from '@/shared/ui/toast';
+import { toApiFailure } from './api/api-failure';
+import { postLogin } from './api/login';
 import styles from './auth-forms.module.css';
-import { selectAuth } from './auth-slice';
+import { confirmationRequested, selectAuth } from './auth-slice';
 import { loginUser } from './auth-thunks';
 import { TwoFactorCodeField } from './two-factor-code-field';
 
@@ -29,8 +31,29 @@ export const TWO_FACTOR_INFO = 'Введите код двухфакторной
 const plainResolver = zodResolver(loginFormSchema) as unknown as Resolver<LoginValues>;
 const twoFactorResolver = zodResolver(loginTwoFactorFormSchema) as unknown as Resolver<LoginValues>;
 
+/** Logging in to an unconfirmed account mails a new code; its 403 is the success here. */
+async function resendByLogin(body: LoginRequest): Promise<string> {
+  try {
+    await postLogin(body);
+  } catch (error) {
+    const failure = toApiFailure(error);
+    if (failure.status === 403 && failure.message) return failure.message;
+    throw error;
+  }
+  return '';
+}
+
 /** The Войти tab (spec §5 "Login"): login and password, then the code when the server asks. */
-export function LoginForm({ onSignedIn }: { onSignedIn: () => void }) {
+type LoginFormProps = {
+  onSignedIn: () => void;
+  /**
+   * The account is not confirmed yet and the server mailed a fresh code (DESIGN §3): the page
+   * shows the code screen. `resendCode` asks for another one the same way.
+   */
+  onConfirmationNeeded: (resendCode: () => Promise<string>) => void;
+};
+
+export function LoginForm({ onSignedIn, onConfirmationNeeded }: LoginFormProps) {
   const dispatch = useAppDispatch();
   const { requiresTwoFactor, loginStatus } = useAppSelector(selectAuth);
   const isLoading = loginStatus === 'loading';
@@ -63,7 +86,13 @@ export function LoginForm({ onSignedIn }: { onSignedIn: () => void }) {
     };
     const result = await dispatch(loginUser(body));
     if (loginUser.rejected.match(result)) {
-      notify.error(result.payload?.text ?? result.error.message ?? '');
+      const failure = result.payload;
+      notify.error(failure?.text ?? result.error.message ?? UNKNOWN_ERROR);
+      // Only an address can be confirmed: verify-registration takes the e-mail.
+      if (failure?.status === 403 && body.usernameOrEmail.includes('@')) {
+        dispatch(confirmationRequested(body.usernameOrEmail));
+        onConfirmationNeeded(() => resendByLogin(body));
+      }
       return;
     }
     if ('requiresTwoFactor' in result.payload) {

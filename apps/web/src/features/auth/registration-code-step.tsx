@@ -1,4 +1,3 @@
-import type { RegisterRequest } from '@portal/contracts/auth';
 import {
   REGISTRATION_CODE_LENGTH,
   RESEND_COUNTDOWN_FIRST_SECONDS,
@@ -12,7 +11,6 @@ import { CodeInput } from '@/shared/ui/code-input';
 import { ArrowLeftIcon } from '@/shared/ui/icons';
 import { notify } from '@/shared/ui/toast';
 import { type ApiFailure, toApiFailure } from './api/api-failure';
-import { postRegister } from './api/register';
 import styles from './auth-forms.module.css';
 import { selectAuth } from './auth-slice';
 import { verifyRegistration } from './auth-thunks';
@@ -20,8 +18,8 @@ import { useCountdown } from './use-countdown';
 
 type RegistrationCodeStepProps = {
   email: string;
-  /** The registration to send again for a new code (spec §7: register is also the resend). */
-  request: RegisterRequest;
+  /** Asks the server for a new code; answers the server's message. */
+  resendCode: () => Promise<string>;
   onBack: () => void;
   onConfirmed: () => void;
 };
@@ -43,7 +41,7 @@ function formatSeconds(seconds: number): string {
  */
 export function RegistrationCodeStep({
   email,
-  request,
+  resendCode,
   onBack,
   onConfirmed,
 }: RegistrationCodeStepProps) {
@@ -71,8 +69,7 @@ export function RegistrationCodeStep({
   async function resend() {
     setIsResending(true);
     try {
-      const answer = await postRegister(request);
-      notify.success(answer.message);
+      notify.success(await resendCode());
       start(RESEND_COUNTDOWN_NEXT_SECONDS);
       setCode('');
       setError(null);
@@ -106,8 +103,10 @@ export function RegistrationCodeStep({
           onChange={(value) => {
             setCode(value);
             if (error) setError(null);
+            // Not input-otp's onComplete: it stays silent when a full code replaces a full code
+            // (pasting the right code over a refused one).
+            if (value.length === REGISTRATION_CODE_LENGTH) void verify(value);
           }}
-          onComplete={(value: string) => void verify(value)}
           isInvalid={error !== null}
           disabled={isVerifying}
           autoFocus

@@ -1,0 +1,93 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { codeIn, type TestSmtpServer } from '../../server/test/smtp-server';
+
+let accountCounter = 0;
+
+export type TestAccount = {
+  email: string;
+  username: string;
+  password: string;
+  name: string;
+};
+
+/** A fresh, unique account (the server refuses a taken username or e-mail). */
+export function newAccount(): TestAccount {
+  accountCounter += 1;
+  const suffix = `${Date.now().toString(36).slice(-5)}${accountCounter}`;
+  return {
+    email: `player.${suffix}@example.com`,
+    username: `pl_${suffix}`.slice(0, 16),
+    password: `Secret${suffix}Zx9`,
+    name: 'Иван Петров',
+  };
+}
+
+/** The six-digit code of the newest registration letter to `email`, from the real SMTP server. */
+export async function registrationCode(smtp: TestSmtpServer, email: string): Promise<string> {
+  const letter = await smtp.waitForLetter(email);
+  return codeIn(letter.text);
+}
+
+/**
+ * A confirmed account and a session made through the API (STYLE #9: fixtures do not click
+ * through the UI); answers the access token.
+ */
+export async function createSignedInAccount(
+  baseUrl: string,
+  smtp: TestSmtpServer,
+  account: TestAccount = newAccount(),
+): Promise<TestAccount & { token: string; userId: string }> {
+  const [firstName = '', lastName = ''] = account.name.split(' ');
+  await postJson(`${baseUrl}/authms/api/Auth/register`, {
+    email: account.email,
+    password: account.password,
+    username: account.username,
+    firstName,
+    lastName,
+  });
+  const code = await registrationCode(smtp, account.email);
+  const answer = (await postJson(`${baseUrl}/authms/api/Auth/verify-registration`, {
+    email: account.email,
+    code,
+  })) as { token: string; userId: string };
+  return { ...account, token: answer.token, userId: answer.userId };
+}
+
+export async function postJson(url: string, body: unknown, token?: string): Promise<unknown> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  const data: unknown = await response.json();
+  if (!response.ok) throw new Error(`${url} answered ${response.status}: ${JSON.stringify(data)}`);
+  return data;
+}
+
+/** A stand-in for a sibling site on the allow-list: any path answers a small page. */
+export async function startSiblingSite(): Promise<{ origin: string; close(): Promise<void> }> {
+  const server: Server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end('<!doctype html><title>Сайт-партнёр</title><h1>Сайт-партнёр</h1>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The text of every toast on screen. */
+export async function toastTexts(page: Page): Promise<string[]> {
+  return page.locator('[data-sonner-toast]').allInnerTexts();
+}
+
+export async function waitForToast(page: Page, text: string) {
+  await page.locator('[data-sonner-toast]', { hasText: text }).first().waitFor();
+}

@@ -1,0 +1,225 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSmtpServer, type TestSmtpServer } from '../../server/test/smtp-server';
+import {
+  createSignedInAccount,
+  newAccount,
+  postJson,
+  registrationCode,
+  startSiblingSite,
+  waitForToast,
+} from './auth-helpers';
+import { setupBrowser } from './browser';
+import { type Portal, startPortal } from './portal';
+
+// A real SMTP server receives the letters; a local "sibling site" is the only allow-listed origin.
+let smtp: TestSmtpServer;
+let sibling: Awaited<ReturnType<typeof startSiblingSite>>;
+let portal: Portal;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer({ closeAfterAll: false });
+  sibling = await startSiblingSite();
+  portal = await startPortal({
+    SMTP_URL: smtp.url,
+    SSO_ALLOWED_ORIGINS: sibling.origin,
+    // A build of one's own can be tested while others rebuild apps/web/dist.
+    ...(process.env.WEB_DIST_DIR ? { WEB_DIST_DIR: process.env.WEB_DIST_DIR } : {}),
+  });
+});
+
+afterAll(async () => {
+  await portal?.stop();
+  await sibling?.close();
+  await smtp?.close();
+});
+
+const browser = setupBrowser();
+const url = (pathname: string) => `${portal.baseUrl}${pathname}`;
+const storedToken = (page: Page) => page.evaluate(() => localStorage.getItem('access_token'));
+
+async function openAuth(page: Page, pathname = '/auth') {
+  await page.goto(url(pathname));
+  await page.getByRole('heading', { level: 1, name: 'Вход в личный кабинет' }).waitFor();
+}
+
+async function fillRegistration(page: Page, account: ReturnType<typeof newAccount>) {
+  await page.getByRole('tab', { name: 'Регистрация' }).click();
+  await page.getByLabel('Почта', { exact: true }).fill(account.email);
+  await page.getByLabel('Имя и фамилия').fill(account.name);
+  await page.getByLabel('Никнейм').fill(account.username);
+  await page.getByLabel('Пароль', { exact: true }).fill(account.password);
+  await page.getByLabel('Повторите пароль').fill(account.password);
+  await page.getByLabel(/согласие/).check();
+}
+
+async function signIn(page: Page, login: string, password: string) {
+  await page.getByLabel('Логин или почта').fill(login);
+  await page.getByLabel('Пароль', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Войти', exact: true }).click();
+}
+
+describe('registration', () => {
+  it('registers, refuses a wrong code with red boxes, confirms by the mailed code, lands on /', async () => {
+    const page = await browser.newPage();
+    const account = newAccount();
+    await openAuth(page);
+    await fillRegistration(page, account);
+    await page.getByRole('button', { name: 'Зарегистрироваться' }).click();
+
+    await page.getByRole('heading', { level: 1, name: 'Подтверждение почты' }).waitFor();
+    expect(await page.getByText(account.email).isVisible()).toBe(true);
+    // The resend button waits out the first 60 s countdown.
+    const resend = page.getByRole('button', { name: /Отправить код повторно через 1:00|0:5\d/ });
+    expect(await resend.isDisabled()).toBe(true);
+
+    browser.allowConsoleErrors(/status of 400/);
+    const code = await registrationCode(smtp, account.email);
+    const wrong = `${(Number(code[0]) + 1) % 10}${code.slice(1)}`;
+    const boxes = page.getByLabel('Код из письма');
+    await boxes.fill(wrong);
+    await page.getByRole('alert').filter({ hasText: 'Неверный код' }).waitFor();
+    expect(await page.locator('[data-invalid]').count()).toBe(1);
+    expect(await storedToken(page)).toBeNull();
+
+    // Typing again clears the red state; six characters submit by themselves.
+    await boxes.fill(code);
+    await page.waitForURL((address) => address.pathname === '/');
+    await page.getByRole('heading', { level: 1, name: 'Главная' }).waitFor();
+    expect(await storedToken(page)).toMatch(/^[\w-]{40,}$/);
+  });
+
+  it('validates on change with the messages of spec §5 and strips spaces from the username', async () => {
+    const page = await browser.newPage();
+    await openAuth(page);
+    await page.getByRole('tab', { name: 'Регистрация' }).click();
+
+    await page.getByLabel('Почта', { exact: true }).fill('not-an-email');
+    await page.getByText('Некорректный email').waitFor();
+
+    const username = page.getByLabel('Никнейм');
+    await username.pressSequentially('pro gamer');
+    expect(await username.inputValue()).toBe('progamer');
+    await username.fill('игрок');
+    await page.getByText('Никнейм не должен содержать кириллицу').waitFor();
+
+    await page.getByLabel('Пароль', { exact: true }).fill('short');
+    await page.getByText('Пароль должен содержать минимум 8 символов').waitFor();
+    await page.getByLabel('Пароль', { exact: true }).fill('Longenough1');
+    await page.getByLabel('Повторите пароль').fill('Longenough2');
+    await page.getByText('Пароли не совпадают').waitFor();
+
+    // Submit stays disabled until the consent box is ticked.
+    const submit = page.getByRole('button', { name: 'Зарегистрироваться' });
+    expect(await submit.isDisabled()).toBe(true);
+    await page.getByLabel(/согласие/).check();
+    expect(await submit.isEnabled()).toBe(true);
+  });
+});
+
+describe('sign-in', () => {
+  it('signs out on the server, drops the dead token at start, and signs in again', async () => {
+    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const page = await browser.newPage({ localStorage: { access_token: account.token } });
+    await page.goto(url('/'));
+    await page.getByRole('heading', { level: 1, name: 'Главная' }).waitFor();
+
+    browser.allowConsoleErrors(/status of 401/);
+    // Signed out elsewhere: at the next start the token check fails, the token goes, /auth shows.
+    await postJson(`${portal.baseUrl}/authms/api/Auth/logout`, {}, account.token);
+    await page.reload();
+    await page.waitForURL((address) => address.pathname === '/auth');
+    await page.getByRole('heading', { level: 1, name: 'Вход в личный кабинет' }).waitFor();
+    expect(await storedToken(page)).toBeNull();
+
+    await signIn(page, account.username.toUpperCase(), account.password);
+    await waitForToast(page, 'Успешный вход');
+    await page.waitForURL((address) => address.pathname === '/');
+    const token = await storedToken(page);
+    expect(token).not.toBeNull();
+    expect(token).not.toBe(account.token);
+  });
+
+  it("shows the server's message for a wrong password and stays signed out", async () => {
+    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const page = await browser.newPage();
+    browser.allowConsoleErrors(/status of 401/);
+    await openAuth(page);
+    await signIn(page, account.email, `${account.password}x`);
+    await waitForToast(page, 'Неверный логин или пароль');
+    expect(new URL(page.url()).pathname).toBe('/auth');
+    expect(await storedToken(page)).toBeNull();
+  });
+
+  it('shows the login rules of spec §5 and links to password recovery', async () => {
+    const page = await browser.newPage();
+    await openAuth(page);
+    await page.getByRole('button', { name: 'Войти', exact: true }).click();
+    await page.getByText('Введите логин').waitFor();
+    await page.getByText('Введите пароль').waitFor();
+    await page.getByRole('link', { name: 'Забыли пароль?' }).click();
+    await page.waitForURL((address) => address.pathname === '/reset-password');
+  });
+
+  it('stores ?token= (the Yandex return) as the access token and goes home', async () => {
+    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const page = await browser.newPage();
+    await page.goto(url(`/auth?token=${encodeURIComponent(account.token)}`));
+    await page.waitForURL((address) => address.pathname === '/');
+    await page.getByRole('heading', { level: 1, name: 'Главная' }).waitFor();
+    expect(await storedToken(page)).toBe(account.token);
+  });
+});
+
+describe('SSO hand-off (?link=)', () => {
+  it('shows the redirect notice and carries a fresh hand-off code to an allow-listed site', async () => {
+    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const page = await browser.newPage({ localStorage: { access_token: account.token } });
+    const link = `${sibling.origin}/panel?tab=servers`;
+    await page.goto(url(`/auth?link=${encodeURIComponent(link)}`));
+
+    const notice = page.getByRole('status').filter({ hasText: 'Перенаправляем вас на' });
+    await notice.waitFor();
+    expect(await notice.innerText()).toContain(new URL(sibling.origin).host);
+
+    await page.waitForURL((address) => address.origin === sibling.origin);
+    const arrived = new URL(page.url());
+    expect(arrived.pathname).toBe('/panel');
+    expect(arrived.searchParams.get('tab')).toBe('servers');
+    const handOffCode = arrived.searchParams.get('token');
+    expect(handOffCode).toBeTruthy();
+    // Not the portal's own token, but a code the sibling redeems once for a session of its own.
+    expect(handOffCode).not.toBe(account.token);
+    const redeemed = (await postJson(`${portal.baseUrl}/authms/api/Auth/verify-token`, {
+      token: handOffCode,
+    })) as { userId: string; token?: string };
+    expect(redeemed.userId).toBe(account.userId);
+    expect(redeemed.token).toBeTruthy();
+  });
+
+  it('signs a visitor in first, then hands off', async () => {
+    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const page = await browser.newPage();
+    const link = `${sibling.origin}/after-login`;
+    await openAuth(page, `/auth?link=${encodeURIComponent(link)}`);
+    await signIn(page, account.email, account.password);
+    await page.waitForURL((address) => address.origin === sibling.origin);
+    expect(new URL(page.url()).pathname).toBe('/after-login');
+  });
+
+  it('ignores a link off the allow-list: no notice, no redirect, home instead', async () => {
+    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const page = await browser.newPage({ localStorage: { access_token: account.token } });
+    browser.allowConsoleErrors(/status of 400/);
+    const foreignRequests: string[] = [];
+    await page.route('**/evil.example/**', (route) => {
+      foreignRequests.push(route.request().url());
+      return route.fulfill({ status: 200, body: 'evil' });
+    });
+    await page.goto(url(`/auth?link=${encodeURIComponent('https://evil.example/steal')}`));
+    await page.waitForURL((address) => address.pathname === '/');
+    await page.getByRole('heading', { level: 1, name: 'Главная' }).waitFor();
+    expect(await page.getByText('Перенаправляем вас на').count()).toBe(0);
+    expect(foreignRequests).toEqual([]);
+  });
+});
