@@ -4,7 +4,7 @@ import {
   TOP_UP_MODAL_MAX_WIDTH_PX,
 } from '@portal/contracts/constants';
 import * as Dialog from '@radix-ui/react-dialog';
-import type { CSSProperties, ReactNode } from 'react';
+import { type CSSProperties, type ReactNode, useRef } from 'react';
 import { CloseIcon } from './icons';
 import styles from './modal.module.css';
 
@@ -41,6 +41,9 @@ export function Modal({
   children,
 }: ModalProps) {
   const style = { '--modal-width': `${WIDTHS[size]}px` } as CSSProperties;
+  // Radix returns focus to a Dialog.Trigger; these modals are opened by plain buttons, so the
+  // element that had focus when the modal opened gets it back.
+  const openerRef = useRef<HTMLElement | null>(null);
   return (
     <Dialog.Root open={isOpen} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -48,6 +51,15 @@ export function Modal({
         <Dialog.Content
           className={styles.content}
           style={style}
+          onOpenAutoFocus={() => {
+            openerRef.current =
+              document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          }}
+          onCloseAutoFocus={(event) => {
+            if (!openerRef.current?.isConnected) return;
+            event.preventDefault();
+            openerRef.current.focus();
+          }}
           // Without a description Radix warns in the console unless told there is none.
           {...(description ? {} : { 'aria-describedby': undefined })}
         >
