@@ -77,7 +77,11 @@ export async function reconcilePayments(
           .update(payments)
           .set({ checkedAt: deps.clock.now() })
           .where(eq(payments.id, payment.id));
-        return settled.status !== payment.status || settled.creditedAt !== payment.creditedAt;
+        return (
+          settled.status !== payment.status ||
+          settled.creditedAt?.getTime() !== payment.creditedAt?.getTime() ||
+          settled.refundedKopecks !== payment.refundedKopecks
+        );
       });
       if (isChanged) changed++;
     } catch (error) {

@@ -1,0 +1,162 @@
+import { buildTopUpPayment, paymentHistoryAnswerSchema } from '@portal/contracts/wallet';
+import { describe, expect, it } from 'vitest';
+import { createSignedInUser } from '../../../test/fixtures.js';
+import type { TestApp } from '../../../test/test-app.js';
+import { orderBody, placeOrder, SIBLING_CONFIG } from '../servers/test-support.js';
+import { createWalletTestApp, fundUser } from './test-support.js';
+
+const HISTORY = '/payments/payments/user';
+const MINUTE = 60_000;
+
+async function history(t: TestApp, headers: Record<string, string>, query = '') {
+  const response = await t.app.inject({ method: 'GET', url: `${HISTORY}${query}`, headers });
+  expect(response.statusCode).toBe(200);
+  return paymentHistoryAnswerSchema.parse(response.json());
+}
+
+describe('payment history', () => {
+  const testApp = createWalletTestApp({ config: SIBLING_CONFIG });
+
+  /** A user with: a 5000 ₽ adjustment, a purchase paid partly in points with cashback, a pending top-up. */
+  async function userWithHistory(t: TestApp) {
+    const { user, headers } = await createSignedInUser(t);
+    await fundUser(t, user.id, { kopecks: 500_000 });
+    t.clock.advance(MINUTE);
+    await fundUser(t, user.id, { points: 40 });
+    t.clock.advance(MINUTE);
+    const order = await placeOrder(
+      t,
+      orderBody(user.id, { price: 1000, usePoints: true, name: 'Сервер' }),
+    );
+    expect(order.statusCode).toBe(200);
+    t.clock.advance(MINUTE);
+    const topUp = await t.app.inject({
+      method: 'POST',
+      url: '/paymentms/api/Payment/create',
+      headers,
+      payload: buildTopUpPayment({ userId: user.id, email: user.email, amount: 250 }),
+    });
+    expect(topUp.statusCode).toBe(200);
+    return { user, headers };
+  }
+
+  it('lists every entry newest first with kind, direction, currency, amount, status and time', async () => {
+    const t = await testApp;
+    const { headers } = await userWithHistory(t);
+    const { data, nextCursor } = await history(t, headers);
+    expect(nextCursor).toBeNull();
+    const view = data.map(({ kind, direction, currency, amount, status }) => ({
+      kind,
+      direction,
+      currency,
+      amount,
+      status,
+    }));
+    expect(view[0]).toEqual({
+      kind: 'topUp',
+      direction: 'accrual',
+      currency: 'rub',
+      amount: 250,
+      status: 'pending',
+    });
+    // The purchase's three entries share one moment; their order among themselves is free.
+    expect(view.slice(1, 4)).toEqual(
+      expect.arrayContaining([
+        {
+          kind: 'cashback',
+          direction: 'accrual',
+          currency: 'points',
+          amount: 48,
+          status: 'completed',
+        },
+        {
+          kind: 'purchase',
+          direction: 'writeOff',
+          currency: 'points',
+          amount: 40,
+          status: 'completed',
+        },
+        {
+          kind: 'purchase',
+          direction: 'writeOff',
+          currency: 'rub',
+          amount: 960,
+          status: 'completed',
+        },
+      ]),
+    );
+    expect(view.slice(4)).toEqual([
+      {
+        kind: 'adjustment',
+        direction: 'accrual',
+        currency: 'points',
+        amount: 40,
+        status: 'completed',
+      },
+      {
+        kind: 'adjustment',
+        direction: 'accrual',
+        currency: 'rub',
+        amount: 5000,
+        status: 'completed',
+      },
+    ]);
+    const times = data.map((item) => Date.parse(item.createdAt));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect(data.find((item) => item.kind === 'purchase')!.description).toBe(
+      'Оплата услуги «Сервер»',
+    );
+  });
+
+  it('pages with a cursor without gaps or repeats', async () => {
+    const t = await testApp;
+    const { headers } = await userWithHistory(t);
+    const all = (await history(t, headers)).data;
+    const seen: string[] = [];
+    let cursor: string | null | undefined;
+    let pages = 0;
+    do {
+      const page = await history(t, headers, `?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.data.length).toBeLessThanOrEqual(2);
+      seen.push(...page.data.map((item) => item.id));
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(all.map((item) => item.id));
+  });
+
+  it('filters by direction and currency on the server', async () => {
+    const t = await testApp;
+    const { headers } = await userWithHistory(t);
+    const writeOffs = (await history(t, headers, '?direction=writeOff')).data;
+    expect(writeOffs.map((item) => [item.currency, item.amount]).sort()).toEqual([
+      ['points', 40],
+      ['rub', 960],
+    ]);
+    const points = (await history(t, headers, '?currency=points')).data;
+    expect(points.map((item) => item.kind).sort()).toEqual(['adjustment', 'cashback', 'purchase']);
+    expect(points.at(-1)!.kind).toBe('adjustment');
+    const rubAccruals = (await history(t, headers, '?direction=accrual&currency=rub')).data;
+    expect(rubAccruals.map((item) => [item.kind, item.amount])).toEqual([
+      ['topUp', 250],
+      ['adjustment', 5000],
+    ]);
+  });
+
+  it("shows nobody else's entries, refuses a bad cursor and needs a session", async () => {
+    const t = await testApp;
+    await userWithHistory(t);
+    const { headers } = await createSignedInUser(t);
+    expect((await history(t, headers)).data).toEqual([]);
+    const bad = await t.app.inject({ method: 'GET', url: `${HISTORY}?cursor=nonsense`, headers });
+    expect(bad.statusCode).toBe(400);
+    const badFilter = await t.app.inject({
+      method: 'GET',
+      url: `${HISTORY}?direction=sideways`,
+      headers,
+    });
+    expect(badFilter.statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: HISTORY })).statusCode).toBe(401);
+  });
+});
