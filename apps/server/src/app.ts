@@ -31,6 +31,7 @@ import {
   registerPayments,
 } from './modules/payments/register.js';
 import { registerServers } from './modules/servers/register.js';
+import { profileRoutes } from './modules/profile/routes.js';
 import { securityRoutes } from './modules/security/routes.js';
 import { telegramRoutes } from './modules/telegram/routes.js';
 import { twoFactorRoutes } from './modules/two-factor/routes.js';
@@ -137,6 +138,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(securityRoutes);
   await app.register(uploadRoutes);
   await app.register(telegramRoutes);
+  await app.register(profileRoutes, { prefix: AUTH_PREFIX });
 
   await registerWebApp(app, config);
   return app;

@@ -8,3 +8,4 @@ export * from '../modules/uploads/schema.js';
 export * from '../modules/telegram/schema.js';
 export * from '../modules/two-factor/schema.js';
 export * from '../modules/security/schema.js';
+export * from '../modules/profile/schema.js';

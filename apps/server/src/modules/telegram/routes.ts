@@ -63,7 +63,7 @@ export async function telegramRoutes(app: FastifyInstance) {
   typed.get(
     '/telegrambotms/api/Bot/generate-telegram-link',
     {
-      preHandler: requireSession,
+      onRequest: requireSession,
       schema: {
         tags: ['telegram'],
         summary: 'Ссылка t.me на бота с одноразовым токеном (15 минут)',
@@ -87,7 +87,7 @@ export async function telegramRoutes(app: FastifyInstance) {
   typed.get(
     '/authms/api/Auth/users/check-telegram-user',
     {
-      preHandler: requireSession,
+      onRequest: requireSession,
       schema: {
         tags: ['telegram'],
         summary: 'Привязан ли Telegram к аккаунту',

@@ -34,7 +34,7 @@ export async function uploadRoutes(app: FastifyInstance) {
   typed.post(
     '/upload',
     {
-      preHandler: requireSession,
+      onRequest: requireSession,
       schema: {
         tags: ['uploads'],
         summary: 'Загрузка изображения (multipart, поле file)',

@@ -1,0 +1,65 @@
+import { ONE_TIME_CODE_TTL_MINUTES } from '@portal/contracts/constants';
+import type { Letter } from '../../adapters/mail.js';
+import { composeLetter } from '../../adapters/mail-letter.js';
+import type { Config } from '../../config.js';
+
+type LetterConfig = Pick<Config, 'BRAND_NAME' | 'PUBLIC_URL'>;
+
+export function currentEmailCodeLetter(
+  config: LetterConfig,
+  input: { to: string; firstName: string; code: string },
+): Letter {
+  return composeLetter(config, {
+    to: input.to,
+    subject: 'код для смены почты',
+    greeting: `Здравствуйте, ${input.firstName}!`,
+    paragraphs: ['Вы меняете почту аккаунта. Код подтверждения текущей почты:'],
+    code: input.code,
+    afterCode: [`Код действует ${ONE_TIME_CODE_TTL_MINUTES} минут.`],
+    footer: 'Если вы не меняли почту, не сообщайте код никому и смените пароль.',
+  });
+}
+
+export function newEmailCodeLetter(
+  config: LetterConfig,
+  input: { to: string; firstName: string; code: string },
+): Letter {
+  return composeLetter(config, {
+    to: input.to,
+    subject: 'подтверждение новой почты',
+    greeting: `Здравствуйте, ${input.firstName}!`,
+    paragraphs: [
+      `Этот адрес указан как новая почта аккаунта ${config.BRAND_NAME}. Код подтверждения:`,
+    ],
+    code: input.code,
+    afterCode: [`Код действует ${ONE_TIME_CODE_TTL_MINUTES} минут.`],
+    footer: 'Если это были не вы, просто проигнорируйте письмо: без кода почта не изменится.',
+  });
+}
+
+/** To the old address once the change is done, so a hijacked change does not go unnoticed. */
+export function emailChangedNoticeLetter(
+  config: LetterConfig,
+  input: { to: string; firstName: string; newEmail: string },
+): Letter {
+  const masked = maskEmail(input.newEmail);
+  return composeLetter(config, {
+    to: input.to,
+    subject: 'почта аккаунта изменена',
+    greeting: `Здравствуйте, ${input.firstName}!`,
+    paragraphs: [
+      `Почта вашего аккаунта ${config.BRAND_NAME} изменена на ${masked}. Письма теперь приходят туда.`,
+    ],
+    action: {
+      label: 'Восстановить доступ',
+      url: new URL('/reset-password', config.PUBLIC_URL).toString(),
+    },
+    footer: 'Если это были не вы, сразу обратитесь в поддержку.',
+  });
+}
+
+/** 'ivan.petrov@example.com' → 'iv***@example.com': enough to recognise, not to harvest. */
+export function maskEmail(email: string): string {
+  const [local = '', domain = ''] = email.split('@');
+  return `${local.slice(0, 2)}***@${domain}`;
+}

@@ -1,0 +1,227 @@
+import type { UpdateProfileRequest } from '@portal/contracts/profile';
+import { eq } from 'drizzle-orm';
+import type { Clock } from '../../adapters/clock.js';
+import type { Mailer } from '../../adapters/mail.js';
+import type { FileStorage } from '../../adapters/storage.js';
+import type { Config } from '../../config.js';
+import type { Db, Executor } from '../../db/database.js';
+import { AppError, invalidInput, notFound } from '../../http/app-error.js';
+import { emailKey, normalizeUserName, userNameKey } from '../auth/identity.js';
+import { codeRefusal, type OneTimeCodes } from '../auth/one-time-codes.js';
+import { users } from '../auth/schema.js';
+import {
+  findUserByEmailKey,
+  findUserById,
+  findUserByUserNameKey,
+} from '../auth/users-repository.js';
+import { findOwnUpload } from '../uploads/repository.js';
+import { currentEmailCodeLetter, emailChangedNoticeLetter, newEmailCodeLetter } from './letters.js';
+import { PROFILE_MESSAGES } from './messages.js';
+import { emailChanges } from './schema.js';
+
+export const EMAIL_CHANGE_PURPOSES = {
+  current: 'email-change-current',
+  next: 'email-change-new',
+} as const;
+
+/** After the current address is confirmed, the new one must be given within this time. */
+export const CURRENT_CONFIRMATION_TTL_MS = 15 * 60_000;
+
+export interface ProfileDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  codes: OneTimeCodes;
+  mail: Mailer;
+  storage: FileStorage;
+}
+
+const conflict = (message: string, field: string) =>
+  new AppError('conflict', message, { errors: { [field]: [message] } });
+
+/** 'Мои данные', the avatar and the real e-mail change (spec §2 Profile, DESIGN §3, §5). */
+export class ProfileService {
+  constructor(private readonly deps: ProfileDeps) {}
+
+  async updateProfile(userId: string, input: UpdateProfileRequest): Promise<void> {
+    const userName = normalizeUserName(input.userName, 'userName');
+    const key = userNameKey(userName);
+    try {
+      await this.deps.db.transaction(async (tx) => {
+        await this.requireUser(tx, userId);
+        const holder = await findUserByUserNameKey(tx, key);
+        if (holder && holder.id !== userId) {
+          throw conflict(PROFILE_MESSAGES.userNameTaken, 'userName');
+        }
+        await tx
+          .update(users)
+          .set({
+            userName,
+            userNameKey: key,
+            firstName: input.firstName,
+            middleName: input.middleName,
+            lastName: input.lastName,
+            updatedAt: this.deps.clock.now(),
+          })
+          .where(eq(users.id, userId));
+      });
+    } catch (error) {
+      // Two users taking the same name at once: the unique index decides.
+      if (isUniqueViolation(error)) throw conflict(PROFILE_MESSAGES.userNameTaken, 'userName');
+      throw error;
+    }
+  }
+
+  /** Only an address that this storage issued to this very user (DESIGN §5). */
+  async updateAvatar(userId: string, avatarUrl: string): Promise<void> {
+    const refused = invalidInput(PROFILE_MESSAGES.avatarNotOurs, {
+      avatarUrl: [PROFILE_MESSAGES.avatarNotOurs],
+    });
+    if (!this.deps.storage.keyOf(avatarUrl)) throw refused;
+    await this.deps.db.transaction(async (tx) => {
+      await this.requireUser(tx, userId);
+      if (!(await findOwnUpload(tx, userId, avatarUrl))) throw refused;
+      await tx
+        .update(users)
+        .set({ avatarUrl, updatedAt: this.deps.clock.now() })
+        .where(eq(users.id, userId));
+    });
+  }
+
+  /** Step 1: a code to the current address. */
+  async sendCurrentEmailCode(userId: string): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      const user = await this.requireUser(tx, userId);
+      const issued = await this.deps.codes.issue(
+        { purpose: EMAIL_CHANGE_PURPOSES.current, subject: userId, userId },
+        tx,
+      );
+      await this.deps.mail.enqueue(
+        currentEmailCodeLetter(this.deps.config, {
+          to: user.email,
+          firstName: user.firstName || user.userName,
+          code: issued.code,
+        }),
+        tx,
+      );
+    });
+  }
+
+  /** Step 2: the current address's code; opens the window for the new address (this session). */
+  async confirmCurrentEmail(userId: string, sessionId: string, code: string): Promise<void> {
+    const now = this.deps.clock.now();
+    const result = await this.deps.codes.redeem(
+      { purpose: EMAIL_CHANGE_PURPOSES.current, subject: userId, code },
+      async (_redeemed, tx) => {
+        await tx
+          .insert(emailChanges)
+          .values({ userId, sessionId, currentConfirmedAt: now })
+          .onConflictDoUpdate({
+            target: emailChanges.userId,
+            set: { sessionId, currentConfirmedAt: now },
+          });
+      },
+    );
+    if (!result.ok) throw codeRefusal(result.reason);
+  }
+
+  /** Step 3: the new address, which must be free, gets its own code. */
+  async sendNewEmailCode(userId: string, sessionId: string, email: string): Promise<void> {
+    const key = emailKey(email);
+    await this.deps.db.transaction(async (tx) => {
+      const user = await this.requireUser(tx, userId);
+      await this.requireConfirmedCurrent(tx, userId, sessionId);
+      if (key === user.emailKey) {
+        throw invalidInput(PROFILE_MESSAGES.emailSame, { email: [PROFILE_MESSAGES.emailSame] });
+      }
+      const holder = await findUserByEmailKey(tx, key);
+      if (holder && holder.id !== userId) throw conflict(PROFILE_MESSAGES.emailTaken, 'email');
+      const issued = await this.deps.codes.issue(
+        { purpose: EMAIL_CHANGE_PURPOSES.next, subject: userId, userId, payload: { email } },
+        tx,
+      );
+      await this.deps.mail.enqueue(
+        newEmailCodeLetter(this.deps.config, {
+          to: email,
+          firstName: user.firstName || user.userName,
+          code: issued.code,
+        }),
+        tx,
+      );
+    });
+  }
+
+  /** Step 4: the new address's code; only now does the e-mail change. Answers the new address. */
+  async confirmNewEmail(userId: string, sessionId: string, code: string): Promise<string> {
+    try {
+      const result = await this.deps.codes.redeem(
+        { purpose: EMAIL_CHANGE_PURPOSES.next, subject: userId, code },
+        async (redeemed, tx) => {
+          const user = await this.requireUser(tx, userId);
+          const change = await this.findChange(tx, userId);
+          if (!change || change.sessionId !== sessionId) {
+            throw invalidInput(PROFILE_MESSAGES.currentNotConfirmed);
+          }
+          const email = (redeemed.payload as { email?: unknown } | null)?.email;
+          if (typeof email !== 'string') throw invalidInput(PROFILE_MESSAGES.currentNotConfirmed);
+          const key = emailKey(email);
+          const holder = await findUserByEmailKey(tx, key);
+          if (holder && holder.id !== userId) throw conflict(PROFILE_MESSAGES.emailTaken, 'email');
+          await tx
+            .update(users)
+            .set({ email, emailKey: key, updatedAt: this.deps.clock.now() })
+            .where(eq(users.id, userId));
+          await tx.delete(emailChanges).where(eq(emailChanges.userId, userId));
+          await this.deps.mail.enqueue(
+            emailChangedNoticeLetter(this.deps.config, {
+              to: user.email,
+              firstName: user.firstName || user.userName,
+              newEmail: email,
+            }),
+            tx,
+          );
+          return email;
+        },
+      );
+      if (!result.ok) throw codeRefusal(result.reason);
+      return result.value;
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(PROFILE_MESSAGES.emailTaken, 'email');
+      throw error;
+    }
+  }
+
+  private async requireUser(executor: Executor, userId: string) {
+    const user = await findUserById(executor, userId);
+    if (!user) throw notFound(PROFILE_MESSAGES.userNotFound);
+    return user;
+  }
+
+  private async findChange(executor: Executor, userId: string) {
+    const [row] = await executor
+      .select()
+      .from(emailChanges)
+      .where(eq(emailChanges.userId, userId))
+      .limit(1);
+    return row ?? null;
+  }
+
+  private async requireConfirmedCurrent(executor: Executor, userId: string, sessionId: string) {
+    const change = await this.findChange(executor, userId);
+    const age = change ? this.deps.clock.now().getTime() - change.currentConfirmedAt.getTime() : 0;
+    if (!change || change.sessionId !== sessionId || age > CURRENT_CONFIRMATION_TTL_MS) {
+      throw invalidInput(PROFILE_MESSAGES.currentNotConfirmed, {
+        email: [PROFILE_MESSAGES.currentNotConfirmed],
+      });
+    }
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
