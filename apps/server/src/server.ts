@@ -56,7 +56,9 @@ async function main() {
     return fail(`Не удалось открыть порт ${config.PORT}: ${(error as Error).message}`);
   }
   const where = config.DATABASE_URL ? 'PostgreSQL' : `встроенная база в ${config.DATA_DIR}`;
-  console.info(`Портал запущен: ${config.PUBLIC_URL} (${where})`);
+  console.info(
+    `Портал запущен: ${config.PUBLIC_URL} (${where}); письма: ${app.deps.mail.describe()}`,
+  );
 }
 
 function fail(line: string): never {
