@@ -305,3 +305,15 @@ describe('register and verify-registration', () => {
     expect(codes[20]).toBe(429);
   });
 });
+
+describe('verify-registration per source address', () => {
+  it('refuses an address that checks too many codes', async () => {
+    const ip = nextIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) {
+      statuses.push((await verify(`nobody${i}@example.com`, '123456', ip)).statusCode);
+    }
+    expect(statuses.slice(0, 30).every((status) => status === 400)).toBe(true);
+    expect(statuses[30]).toBe(429);
+  });
+});

@@ -225,3 +225,44 @@ describe('SSO hand-off', () => {
     expect((await post('/handoff', { payload: { link: LINK } })).statusCode).toBe(401);
   });
 });
+
+describe('sessions', () => {
+  it('write last activity at most once a minute', async () => {
+    const { token, sessionId } = await createSignedInUser(testApp);
+    const lastActivity = async () => {
+      const [row] = await testApp.database.db
+        .select()
+        .from(sessions)
+        .where(eq(sessions.id, sessionId));
+      return row!.lastActivityAt.getTime();
+    };
+    const created = await lastActivity();
+    testApp.clock.advance(30_000);
+    await post('/user', { token });
+    expect(await lastActivity()).toBe(created);
+    testApp.clock.advance(31_000);
+    await post('/user', { token });
+    expect(await lastActivity()).toBe(created + 61_000);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('describes every identity route with its answers, tagged auth', async () => {
+    const document = (await testApp.app.inject({ method: 'GET', url: '/docs/json' })).json();
+    const expected: Record<string, string[]> = {
+      register: ['200', '400', '409', '429'],
+      'verify-registration': ['200', '400', '429'],
+      login: ['200', '400', '401', '403', '429'],
+      logout: ['200', '401'],
+      user: ['200', '401'],
+      'verify-token': ['200', '400', '401'],
+      handoff: ['200', '400', '401'],
+    };
+    for (const [name, statuses] of Object.entries(expected)) {
+      const operation = document.paths[`${API}/${name}`]?.post;
+      expect(operation?.tags, name).toEqual(['auth']);
+      expect(Object.keys(operation?.responses ?? {}).sort(), name).toEqual(statuses);
+    }
+    expect(document.paths['/dev/mail/letters']?.get?.tags).toEqual(['dev']);
+  });
+});
