@@ -1,6 +1,146 @@
+import type { Device } from '@portal/contracts/auth';
+import { DEVICE_SKELETON_ROWS } from '@portal/contracts/constants';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { paths } from '@/config/paths';
+import { fetchCurrentUser } from '@/features/auth/user-slice';
+import { formatRussianDate, formatTime } from '@/shared/lib/format-date';
+import { Button } from '@/shared/ui/button';
+import { Card } from '@/shared/ui/card';
+import { ArrowLeftIcon } from '@/shared/ui/icons';
+import { Modal, ModalClose } from '@/shared/ui/modal';
 import { PageHeader } from '@/shared/ui/page-header';
+import { Skeleton } from '@/shared/ui/skeleton';
+import { notify } from '@/shared/ui/toast';
+import { describeDevice, deviceLine } from './describe-device';
+import styles from './devices-page.module.css';
+import {
+  endDeviceSession,
+  fetchDevices,
+  selectDevices,
+  selectDevicesStatus,
+} from './devices-slice';
 
-/** Placeholder: replaced by the devices list of spec §2. */
+/** '21 ноября 2026 г. в 10:05' */
+function lastActivityText(iso: string): string {
+  return `${formatRussianDate(iso)} в ${formatTime(iso)}`;
+}
+
+/** /profile/devices (spec §2 "Devices page"): every signed-in device, each with 'Выйти'. */
 export default function DevicesPage() {
-  return <PageHeader title="Привязанные устройства" />;
+  const dispatch = useAppDispatch();
+  const devices = useAppSelector(selectDevices);
+  const status = useAppSelector(selectDevicesStatus);
+  const [leaving, setLeaving] = useState<Device | null>(null);
+  const [isEnding, setIsEnding] = useState(false);
+  const isLoading = status === 'idle' || status === 'loading';
+
+  useEffect(() => {
+    const request = dispatch(fetchDevices());
+    void request.then((result) => {
+      if (fetchDevices.rejected.match(result) && !result.meta.aborted && result.payload) {
+        notify.error(result.payload);
+      }
+    });
+    return () => request.abort();
+  }, [dispatch]);
+
+  async function endSession(device: Device) {
+    setIsEnding(true);
+    const result = await dispatch(endDeviceSession(device.id));
+    setIsEnding(false);
+    if (endDeviceSession.rejected.match(result)) {
+      notify.error(result.payload ?? result.error.message ?? 'Ошибка запроса');
+      return;
+    }
+    setLeaving(null);
+    // Spec §4: then auth is checked again; ending this very device's session signs out here.
+    await dispatch(fetchCurrentUser());
+  }
+
+  return (
+    <>
+      <PageHeader title="Привязанные устройства">
+        <Link to={paths.profile.getHref()} className={styles.back}>
+          <ArrowLeftIcon width={16} height={16} />
+          Назад
+        </Link>
+      </PageHeader>
+      <Card aria-labelledby="devices-title">
+        <h2 id="devices-title" className={styles.cardTitle}>
+          Устройства
+        </h2>
+        {isLoading ? (
+          <ul className={styles.list} aria-busy="true" aria-label="Загрузка устройств">
+            {Array.from({ length: DEVICE_SKELETON_ROWS }, (_, row) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
+              <li key={row} className={styles.row} data-testid="device-skeleton">
+                <span className={styles.text}>
+                  <Skeleton width="45%" height={16} />
+                  <Skeleton width="30%" height={13} />
+                </span>
+                <Skeleton width={72} height={34} radius={10} />
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <ul className={styles.list} aria-label="Устройства">
+            {devices.map((device) => (
+              <DeviceRow key={device.id} device={device} onLeave={() => setLeaving(device)} />
+            ))}
+          </ul>
+        )}
+      </Card>
+      <Modal
+        isOpen={leaving !== null}
+        onOpenChange={(isOpen) => {
+          if (!isOpen && !isEnding) setLeaving(null);
+        }}
+        title="Точно выйти?"
+        description={
+          leaving ? deviceLine(describeDevice(leaving.userAgent, leaving.ipAddress)) : ''
+        }
+        footer={
+          <>
+            <ModalClose>
+              <Button variant="secondary" disabled={isEnding}>
+                Отмена
+              </Button>
+            </ModalClose>
+            <Button
+              variant="danger"
+              disabled={isEnding}
+              aria-busy={isEnding}
+              onClick={() => leaving && void endSession(leaving)}
+            >
+              Выйти
+            </Button>
+          </>
+        }
+      />
+    </>
+  );
+}
+
+function DeviceRow({ device, onLeave }: { device: Device; onLeave: () => void }) {
+  const { title, ip } = describeDevice(device.userAgent, device.ipAddress);
+  return (
+    <li className={styles.row} data-testid="device-row" data-device-id={device.id}>
+      <span className={styles.text}>
+        <span className={styles.title}>
+          {title}
+          {ip ? <span className={styles.ip}> • {ip}</span> : null}
+          {device.isCurrent ? <span className={styles.current}>Это устройство</span> : null}
+        </span>
+        <span className={styles.meta}>
+          Привязан{' '}
+          <time dateTime={device.lastActivity}>{lastActivityText(device.lastActivity)}</time>
+        </span>
+      </span>
+      <Button variant="secondary" size="sm" onClick={onLeave} aria-label={`Выйти: ${title}`}>
+        Выйти
+      </Button>
+    </li>
+  );
 }

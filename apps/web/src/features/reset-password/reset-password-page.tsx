@@ -1,10 +1,39 @@
+import { useState } from 'react';
 import { Card } from '@/shared/ui/card';
+import { ResetCodeStep } from './reset-code-step';
+import { ResetDoneStep } from './reset-done-step';
+import { ResetEmailStep } from './reset-email-step';
+import styles from './reset-password.module.css';
 
-/** Placeholder: replaced by the three-step recovery of spec §2. */
+type Step = 'email' | 'code' | 'done';
+
+/**
+ * /reset-password (spec §2, §4): step 1 → step 2 once the code request succeeded → step 3 once the
+ * reset succeeded; step 2 can go back to 1, step 3 leads to /auth.
+ */
 export default function ResetPasswordPage() {
+  const [step, setStep] = useState<Step>('email');
+  const [email, setEmail] = useState('');
+
   return (
-    <Card>
-      <h1>Обновление пароля</h1>
+    <Card className={styles.card}>
+      {step === 'email' && (
+        <ResetEmailStep
+          defaultEmail={email}
+          onCodeSent={(address) => {
+            setEmail(address);
+            setStep('code');
+          }}
+        />
+      )}
+      {step === 'code' && (
+        <ResetCodeStep
+          email={email}
+          onBack={() => setStep('email')}
+          onPasswordReset={() => setStep('done')}
+        />
+      )}
+      {step === 'done' && <ResetDoneStep />}
     </Card>
   );
 }

@@ -1,0 +1,29 @@
+import { UAParser } from 'ua-parser-js';
+
+export type DeviceDescription = {
+  /** 'Windows 10 Chrome', 'iOS 17.5 Mobile Safari'; 'Неизвестное устройство' when nothing is known. */
+  title: string;
+  /** The address to show after a bullet, or null (spec §2: only with a detected device type). */
+  ip: string | null;
+};
+
+/**
+ * A row of the devices page (spec §2): operating system name, its version, browser name, then the
+ * IP address when a device type (mobile, tablet, …) is detected and an address is known.
+ */
+export function describeDevice(userAgent: string, ipAddress: string | null): DeviceDescription {
+  const parsed = new UAParser(userAgent).getResult();
+  const title = [parsed.os.name, parsed.os.version, parsed.browser.name]
+    .filter((part) => part?.trim())
+    .join(' ');
+  const hasDeviceType = Boolean(parsed.device.type);
+  return {
+    title: title || 'Неизвестное устройство',
+    ip: hasDeviceType && ipAddress ? ipAddress : null,
+  };
+}
+
+/** One line, as the confirmation dialog repeats it. */
+export function deviceLine({ title, ip }: DeviceDescription): string {
+  return ip ? `${title} • ${ip}` : title;
+}
