@@ -18,9 +18,12 @@ export type WalletWorld = {
 /**
  * One portal for the test file with everything the wallet needs: a real SMTP server for the
  * registration letters, the payment sandbox (the default without a terminal key), a sibling
- * site on the hand-off allow-list, and an API key for the sibling API.
+ * site on the hand-off allow-list, and an API key for the sibling API. `env` may depend on the
+ * sibling site's origin, which is known only once it runs.
  */
-export function setupWalletWorld(env: Record<string, string> = {}): () => WalletWorld {
+export function setupWalletWorld(
+  env: Record<string, string> | ((siblingOrigin: string) => Record<string, string>) = {},
+): () => WalletWorld {
   let world: WalletWorld | undefined;
   let sibling: Awaited<ReturnType<typeof startSiblingSite>> | undefined;
   beforeAll(async () => {
@@ -31,7 +34,7 @@ export function setupWalletWorld(env: Record<string, string> = {}): () => Wallet
       SSO_ALLOWED_ORIGINS: sibling.origin,
       HOSTING_URL: `${sibling.origin}/`,
       SIBLING_API_KEYS: `hosting:${SIBLING_API_KEY}`,
-      ...env,
+      ...(typeof env === 'function' ? env(sibling.origin) : env),
     });
     world = { portal, smtp, siblingOrigin: sibling.origin };
   });

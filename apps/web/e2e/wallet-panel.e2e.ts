@@ -49,7 +49,7 @@ describe('wallet panel', () => {
     await page.getByRole('button', { name: 'Что такое баллы кешбэка' }).click();
     const dialog = page.getByRole('dialog', { name: 'Баллы кешбэка' });
     await dialog.waitFor();
-    const text = plain(await dialog.innerText());
+    const text = plain((await dialog.textContent()) ?? '');
     expect(text).toContain('1 балл = 1 ₽');
     expect(text).toContain('5%');
     await dialog.getByRole('link', { name: 'История начислений и списаний' }).click();
@@ -75,7 +75,7 @@ describe('wallet panel', () => {
     await page.getByRole('button', { name: 'Что такое овердрафт' }).click();
     const dialog = page.getByRole('dialog', { name: 'Овердрафт' });
     await dialog.waitFor();
-    const text = await dialog.innerText();
+    const text = plain((await dialog.textContent()) ?? '');
     expect(text).toContain('Овердрафт не подключён');
     expect(text).toContain('даже когда на балансе нет средств');
     expect(text).toContain('Подключение и использование овердрафта временно недоступны');
