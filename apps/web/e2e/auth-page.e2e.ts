@@ -70,7 +70,7 @@ describe('registration', () => {
     await page.getByRole('heading', { level: 1, name: 'Подтверждение почты' }).waitFor();
     expect(await page.getByText(account.email).isVisible()).toBe(true);
     // The resend button waits out the first 60 s countdown.
-    const resend = page.getByRole('button', { name: /Отправить код повторно через 1:00|0:5\d/ });
+    const resend = page.getByRole('button', { name: /^Отправить повторно через (1:00|0:5\d)$/ });
     expect(await resend.isDisabled()).toBe(true);
 
     browser.allowConsoleErrors(/status of 400/);
@@ -87,6 +87,33 @@ describe('registration', () => {
     await page.waitForURL((address) => address.pathname === '/');
     await page.getByRole('heading', { level: 1, name: 'Главная' }).waitFor();
     expect(await storedToken(page)).toMatch(/^[\w-]{40,}$/);
+  });
+
+  it("holds the resend button through the countdown and honours the server's Retry-After", async () => {
+    const page = await browser.newPage();
+    // The browser's clock only: the server keeps real time, so its countdown is still running.
+    await page.clock.install();
+    const account = newAccount();
+    await openAuth(page);
+    await fillRegistration(page, account);
+    await page.getByRole('button', { name: 'Зарегистрироваться' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Подтверждение почты' }).waitFor();
+    await registrationCode(smtp, account.email);
+    expect(
+      await page.getByRole('button', { name: /^Отправить повторно через 1:00$/ }).isDisabled(),
+    ).toBe(true);
+
+    await page.clock.fastForward('01:01');
+    const resend = page.getByRole('button', { name: 'Отправить код повторно', exact: true });
+    await resend.waitFor();
+    expect(await resend.isEnabled()).toBe(true);
+
+    browser.allowConsoleErrors(/status of 429/);
+    await resend.click();
+    await waitForToast(page, 'Повторно отправить код можно через');
+    const held = page.getByRole('button', { name: /^Отправить повторно через 0:[0-5]\d$/ });
+    await held.waitFor();
+    expect(await held.isDisabled()).toBe(true);
   });
 
   it('validates on change with the messages of spec §5 and strips spaces from the username', async () => {
@@ -180,7 +207,7 @@ describe('SSO hand-off (?link=)', () => {
 
     const notice = page.getByRole('status').filter({ hasText: 'Перенаправляем вас на' });
     await notice.waitFor();
-    expect(await notice.innerText()).toContain(new URL(sibling.origin).host);
+    expect(await notice.textContent()).toContain(new URL(sibling.origin).host);
 
     await page.waitForURL((address) => address.origin === sibling.origin);
     const arrived = new URL(page.url());

@@ -54,6 +54,14 @@ export function RegistrationCodeStep({
   const { secondsLeft, start } = useCountdown(RESEND_COUNTDOWN_FIRST_SECONDS);
   const inputRef = useRef<HTMLInputElement>(null);
 
+  // The refused digits stay (red) but are selected, so the next digit typed starts a new code.
+  function selectWholeCode() {
+    const input = inputRef.current;
+    if (!input) return;
+    input.focus();
+    input.setSelectionRange(0, input.value.length);
+  }
+
   async function verify(value: string) {
     setError(null);
     const result = await dispatch(verifyRegistration({ code: value, email }));
@@ -63,7 +71,7 @@ export function RegistrationCodeStep({
       return;
     }
     setError(result.payload ? codeErrorText(result.payload) : CODE_WRONG);
-    inputRef.current?.focus();
+    selectWholeCode();
   }
 
   async function resend() {
@@ -91,8 +99,9 @@ export function RegistrationCodeStep({
       </button>
       <h1 className={styles.title}>Подтверждение почты</h1>
       <p className={styles.lead}>
-        Мы отправили код из {REGISTRATION_CODE_LENGTH} цифр на <strong>{email}</strong>. Введите
-        его, чтобы завершить регистрацию.
+        Мы отправили код из {REGISTRATION_CODE_LENGTH} цифр на
+        <strong className={styles.email}>{email}</strong>
+        Введите его, чтобы завершить регистрацию.
       </p>
       <div className={styles.code}>
         <CodeInput
@@ -122,7 +131,7 @@ export function RegistrationCodeStep({
         disabled={secondsLeft > 0 || isResending}
       >
         {secondsLeft > 0
-          ? `Отправить код повторно через ${formatSeconds(secondsLeft)}`
+          ? `Отправить повторно через ${formatSeconds(secondsLeft)}`
           : 'Отправить код повторно'}
       </Button>
       <p className={styles.note}>Письмо не пришло? Проверьте папку «Спам».</p>
