@@ -1,0 +1,146 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeIn, startSmtpServer, type TestSmtpServer } from '../../server/test/smtp-server';
+import { createSignedInAccount } from './auth-helpers';
+import { setupBrowser } from './browser';
+import { type Portal, startPortal } from './portal';
+
+const NEW_PASSWORD = 'Marble-Falcon72';
+
+// Letters go through a real SMTP exchange: the portal's SMTP_URL points at this server.
+let smtp: TestSmtpServer;
+let portal: Portal;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer({ closeAfterAll: false });
+  portal = await startPortal({
+    SMTP_URL: smtp.url,
+    ...(process.env.WEB_DIST_DIR ? { WEB_DIST_DIR: process.env.WEB_DIST_DIR } : {}),
+  });
+});
+
+afterAll(async () => {
+  await portal?.stop();
+  await smtp?.close();
+});
+
+const browser = setupBrowser();
+const url = (pathname: string) => `${portal.baseUrl}${pathname}`;
+
+async function statusWith(token: string): Promise<number> {
+  const response = await fetch(url('/authms/api/Auth/user'), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  return response.status;
+}
+
+async function openStepOne(): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(url('/reset-password'));
+  await page.getByRole('heading', { level: 1, name: 'Обновление пароля' }).waitFor();
+  return page;
+}
+
+/** Step 1 done for `email`: the page shows step 2. */
+async function requestCode(page: Page, email: string) {
+  await page.getByPlaceholder('Ваш email').fill(email);
+  await page.getByRole('button', { name: 'Продолжить' }).click();
+  await page.getByLabel('Введите код').waitFor();
+}
+
+describe('/reset-password', () => {
+  it('step 1 checks the address and links back to /auth', async () => {
+    const page = await openStepOne();
+    expect(await page.getByText('Укажите почту, пароль к которой вы забыли').isVisible()).toBe(
+      true,
+    );
+    await page.getByPlaceholder('Ваш email').fill('not-an-address');
+    await page.getByRole('button', { name: 'Продолжить' }).click();
+    await page.getByText('Некорректный email').waitFor();
+    // Editing the field clears its message.
+    await page.getByPlaceholder('Ваш email').fill('not-an-address@');
+    await page.getByText('Некорректный email').waitFor({ state: 'detached' });
+
+    await page.getByRole('link', { name: 'Назад' }).click();
+    await page.waitForURL((address) => address.pathname === '/auth');
+  });
+
+  it('resets by the mailed code, signs out everywhere, then the new password signs in', async () => {
+    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    expect(await statusWith(account.token)).toBe(200);
+
+    const page = await openStepOne();
+    await requestCode(page, account.email);
+    const letter = await smtp.waitForLetter(account.email);
+    expect(letter.subject).toContain('код для сброса пароля');
+    const code = codeIn(letter.text);
+
+    // Step 2 checks its fields before asking the server; the first message of each shows.
+    const box = page.getByRole('checkbox', { name: 'Выйти из всех активных сеансов входа' });
+    expect(await box.isChecked()).toBe(true);
+    await page.getByLabel('Введите код').fill(code.slice(0, 5));
+    await page.getByLabel('Новый пароль').fill('short');
+    await page.getByLabel('Повторите пароль').fill('other');
+    await page.getByRole('button', { name: 'Обновить пароль' }).click();
+    await page.getByText('Введите код, отправленный на почту').waitFor();
+    await page.getByText('Пароль должен содержать минимум 8 символов').waitFor();
+    await page.getByText('Пароли не совпадают').waitFor();
+    await page.getByLabel('Новый пароль').fill(NEW_PASSWORD);
+    await page
+      .getByText('Пароль должен содержать минимум 8 символов')
+      .waitFor({ state: 'detached' });
+    expect(await page.getByText('Введите код, отправленный на почту').isVisible()).toBe(true);
+
+    // A refused code keeps step 2, with the code field's message and no toast.
+    browser.allowConsoleErrors(/status of 400/);
+    const wrong = `${(Number(code[0]) + 1) % 10}${code.slice(1)}`;
+    await page.getByLabel('Введите код').fill(wrong);
+    await page.getByLabel('Повторите пароль').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Обновить пароль' }).click();
+    await page.getByText('Введите код, отправленный на почту').waitFor();
+    expect(await page.locator('[data-sonner-toast]').count()).toBe(0);
+    expect(await statusWith(account.token)).toBe(200);
+
+    await page.getByLabel('Введите код').fill(code);
+    await page.getByRole('button', { name: 'Обновить пароль' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Пароль обновлен' }).waitFor();
+    // The box was checked: the other session ended with the reset.
+    expect(await statusWith(account.token)).toBe(401);
+
+    await page.getByRole('button', { name: 'Готово' }).click();
+    await page.waitForURL((address) => address.pathname === '/auth');
+    await page.getByLabel('Логин или почта').fill(account.email);
+    await page.getByLabel('Пароль', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Войти', exact: true }).click();
+    await page.waitForURL((address) => address.pathname === '/');
+    expect(await page.evaluate(() => localStorage.getItem('access_token'))).not.toBeNull();
+  });
+
+  it('with the box unticked the other sessions live on; Назад returns to step 1', async () => {
+    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const page = await openStepOne();
+    await requestCode(page, account.email);
+    await page.getByRole('button', { name: 'Назад' }).click();
+    await page.getByText('Укажите почту, пароль к которой вы забыли').waitFor();
+    expect(await page.getByPlaceholder('Ваш email').inputValue()).toBe(account.email);
+    const code = codeIn((await smtp.waitForLetter(account.email)).text);
+
+    // The countdown holds a second letter back; the code of the first one still works.
+    await requestCode(page, account.email);
+    await page.getByLabel('Введите код').fill(code);
+    await page.getByLabel('Новый пароль').fill(NEW_PASSWORD);
+    await page.getByLabel('Повторите пароль').fill(NEW_PASSWORD);
+    await page.getByRole('checkbox', { name: 'Выйти из всех активных сеансов входа' }).uncheck();
+    await page.getByRole('button', { name: 'Обновить пароль' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Пароль обновлен' }).waitFor();
+    expect(await statusWith(account.token)).toBe(200);
+  });
+
+  it('answers an unknown address like a known one: step 2, and no letter', async () => {
+    const page = await openStepOne();
+    await requestCode(page, 'nobody.at.all@example.com');
+    expect(await page.getByText('nobody.at.all@example.com').isVisible()).toBe(true);
+    expect(smtp.letters.some((item) => item.to.includes('nobody.at.all@example.com'))).toBe(false);
+  });
+});
