@@ -250,6 +250,26 @@ describe('register and verify-registration', () => {
     expect(other.statusCode).toBe(200);
   });
 
+  it('lets an unconfirmed account hold its username for a day, then frees it', async () => {
+    const holder = await createUser(testApp, {
+      email: 'holder@example.com',
+      userName: 'held_name',
+      userNameKey: 'held_name',
+      confirmedAt: null,
+      updatedAt: testApp.clock.now(),
+    });
+    expect((await register({ email: 'wants@example.com', username: 'Held_Name' })).statusCode).toBe(
+      409,
+    );
+    testApp.clock.advance(24 * 3600_000 + 1);
+    expect((await register({ email: 'wants@example.com', username: 'Held_Name' })).statusCode).toBe(
+      200,
+    );
+    expect(await userRow('holder@example.com')).toBeUndefined();
+    expect((await userRow('wants@example.com'))?.userName).toBe('Held_Name');
+    expect(holder.id).not.toBe((await userRow('wants@example.com'))?.id);
+  });
+
   it('applies the password rules on the server: spec §5, the blocklist, not the login', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ password: 'short1A' }, 'Пароль должен содержать минимум 8 символов'],
