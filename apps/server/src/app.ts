@@ -37,6 +37,7 @@ import { telegramRoutes } from './modules/telegram/routes.js';
 import { twoFactorRoutes } from './modules/two-factor/routes.js';
 import { TwoFactorService } from './modules/two-factor/two-factor-service.js';
 import { uploadRoutes } from './modules/uploads/routes.js';
+import { yandexRoutes } from './modules/yandex/routes.js';
 import { registerWebApp } from './web/serve-web.js';
 
 // Messages a schema does not word itself (a wrong type, say) are Russian too.
@@ -139,6 +140,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(uploadRoutes);
   await app.register(telegramRoutes);
   await app.register(profileRoutes, { prefix: AUTH_PREFIX });
+  await app.register(yandexRoutes);
 
   await registerWebApp(app, config);
   return app;

@@ -1,0 +1,13 @@
+/** Texts of the Yandex ID sign-in (shown as a toast after the redirect). */
+export const YANDEX_MESSAGES = {
+  notConfigured: 'Вход через Яндекс ID не настроен',
+  cancelled: 'Вход через Яндекс ID отменён',
+  stale: 'Ссылка входа через Яндекс ID устарела. Попробуйте ещё раз',
+  providerFailed: 'Не удалось получить данные Яндекс ID. Попробуйте позже',
+  noEmail: 'Яндекс ID не передал почту: вход невозможен',
+  emailTaken:
+    'Аккаунт с этой почтой уже есть. Войдите в него и привяжите Яндекс ID в разделе «Личные данные»',
+  yandexTaken: 'Этот Яндекс ID уже привязан к другому аккаунту',
+  accountHasOtherYandex: 'К аккаунту уже привязан другой Яндекс ID',
+  userGone: 'Пользователь не найден',
+} as const;

@@ -1,0 +1,42 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** How long a started Yandex sign-in may take until the browser comes back. */
+export const STATE_TTL_MS = 10 * 60_000;
+
+export interface OAuthState {
+  /** Random; also kept in the browser's cookie, so the answer must come back to that browser. */
+  nonce: string;
+  /** The signed-in user who asked to link Yandex ID; absent for a sign-in. */
+  userId?: string;
+  expiresAt: number;
+}
+
+const sign = (secret: string, body: string) =>
+  createHmac('sha256', secret).update(`yandex-state\n${body}`).digest('base64url');
+
+/** `<base64url JSON>.<HMAC>`: only this server can make one, nobody can alter one. */
+export function createState(secret: string, now: Date, userId?: string) {
+  const state: OAuthState = {
+    nonce: randomBytes(16).toString('base64url'),
+    ...(userId ? { userId } : {}),
+    expiresAt: now.getTime() + STATE_TTL_MS,
+  };
+  const body = Buffer.from(JSON.stringify(state)).toString('base64url');
+  return { state, value: `${body}.${sign(secret, body)}` };
+}
+
+/** The state, when the signature holds and it has not expired; null otherwise. */
+export function readState(secret: string, value: string, now: Date): OAuthState | null {
+  const [body, signature, ...rest] = value.split('.');
+  if (!body || !signature || rest.length > 0) return null;
+  const expected = Buffer.from(sign(secret, body));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  try {
+    const state = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as OAuthState;
+    if (typeof state.nonce !== 'string' || typeof state.expiresAt !== 'number') return null;
+    return state.expiresAt > now.getTime() ? state : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,111 @@
+import { randomInt } from 'node:crypto';
+import { USERNAME_MAX_LENGTH } from '@portal/contracts/constants';
+import { eq } from 'drizzle-orm';
+import type { Clock } from '../../adapters/clock.js';
+import type { Db, Tx } from '../../db/database.js';
+import { emailKey, userNameKey } from '../auth/identity.js';
+import { type UserRow, users } from '../auth/schema.js';
+import { findUserByEmailKey, findUserById } from '../auth/users-repository.js';
+import { YANDEX_MESSAGES } from './messages.js';
+import type { YandexProfile } from './yandex-profile.js';
+
+export type YandexOutcome =
+  | { kind: 'signed-in' | 'created'; user: UserRow }
+  | { kind: 'linked'; user: UserRow }
+  | { kind: 'refused'; message: string };
+
+class Refused extends Error {}
+
+/**
+ * What a Yandex profile means for the portal (DESIGN §3): link it to the signed-in user who
+ * asked, sign in the user it is linked to, or create an account for a new confirmed e-mail.
+ * An e-mail that already has an account is never taken over by a Yandex sign-in.
+ */
+export async function resolveYandexAccount(
+  deps: { db: Db; clock: Clock },
+  profile: YandexProfile,
+  linkToUserId: string | undefined,
+): Promise<YandexOutcome> {
+  const now = deps.clock.now();
+  try {
+    return await deps.db.transaction(async (tx): Promise<YandexOutcome> => {
+      const holder = await findByYandexId(tx, profile.id);
+      if (linkToUserId) {
+        const user = await findUserById(tx, linkToUserId);
+        if (!user) throw new Refused(YANDEX_MESSAGES.userGone);
+        if (holder && holder.id !== user.id) throw new Refused(YANDEX_MESSAGES.yandexTaken);
+        if (user.yandexId && user.yandexId !== profile.id) {
+          throw new Refused(YANDEX_MESSAGES.accountHasOtherYandex);
+        }
+        await tx
+          .update(users)
+          .set({ yandexId: profile.id, updatedAt: now })
+          .where(eq(users.id, user.id));
+        return { kind: 'linked', user };
+      }
+      if (holder) return { kind: 'signed-in', user: holder };
+
+      const email = profile.default_email?.trim();
+      if (!email) throw new Refused(YANDEX_MESSAGES.noEmail);
+      if (await findUserByEmailKey(tx, emailKey(email), { forUpdate: true })) {
+        throw new Refused(YANDEX_MESSAGES.emailTaken);
+      }
+      const userName = await freeUserName(tx, profile.login || email.split('@')[0] || 'user');
+      const [created] = await tx
+        .insert(users)
+        .values({
+          email,
+          emailKey: emailKey(email),
+          userName,
+          userNameKey: userNameKey(userName),
+          // No password: this account signs in with Yandex ID (or sets one by password reset).
+          passwordHash: null,
+          firstName: profile.first_name?.trim() || profile.display_name?.trim() || userName,
+          lastName: profile.last_name?.trim() ?? '',
+          yandexId: profile.id,
+          // Yandex only hands out addresses it has confirmed.
+          confirmedAt: now,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      return { kind: 'created', user: created! };
+    });
+  } catch (error) {
+    if (error instanceof Refused) return { kind: 'refused', message: error.message };
+    // A concurrent sign-in created or linked the same account first; the next try signs in.
+    if (isUniqueViolation(error)) return { kind: 'refused', message: YANDEX_MESSAGES.yandexTaken };
+    throw error;
+  }
+}
+
+async function findByYandexId(tx: Tx, yandexId: string) {
+  const [row] = await tx.select().from(users).where(eq(users.yandexId, yandexId)).limit(1);
+  return row ?? null;
+}
+
+/** A username in the registration alphabet from the Yandex login, made unique with digits. */
+async function freeUserName(tx: Tx, login: string): Promise<string> {
+  let base = login.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, USERNAME_MAX_LENGTH);
+  if (base.length < 3) base = `user${base}`.slice(0, USERNAME_MAX_LENGTH);
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const suffix = attempt === 0 ? '' : String(randomInt(1000, 1_000_000));
+    const candidate = `${base.slice(0, USERNAME_MAX_LENGTH - suffix.length)}${suffix}`;
+    const [taken] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.userNameKey, userNameKey(candidate)))
+      .limit(1);
+    if (!taken) return candidate;
+  }
+  return `user${randomInt(10_000_000, 100_000_000)}`;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
