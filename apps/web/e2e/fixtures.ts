@@ -1,40 +1,50 @@
-import type { User } from '@portal/contracts/auth';
+import { afterAll, beforeAll } from 'vitest';
+import { startSmtpServer, type TestSmtpServer } from '../../server/test/smtp-server';
+import { createSignedInAccount } from './auth-helpers';
 import type { BrowserSession, NewPageOptions } from './browser';
+import { type Portal, setupPortal } from './portal';
 
-export const FAKE_TOKEN = 'e2e-shell-token';
+export type SignedInAccount = Awaited<ReturnType<typeof createSignedInAccount>>;
 
-export const fakeUser: User = {
-  id: '00000000-0000-4000-8000-000000000001',
-  email: 'player@example.com',
-  phoneNamber: null,
-  userName: 'player_one',
-  firstName: 'Иван',
-  middleName: null,
-  lastName: 'Петров',
-  avatarUrl: null,
-  isTwoFactorEnabled: false,
-  yandexId: null,
-  telegramId: null,
-  balance: 1250.5,
-  balanceStars: 120,
+export type PortalWithAccount = {
+  portal: Portal;
+  smtp: TestSmtpServer;
+  /** A confirmed account with a live session, made through the real API (STYLE #9). */
+  account: SignedInAccount;
 };
 
 /**
- * For tests of the shell only (frame, routing, theme): a page with a stored token whose
- * current-user call is answered inside the browser, so no account is needed. Tests of a feature
- * sign in for real.
+ * One portal for the test file, a real SMTP server for its letters, and one signed-in account
+ * (registered and confirmed through the API before the first test).
  */
-export async function openSignedInPage(
-  browser: BrowserSession,
-  options: NewPageOptions = {},
-  user: User = fakeUser,
-) {
-  const page = await browser.newPage({
-    ...options,
-    localStorage: { access_token: FAKE_TOKEN, ...options.localStorage },
+export function setupPortalWithAccount(env: Record<string, string> = {}): () => PortalWithAccount {
+  let smtp: TestSmtpServer | undefined;
+  let account: SignedInAccount | undefined;
+  beforeAll(async () => {
+    smtp = await startSmtpServer({ closeAfterAll: false });
   });
-  await page.route('**/authms/api/Auth/user', (route) =>
-    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(user) }),
-  );
-  return page;
+  const portal = setupPortal(() => ({ SMTP_URL: smtp?.url ?? '', ...env }));
+  beforeAll(async () => {
+    if (!smtp) throw new Error('the SMTP server did not start');
+    account = await createSignedInAccount(portal().baseUrl, smtp);
+  });
+  afterAll(async () => {
+    await smtp?.close();
+  });
+  return () => {
+    if (!smtp || !account) throw new Error('setupPortalWithAccount(): use it inside a test');
+    return { portal: portal(), smtp, account };
+  };
+}
+
+/** A page whose storage holds `token` before the app's first script runs. */
+export function openSignedInPage(
+  browser: BrowserSession,
+  token: string,
+  options: NewPageOptions = {},
+) {
+  return browser.newPage({
+    ...options,
+    localStorage: { access_token: token, ...options.localStorage },
+  });
 }

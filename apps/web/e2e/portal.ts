@@ -81,11 +81,16 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
   };
 }
 
-/** One portal for the whole test file: started before the first test, stopped after the last. */
-export function setupPortal(env: Record<string, string> = {}): () => Portal {
+/**
+ * One portal for the whole test file: started before the first test, stopped after the last.
+ * `env` may be a function, read when the portal starts (after earlier `beforeAll` hooks ran).
+ */
+export function setupPortal(
+  env: Record<string, string> | (() => Record<string, string>) = {},
+): () => Portal {
   let portal: Portal | undefined;
   beforeAll(async () => {
-    portal = await startPortal(env);
+    portal = await startPortal(typeof env === 'function' ? env() : env);
   });
   afterAll(async () => {
     await portal?.stop();

@@ -2,17 +2,17 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { MOBILE_VIEWPORT, setupBrowser } from './browser';
-import { FAKE_TOKEN, fakeUser, openSignedInPage } from './fixtures';
+import { postJson } from './auth-helpers';
+import { MOBILE_VIEWPORT, type NewPageOptions, setupBrowser } from './browser';
+import { openSignedInPage, setupPortalWithAccount } from './fixtures';
 import { repoRoot } from './paths';
-import { setupPortal } from './portal';
 
 // Settings the server injects into index.html; the links below must carry them.
 const SUPPORT_URL = 'https://support.e2e.example/chat';
 const HOSTING_URL = 'https://hosting.e2e.example/';
 const PRIVACY_URL = 'https://hosting.e2e.example/privacy';
 
-const portal = setupPortal({
+const world = setupPortalWithAccount({
   SUPPORT_URL,
   HOSTING_URL,
   PRIVACY_URL,
@@ -20,7 +20,10 @@ const portal = setupPortal({
 });
 const browser = setupBrowser();
 
+const portal = () => world().portal;
 const url = (pathname: string) => `${portal().baseUrl}${pathname}`;
+const signedInPage = (options?: NewPageOptions) =>
+  openSignedInPage(browser, world().account.token, options);
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 const themeOf = (page: Page) => page.evaluate(() => document.documentElement.dataset.theme);
 
@@ -52,19 +55,23 @@ describe('route guard', () => {
   });
 
   it('sends a signed-in user from /auth to /', async () => {
-    const page = await openSignedInPage(browser);
+    const page = await signedInPage();
     await page.goto(url('/auth'));
     await page.waitForURL((address) => address.pathname === '/');
     await heading(page, 'Главная');
   });
 
   it('lets /auth take a returned token even when a user is already signed in', async () => {
-    const page = await openSignedInPage(browser);
-    await page.goto(url('/auth?token=from-yandex'));
-    // The guard steps aside; the auth page stores the new token (spec §2 "Auth page").
-    await expect
-      .poll(() => page.evaluate(() => localStorage.getItem('access_token')))
-      .toBe('from-yandex');
+    const { account } = world();
+    const second = (await postJson(url('/authms/api/Auth/login'), {
+      usernameOrEmail: account.email,
+      password: account.password,
+    })) as { token: string };
+    const page = await signedInPage();
+    await page.goto(url(`/auth?token=${encodeURIComponent(second.token)}`));
+    // The guard steps aside; the auth page stores the new token and goes home (spec §2).
+    await page.waitForURL((address) => address.pathname === '/');
+    expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBe(second.token);
   });
 });
 
@@ -75,7 +82,7 @@ describe('signed-in routes', () => {
     ['/profile/devices', 'Привязанные устройства'],
     ['/wallet/history', 'История начислений и списаний'],
   ])('%s renders "%s" inside the app frame', async (pathname, title) => {
-    const page = await openSignedInPage(browser);
+    const page = await signedInPage();
     await page.goto(url(pathname));
     await heading(page, title);
     expect(pathOf(page)).toBe(pathname);
@@ -85,30 +92,29 @@ describe('signed-in routes', () => {
   });
 
   it('fetches the current user with the stored token at start', async () => {
-    const page = await openSignedInPage(browser);
-    const userCall = page.waitForRequest('**/authms/api/Auth/user');
+    const page = await signedInPage();
+    const userCall = page.waitForResponse('**/authms/api/Auth/user');
     await page.goto(url('/'));
-    expect((await userCall).headers().authorization).toBe(`Bearer ${FAKE_TOKEN}`);
-    await page.getByText(`Здравствуйте, ${fakeUser.firstName}!`).waitFor();
+    const response = await userCall;
+    expect(response.request().headers().authorization).toBe(`Bearer ${world().account.token}`);
+    expect(response.status()).toBe(200);
+    expect(((await response.json()) as { email: string }).email).toBe(world().account.email);
+    await heading(page, 'Главная');
   });
 
   it('drops a token the server refuses and sends the visitor to /auth', async () => {
     const page = await browser.newPage({ localStorage: { access_token: 'revoked-token' } });
-    await page.route('**/authms/api/Auth/user', (route) =>
-      route.fulfill({
-        status: 401,
-        contentType: 'application/json',
-        body: JSON.stringify({ message: 'Недействительный токен' }),
-      }),
-    );
+    // Chromium logs every failed request; these 401s are the point of the test.
     browser.allowConsoleErrors('401 (Unauthorized)');
+    const userCall = page.waitForResponse('**/authms/api/Auth/user');
     await page.goto(url('/profile'));
+    expect((await userCall).status()).toBe(401);
     await page.waitForURL((address) => address.pathname === '/auth');
     expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeNull();
   });
 
   it('the sidebar links move between pages and mark the current one', async () => {
-    const page = await openSignedInPage(browser);
+    const page = await signedInPage();
     await page.goto(url('/'));
     const sidebar = page.getByRole('complementary', { name: 'Боковая панель' });
     await sidebar.getByRole('link', { name: 'Личные данные' }).click();
@@ -122,7 +128,7 @@ describe('signed-in routes', () => {
   });
 
   it('external links come from the server settings; support opens in a new tab', async () => {
-    const page = await openSignedInPage(browser);
+    const page = await signedInPage();
     await page.goto(url('/'));
     const sidebar = page.getByRole('complementary', { name: 'Боковая панель' });
     const support = sidebar.getByRole('link', { name: 'Поддержка' });
@@ -166,7 +172,7 @@ describe('theme', () => {
   });
 
   it('the sidebar switch changes the theme and the choice survives a reload', async () => {
-    const page = await openSignedInPage(browser, { colorScheme: 'dark' });
+    const page = await signedInPage({ colorScheme: 'dark' });
     await page.goto(url('/'));
     const toggle = page.getByRole('switch', { name: 'Тёмная тема' });
     await toggle.waitFor();
@@ -192,7 +198,7 @@ describe('theme', () => {
 
 describe('layout by screen width', () => {
   it('desktop shows the sidebar and no bottom bar', async () => {
-    const page = await openSignedInPage(browser);
+    const page = await signedInPage();
     await page.goto(url('/'));
     await heading(page, 'Главная');
     expect(await page.getByRole('complementary', { name: 'Боковая панель' }).isVisible()).toBe(
@@ -203,7 +209,7 @@ describe('layout by screen width', () => {
   });
 
   it('375 px shows the bottom bar with its four entries and no sidebar', async () => {
-    const page = await openSignedInPage(browser, { viewport: MOBILE_VIEWPORT });
+    const page = await signedInPage({ viewport: MOBILE_VIEWPORT });
     await page.goto(url('/'));
     await heading(page, 'Главная');
     const bottomBar = page.getByRole('navigation', { name: 'Нижнее меню' });
@@ -227,7 +233,7 @@ describe('layout by screen width', () => {
   });
 
   it('the burger opens the theme panel on mobile', async () => {
-    const page = await openSignedInPage(browser, {
+    const page = await signedInPage({
       viewport: MOBILE_VIEWPORT,
       colorScheme: 'dark',
     });
@@ -298,7 +304,7 @@ describe('/oauth', () => {
 
 describe('README screenshot', () => {
   it('saves the signed-in home page to docs/screenshot.png', async () => {
-    const page = await openSignedInPage(browser, { colorScheme: 'dark' });
+    const page = await signedInPage({ colorScheme: 'dark' });
     await page.goto(url('/'));
     await heading(page, 'Главная');
     const file = path.join(repoRoot, 'docs/screenshot.png');
