@@ -71,7 +71,7 @@ describe('payment notifications', () => {
     const forgeries = [
       unsigned,
       { ...genuine, Token: '0'.repeat(64) },
-      { ...genuine, Amount: genuine.Amount * 10 },
+      { ...genuine, Amount: payment.amountKopecks * 10 },
       signTbankRequest({ ...unsigned }, 'guessed-password'),
       signTbankRequest(
         { ...unsigned, TerminalKey: 'OtherTerminal' },

@@ -61,7 +61,7 @@ describe('sandbox provider end to end over HTTP', () => {
       body: JSON.stringify(buildTopUpPayment({ userId: user.id, email: user.email, amount: 1000 })),
     });
     expect(created.status).toBe(200);
-    const { data } = await created.json();
+    const { data } = (await created.json()) as { data: { paymentUrl: string } };
     expect(data.paymentUrl).toMatch(new RegExp(`^${t.base}/sandbox/tbank/pay/\\d+$`));
 
     const { page, html, answer } = await pressButton(data.paymentUrl, 'pay');
@@ -80,7 +80,7 @@ describe('sandbox provider end to end over HTTP', () => {
       ledger: { rub: 100_000 },
     });
     const historyResponse = await fetch(`${t.base}/payments/payments/user`, { headers });
-    const history = await historyResponse.json();
+    const history = (await historyResponse.json()) as { data: unknown[] };
     expect(history.data[0]).toMatchObject({
       kind: 'topUp',
       direction: 'accrual',
@@ -122,7 +122,7 @@ describe('sandbox provider end to end over HTTP', () => {
       body: JSON.stringify(buildTopUpPayment({ userId: user.id, email: user.email, amount: 500 })),
     });
     expect(created.status).toBe(200);
-    const { data } = await created.json();
+    const { data } = (await created.json()) as { data: string };
     expect(data).toMatch(/\/sandbox\/tbank\/pay\/\d+\?via=sbp$/);
     const { html, answer } = await pressButton(data, 'cancel');
     expect(html).toContain('Оплата через СБП');
