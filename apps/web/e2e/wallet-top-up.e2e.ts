@@ -2,7 +2,14 @@ import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { waitForToast } from './auth-helpers';
 import { setupBrowser } from './browser';
-import { newCustomer, openAs, plain, setupWalletWorld, tileValue } from './wallet-helpers';
+import {
+  newCustomer,
+  openAs,
+  plain,
+  setupWalletWorld,
+  tileValue,
+  topUpThroughSandbox,
+} from './wallet-helpers';
 
 const world = setupWalletWorld();
 const browser = setupBrowser();
@@ -142,6 +149,24 @@ describe('top-up through the sandbox checkout', () => {
     expect(await page.locator('li[data-status="canceled"]').count()).toBe(1);
     // Nothing was credited, so nothing to chart.
     await page.getByText('Здесь появится график, когда будут операции').waitFor();
+  });
+});
+
+describe('back from the checkout before the bank confirmed', () => {
+  it('shows the credit when the notification lands later, without a reload', async () => {
+    const customer = await newCustomer(world());
+    const page = await openAs(browser, customer);
+    await page.goto(url('/?topup=success'));
+    await waitForToast(page, 'Платёж принят');
+    await expect.poll(() => tileValue(page, 'balance'), POLL).toBe('0,00 ₽');
+    let navigations = 0;
+    page.on('framenavigated', () => {
+      navigations += 1;
+    });
+    // The bank's notification arrives while the customer looks at the home page.
+    await topUpThroughSandbox(world(), customer, 300);
+    await expect.poll(() => tileValue(page, 'balance'), POLL).toBe('300,00 ₽');
+    expect(navigations).toBe(0);
   });
 });
 
