@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { codeIn, type TestSmtpServer } from '../../server/test/smtp-server';
 
@@ -90,4 +91,33 @@ export async function toastTexts(page: Page): Promise<string[]> {
 
 export async function waitForToast(page: Page, text: string) {
   await page.locator('[data-sonner-toast]', { hasText: text }).first().waitFor();
+}
+
+/** Switches the authenticator on through the API; answers its secret and the recovery codes. */
+export async function enableAuthenticator(
+  baseUrl: string,
+  token: string,
+): Promise<{ secret: string; recoveryCodes: string[] }> {
+  const { secret } = (await postJson(`${baseUrl}/authms/api/Auth/2fa/enable`, {}, token)) as {
+    secret: string;
+  };
+  const { recoveryCodes } = (await postJson(
+    `${baseUrl}/authms/api/Auth/2fa/verify`,
+    { code: totpCode(secret) },
+    token,
+  )) as { recoveryCodes: string[] };
+  return { secret, recoveryCodes };
+}
+
+/**
+ * The authenticator's code at `at` (DESIGN §3: SHA-1, 6 digits, 30 s). The server accepts ±1 step
+ * and never the same step twice, so a second code in a test is taken from the next step.
+ */
+export function totpCode(secret: string, at: number = Date.now()): string {
+  return new TOTP({
+    secret: Secret.fromBase32(secret),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+  }).generate({ timestamp: at });
 }

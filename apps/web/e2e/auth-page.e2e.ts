@@ -3,10 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpServer, type TestSmtpServer } from '../../server/test/smtp-server';
 import {
   createSignedInAccount,
+  enableAuthenticator,
   newAccount,
   postJson,
   registrationCode,
   startSiblingSite,
+  totpCode,
   waitForToast,
 } from './auth-helpers';
 import { setupBrowser } from './browser';
@@ -195,6 +197,47 @@ describe('sign-in', () => {
     await page.waitForURL((address) => address.pathname === '/');
     await page.getByRole('heading', { level: 1, name: 'Главная' }).waitFor();
     expect(await storedToken(page)).toBe(account.token);
+  });
+});
+
+describe('sign-in with two-factor', () => {
+  it('keeps the user signed out until the authenticator code, then signs in', async () => {
+    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const { secret } = await enableAuthenticator(portal.baseUrl, account.token);
+    const page = await browser.newPage();
+    await openAuth(page);
+    await signIn(page, account.email, account.password);
+
+    await waitForToast(page, 'Введите код двухфакторной аутентификации');
+    const codeField = page.getByLabel('Код подтверждения');
+    await codeField.waitFor();
+    expect(await storedToken(page)).toBeNull();
+    expect(new URL(page.url()).pathname).toBe('/auth');
+
+    await codeField.fill('123');
+    await page.getByText('Код должен содержать 6 символов').waitFor();
+    // The step after the one spent on switching the authenticator on.
+    await codeField.fill(totpCode(secret, Date.now() + 30_000));
+    await page.getByRole('button', { name: 'Войти', exact: true }).click();
+    await waitForToast(page, 'Успешный вход');
+    await page.waitForURL((address) => address.pathname === '/');
+    expect(await storedToken(page)).not.toBeNull();
+  });
+
+  it('takes a recovery code instead, through the switch on the code field', async () => {
+    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const { recoveryCodes } = await enableAuthenticator(portal.baseUrl, account.token);
+    const page = await browser.newPage();
+    await openAuth(page);
+    await signIn(page, account.username, account.password);
+    await page.getByLabel('Код подтверждения').waitFor();
+
+    await page.getByRole('button', { name: 'Использовать резервный код' }).click();
+    const recoveryField = page.getByLabel('Резервный код');
+    await recoveryField.fill(recoveryCodes[0] ?? '');
+    await page.getByRole('button', { name: 'Войти', exact: true }).click();
+    await waitForToast(page, 'Успешный вход');
+    await page.waitForURL((address) => address.pathname === '/');
   });
 });
 

@@ -31,7 +31,9 @@ function initialAuthState(): AuthState {
     isLogin: true,
     token,
     userId: null,
-    requiresTwoFactor: readRequiresTwoFactor(),
+    // Signed out, the login form starts without the code field whatever was stored: the server
+    // asks again (an abandoned code step must not trap the next person at this browser).
+    requiresTwoFactor: token !== null && readRequiresTwoFactor(),
     authStatus: 'idle',
     loginStatus: 'idle',
     registerStatus: 'idle',

@@ -2,11 +2,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import {
   type LoginRequest,
   loginFormSchema,
-  type loginRequestSchema,
+  loginRequestSchema,
   loginTwoFactorFormSchema,
 } from '@portal/contracts/auth';
 import { LOGIN_SUCCESS, UNKNOWN_ERROR } from '@portal/contracts/messages';
-import { useMemo, useRef } from 'react';
+import { recoveryCodeSchema } from '@portal/contracts/security';
+import { useMemo, useRef, useState } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
@@ -21,7 +22,7 @@ import { postLogin } from './api/login';
 import styles from './auth-forms.module.css';
 import { confirmationRequested, selectAuth } from './auth-slice';
 import { loginUser } from './auth-thunks';
-import { TwoFactorCodeField } from './two-factor-code-field';
+import { type SecondFactorKind, TwoFactorCodeField } from './two-factor-code-field';
 
 type LoginValues = z.input<typeof loginRequestSchema>;
 
@@ -30,6 +31,9 @@ export const TWO_FACTOR_INFO = 'Введите код двухфакторной
 
 const plainResolver = zodResolver(loginFormSchema) as unknown as Resolver<LoginValues>;
 const twoFactorResolver = zodResolver(loginTwoFactorFormSchema) as unknown as Resolver<LoginValues>;
+const recoveryResolver = zodResolver(
+  loginRequestSchema.extend({ twoFactorCode: recoveryCodeSchema }),
+) as unknown as Resolver<LoginValues>;
 
 /** Logging in to an unconfirmed account mails a new code; its 403 is the success here. */
 async function resendByLogin(body: LoginRequest): Promise<string> {
@@ -43,7 +47,6 @@ async function resendByLogin(body: LoginRequest): Promise<string> {
   return '';
 }
 
-/** The Войти tab (spec §5 "Login"): login and password, then the code when the server asks. */
 type LoginFormProps = {
   onSignedIn: () => void;
   /**
@@ -53,23 +56,30 @@ type LoginFormProps = {
   onConfirmationNeeded: (resendCode: () => Promise<string>) => void;
 };
 
+/** The Войти tab (spec §5 "Login"): login and password, then the code when the server asks. */
 export function LoginForm({ onSignedIn, onConfirmationNeeded }: LoginFormProps) {
   const dispatch = useAppDispatch();
   const { requiresTwoFactor, loginStatus } = useAppSelector(selectAuth);
   const isLoading = loginStatus === 'loading';
 
-  // The code field joins the form when the server asks for it: one form, two schemas.
-  const requiresTwoFactorRef = useRef(requiresTwoFactor);
-  requiresTwoFactorRef.current = requiresTwoFactor;
+  const [secondFactorKind, setSecondFactorKind] = useState<SecondFactorKind>('authenticator');
+
+  // The code field joins the form when the server asks for it: one form, a schema per stage.
+  const schemaRef = useRef<Resolver<LoginValues>>(plainResolver);
+  schemaRef.current = !requiresTwoFactor
+    ? plainResolver
+    : secondFactorKind === 'recovery'
+      ? recoveryResolver
+      : twoFactorResolver;
   const resolver = useMemo<Resolver<LoginValues>>(
-    () => (values, context, options) =>
-      (requiresTwoFactorRef.current ? twoFactorResolver : plainResolver)(values, context, options),
+    () => (values, context, options) => schemaRef.current(values, context, options),
     [],
   );
 
   const {
     register,
     handleSubmit,
+    resetField,
     formState: { errors },
   } = useForm<LoginValues>({
     mode: 'onChange',
@@ -130,6 +140,11 @@ export function LoginForm({ onSignedIn, onConfirmationNeeded }: LoginFormProps) 
       {requiresTwoFactor && (
         <TwoFactorCodeField
           registration={register('twoFactorCode')}
+          kind={secondFactorKind}
+          onKindChange={(kind) => {
+            setSecondFactorKind(kind);
+            resetField('twoFactorCode', { defaultValue: '' });
+          }}
           error={errors.twoFactorCode?.message}
         />
       )}

@@ -1,43 +1,72 @@
 import { LOGIN_TWO_FACTOR_CODE_LENGTH } from '@portal/contracts/constants';
-import type { ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { TextField } from '@/shared/ui/text-field';
+import styles from './auth-forms.module.css';
+
+/** Which second factor the user types: the authenticator's code or a recovery code (issue 4). */
+export type SecondFactorKind = 'authenticator' | 'recovery';
+
+// 'k3f9q-7wx2m': ten symbols and a dash; a little slack for spaces typed in between.
+const RECOVERY_CODE_MAX_LENGTH = 14;
+
+const COPY = {
+  authenticator: {
+    label: 'Код подтверждения',
+    hint: 'Шесть цифр из приложения-аутентификатора',
+    placeholder: '000000',
+    switchTo: 'Использовать резервный код',
+  },
+  recovery: {
+    label: 'Резервный код',
+    hint: 'Один из кодов, сохранённых при включении защиты; каждый действует один раз',
+    placeholder: 'xxxxx-xxxxx',
+    switchTo: 'Использовать код из приложения',
+  },
+} as const;
 
 type TwoFactorCodeFieldProps = {
   registration: UseFormRegisterReturn<'twoFactorCode'>;
+  kind: SecondFactorKind;
+  onKindChange: (kind: SecondFactorKind) => void;
   error?: string;
-  /**
-   * Beside the label: the place for the account-security issue's 'Использовать резервный код'
-   * switch (a recovery code instead of the authenticator's). The switch changes `label`, `hint`
-   * and `maxLength` here and the schema of the login form; the code still goes in `twoFactorCode`.
-   */
-  aside?: ReactNode;
-  label?: string;
-  hint?: string;
-  maxLength?: number;
 };
 
-/** The login form's second-factor field, shown once the server answered `requiresTwoFactor`. */
+/**
+ * The login form's second-factor field, shown once the server answered `requiresTwoFactor`. Both
+ * kinds travel in `twoFactorCode`; the server tells them apart by shape.
+ */
 export function TwoFactorCodeField({
   registration,
+  kind,
+  onKindChange,
   error,
-  aside,
-  label = 'Код подтверждения',
-  hint = 'Шесть цифр из приложения-аутентификатора',
-  maxLength = LOGIN_TWO_FACTOR_CODE_LENGTH,
 }: TwoFactorCodeFieldProps) {
+  const copy = COPY[kind];
+  const isRecovery = kind === 'recovery';
   return (
     <TextField
+      // A new kind is a new field: empty, focused, with its own keyboard.
+      key={kind}
       {...registration}
-      label={label}
-      labelAside={aside}
-      hint={hint}
+      label={copy.label}
+      hint={copy.hint}
       error={error}
-      inputMode="numeric"
-      autoComplete="one-time-code"
-      maxLength={maxLength}
-      placeholder="000000"
+      placeholder={copy.placeholder}
+      inputMode={isRecovery ? 'text' : 'numeric'}
+      autoComplete={isRecovery ? 'off' : 'one-time-code'}
+      autoCapitalize="none"
+      spellCheck={false}
+      maxLength={isRecovery ? RECOVERY_CODE_MAX_LENGTH : LOGIN_TWO_FACTOR_CODE_LENGTH}
       autoFocus
+      labelAside={
+        <button
+          type="button"
+          className={styles.linkButton}
+          onClick={() => onKindChange(isRecovery ? 'authenticator' : 'recovery')}
+        >
+          {copy.switchTo}
+        </button>
+      }
     />
   );
 }

@@ -1,5 +1,5 @@
 import type { User } from '@portal/contracts/auth';
-import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
+import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import axios from 'axios';
 import { msApi } from '@/shared/api/http';
 import type { RequestStatus } from '@/shared/lib/request-status';
@@ -38,6 +38,13 @@ export const userSlice = createSlice({
   initialState,
   reducers: {
     userReset: () => initialState,
+    /**
+     * Spec §4: a profile update merges the names into the stored user, an avatar update replaces
+     * avatarUrl (also: the new e-mail, a linked Telegram and phone). Nothing to merge into: ignored.
+     */
+    userMerged(state, action: PayloadAction<Partial<User>>) {
+      if (state.data) state.data = { ...state.data, ...action.payload };
+    },
   },
   extraReducers: (builder) => {
     builder
@@ -55,5 +62,5 @@ export const userSlice = createSlice({
   },
 });
 
-export const { userReset } = userSlice.actions;
+export const { userReset, userMerged } = userSlice.actions;
 export const { selectUser, selectUserStatus } = userSlice.selectors;
