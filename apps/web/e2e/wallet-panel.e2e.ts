@@ -46,8 +46,8 @@ describe('wallet panel', () => {
     const customer = await newCustomer(world());
     const page = await openAs(browser, customer);
     await openHome(page);
-    await page.getByRole('button', { name: 'Что такое баллы кешбэка' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Баллы кешбэка' });
+    await page.getByRole('button', { name: 'Что такое баллы кэшбэка' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Баллы кэшбэка' });
     await dialog.waitFor();
     const text = plain((await dialog.textContent()) ?? '');
     expect(text).toContain('1 балл = 1 ₽');
@@ -62,8 +62,8 @@ describe('wallet panel', () => {
     const customer = await newCustomer(world());
     const page = await openAs(browser, customer);
     await openHome(page);
-    await page.getByRole('button', { name: 'Что такое баллы кешбэка' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Баллы кешбэка' });
+    await page.getByRole('button', { name: 'Что такое баллы кэшбэка' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Баллы кэшбэка' });
     await dialog.getByRole('button', { name: 'Понятно' }).click();
     await dialog.waitFor({ state: 'detached' });
   });

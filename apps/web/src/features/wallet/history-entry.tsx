@@ -10,7 +10,7 @@ const KINDS: Record<LedgerKind, { label: string; icon: ComponentType<SVGProps<SV
   refund: { label: 'Возврат', icon: HistoryIcon },
   purchase: { label: 'Покупка услуги', icon: ServerIcon },
   renewal: { label: 'Продление услуги', icon: ServerIcon },
-  cashback: { label: 'Кешбэк', icon: SparkIcon },
+  cashback: { label: 'Кэшбэк', icon: SparkIcon },
   adjustment: { label: 'Корректировка', icon: WalletIcon },
 };
 

@@ -203,7 +203,7 @@ function BalanceCard({ chartCurrency }: { chartCurrency: HistoryCurrency }) {
       <div className={styles.balanceHead}>
         <div>
           <h2 id="history-balance-title" className={styles.balanceLabel}>
-            {chartCurrency === 'rub' ? 'Баланс' : 'Баллы кешбэка'}
+            {chartCurrency === 'rub' ? 'Баланс' : 'Баллы кэшбэка'}
           </h2>
           <p className={styles.balanceValue}>
             {user ? (

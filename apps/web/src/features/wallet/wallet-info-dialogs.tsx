@@ -13,7 +13,7 @@ export function CashbackInfoDialog({ isOpen, onOpenChange }: DialogProps) {
     <Modal
       isOpen={isOpen}
       onOpenChange={onOpenChange}
-      title="Баллы кешбэка"
+      title="Баллы кэшбэка"
       footer={
         <ModalClose>
           <Button>Понятно</Button>

@@ -63,7 +63,7 @@ export function WalletPanel() {
         <Tile
           tone="cashback"
           icon={<SparkIcon />}
-          label="Баллы кешбэка"
+          label="Баллы кэшбэка"
           value={
             user ? (
               <>
@@ -72,7 +72,7 @@ export function WalletPanel() {
               </>
             ) : null
           }
-          info={{ label: 'Что такое баллы кешбэка', onClick: () => setOpenDialog('cashback') }}
+          info={{ label: 'Что такое баллы кэшбэка', onClick: () => setOpenDialog('cashback') }}
         />
         <Tile
           tone="overdraft"
