@@ -2,10 +2,19 @@ import { combineSlices, configureStore } from '@reduxjs/toolkit';
 import { authSlice } from '@/features/auth/auth-slice';
 import { userSlice } from '@/features/auth/user-slice';
 import { devicesSlice } from '@/features/devices/devices-slice';
+import { telegramSlice } from '@/features/profile/telegram-slice';
+import { googleTwoFactorSlice } from '@/features/security/google-two-factor-slice';
 import { walletSlice } from '@/features/wallet/wallet-slice';
 
 // A feature adds its state by adding its slice to this list (one line).
-const rootReducer = combineSlices(authSlice, userSlice, walletSlice, devicesSlice);
+const rootReducer = combineSlices(
+  authSlice,
+  userSlice,
+  walletSlice,
+  devicesSlice,
+  telegramSlice,
+  googleTwoFactorSlice,
+);
 
 export function createStore() {
   return configureStore({ reducer: rootReducer });

@@ -1,6 +1,175 @@
+import { ID_COPIED, TELEGRAM_CHECK_FAILED } from '@portal/contracts/messages';
+import { useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { paths } from '@/config/paths';
+import { useLogout } from '@/features/auth/use-logout';
+import { selectUser } from '@/features/auth/user-slice';
+import { fetchDevices, selectDevices, selectDevicesStatus } from '@/features/devices/devices-slice';
+import { Button } from '@/shared/ui/button';
+import { Card } from '@/shared/ui/card';
+import { ChevronRightIcon } from '@/shared/ui/icons';
 import { PageHeader } from '@/shared/ui/page-header';
+import { PageLoader } from '@/shared/ui/page-loader';
+import { notify } from '@/shared/ui/toast';
+import { Avatar } from './avatar';
+import { devicesCountText } from './devices-count-text';
+import { EmailChangeModal } from './email-change-modal';
+import { MyDataModal } from './my-data-modal';
+import styles from './profile-page.module.css';
+import { SecurityCard } from './security-card';
+import { useRefreshContacts } from './telegram-setting';
+import { checkTelegram } from './telegram-slice';
 
-/** Placeholder: replaced by the profile of spec §2. */
+/** /profile (spec §2 "Profile"): user card, contacts, security and 2FA, devices, logout. */
 export default function ProfilePage() {
-  return <PageHeader title="Личные данные" />;
+  const dispatch = useAppDispatch();
+  const user = useAppSelector(selectUser);
+  const devices = useAppSelector(selectDevices);
+  const devicesStatus = useAppSelector(selectDevicesStatus);
+  const logout = useLogout();
+  const refreshContacts = useRefreshContacts();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const [isMyDataOpen, setIsMyDataOpen] = useState(false);
+  const [isEmailOpen, setIsEmailOpen] = useState(false);
+  const [isLoggingOut, setIsLoggingOut] = useState(false);
+
+  useEffect(() => {
+    const telegram = dispatch(checkTelegram());
+    void telegram.then((result) => {
+      if (checkTelegram.rejected.match(result) && !result.meta.aborted) {
+        notify.error(TELEGRAM_CHECK_FAILED);
+      }
+    });
+    const devicesRequest = dispatch(fetchDevices());
+    return () => {
+      telegram.abort();
+      devicesRequest.abort();
+    };
+  }, [dispatch]);
+
+  // Back from the Telegram tab: the bot may have linked the account or connected the phone.
+  useEffect(() => {
+    const onFocus = () => {
+      void dispatch(checkTelegram({ isQuiet: true }));
+      void refreshContacts();
+    };
+    window.addEventListener('focus', onFocus);
+    return () => window.removeEventListener('focus', onFocus);
+  }, [dispatch, refreshContacts]);
+
+  // The Yandex ID callback comes back here when it linked (or failed to link) the account.
+  useEffect(() => {
+    const error = searchParams.get('yandexError');
+    const linked = searchParams.get('yandexLinked');
+    if (!error && !linked) return;
+    if (error) notify.error(error);
+    if (linked) {
+      notify.success('Яндекс ID привязан');
+      void refreshContacts();
+    }
+    setSearchParams({}, { replace: true });
+  }, [searchParams, setSearchParams, refreshContacts]);
+
+  if (!user) return <PageLoader />;
+
+  const fullName = [user.firstName, user.middleName, user.lastName].filter(Boolean).join(' ');
+
+  async function copyId() {
+    if (!user) return;
+    try {
+      await navigator.clipboard.writeText(user.id);
+      notify.success(ID_COPIED);
+    } catch {
+      notify.error('Не удалось скопировать ID');
+    }
+  }
+
+  return (
+    <>
+      <PageHeader title="Личные данные" />
+      <div className={styles.grid}>
+        <Card className={`${styles.userCard} ${styles.wide}`} aria-label="Профиль">
+          <Avatar user={user} />
+          <div className={styles.identity}>
+            <p className={styles.name}>{fullName || user.userName}</p>
+            <span className={styles.muted}>@{user.userName}</span>
+            <span className={styles.idRow}>
+              ID: <span className={styles.idValue}>{user.id}</span>
+              <Button variant="ghost" size="sm" onClick={() => void copyId()}>
+                Скопировать ID
+              </Button>
+            </span>
+          </div>
+          <Button variant="secondary" onClick={() => setIsMyDataOpen(true)}>
+            Мои данные
+          </Button>
+        </Card>
+
+        <Card aria-labelledby="contacts-title">
+          <h2 id="contacts-title" className={styles.cardTitle}>
+            Контакты
+          </h2>
+          <div className={styles.rows}>
+            <div className={styles.row}>
+              <div className={styles.rowText}>
+                <span className={styles.rowTitle}>Почта</span>
+                <span className={styles.muted} data-testid="profile-email">
+                  {user.email}
+                </span>
+              </div>
+              <Button variant="secondary" size="sm" onClick={() => setIsEmailOpen(true)}>
+                Изменить
+              </Button>
+            </div>
+            <div className={styles.row}>
+              <div className={styles.rowText}>
+                <span className={styles.rowTitle}>Телефон</span>
+                <span className={styles.muted} data-testid="profile-phone">
+                  {user.phoneNamber ?? 'Не указан'}
+                </span>
+              </div>
+            </div>
+          </div>
+        </Card>
+
+        <Card aria-labelledby="devices-summary-title">
+          <h2 id="devices-summary-title" className={styles.cardTitle}>
+            Устройства
+          </h2>
+          <Link to={paths.devices.getHref()} className={styles.devicesLink}>
+            <span data-testid="devices-count">
+              {devicesStatus === 'success' ? devicesCountText(devices.length) : '…'}
+            </span>
+            <ChevronRightIcon width={18} height={18} />
+          </Link>
+        </Card>
+
+        <div className={styles.wide}>
+          <SecurityCard user={user} />
+        </div>
+
+        <div className={`${styles.logout} ${styles.wide}`}>
+          <Button
+            variant="danger"
+            disabled={isLoggingOut}
+            aria-busy={isLoggingOut}
+            onClick={() => {
+              setIsLoggingOut(true);
+              void logout().finally(() => setIsLoggingOut(false));
+            }}
+          >
+            Выйти из аккаунта
+          </Button>
+        </div>
+      </div>
+
+      <MyDataModal user={user} isOpen={isMyDataOpen} onOpenChange={setIsMyDataOpen} />
+      <EmailChangeModal
+        currentEmail={user.email}
+        isOpen={isEmailOpen}
+        onOpenChange={setIsEmailOpen}
+      />
+    </>
+  );
 }

@@ -1,0 +1,58 @@
+import {
+  PROFILE_UPDATE_FAILED,
+  TOKEN_INVALID,
+  UNKNOWN_ERROR_OCCURRED,
+  USER_NOT_FOUND,
+} from '@portal/contracts/messages';
+import { AxiosError, AxiosHeaders } from 'axios';
+import { describe, expect, it } from 'vitest';
+import { profileErrorTexts } from './profile-error-texts';
+
+function failure(status: number, data: unknown) {
+  const config = { headers: new AxiosHeaders() };
+  return new AxiosError('Request failed', 'ERR_BAD_REQUEST', config, null, {
+    status,
+    statusText: '',
+    headers: {},
+    config,
+    data,
+  });
+}
+
+describe('profileErrorTexts (spec §8)', () => {
+  it('lists each message of errors for a 400', () => {
+    const error = failure(400, {
+      message: 'Минимум 3 символа',
+      errors: { userName: ['Минимум 3 символа'], firstName: ['Поле не должно быть пустым'] },
+    });
+    expect(profileErrorTexts(error)).toEqual(['Минимум 3 символа', 'Поле не должно быть пустым']);
+  });
+
+  it('falls back for a 400 without errors', () => {
+    expect(profileErrorTexts(failure(400, { message: 'x' }))).toEqual([UNKNOWN_ERROR_OCCURRED]);
+  });
+
+  it('shows the server message or the fixed text for 401 and 404', () => {
+    expect(profileErrorTexts(failure(401, { message: 'Сессия истекла' }))).toEqual([
+      'Сессия истекла',
+    ]);
+    expect(profileErrorTexts(failure(401, {}))).toEqual([TOKEN_INVALID]);
+    expect(profileErrorTexts(failure(404, { message: 'Нет такого' }))).toEqual(['Нет такого']);
+    expect(profileErrorTexts(failure(404, null))).toEqual([USER_NOT_FOUND]);
+  });
+
+  it('shows the taken nickname of a 409', () => {
+    const error = failure(409, {
+      message: 'Этот никнейм уже занят',
+      errors: { userName: ['Этот никнейм уже занят'] },
+    });
+    expect(profileErrorTexts(error)).toEqual(['Этот никнейм уже занят']);
+  });
+
+  it('shows the generic profile text for anything else', () => {
+    expect(profileErrorTexts(failure(500, { message: 'Внутренняя ошибка' }))).toEqual([
+      PROFILE_UPDATE_FAILED,
+    ]);
+    expect(profileErrorTexts(new Error('Network Error'))).toEqual([PROFILE_UPDATE_FAILED]);
+  });
+});

@@ -1,0 +1,17 @@
+import styles from './profile-page.module.css';
+import type { TwoFactorMethodStatus } from './telegram-slice';
+
+const LABELS: Record<TwoFactorMethodStatus, string> = {
+  connected: 'Подключено',
+  unconnected: 'Не подключено',
+  unavailable: 'Недоступно',
+};
+
+/** A 2FA method's state in words (spec §3: connected, unconnected, unavailable). */
+export function StatusText({ status, testId }: { status: TwoFactorMethodStatus; testId?: string }) {
+  return (
+    <span className={styles.status} data-status={status} data-testid={testId}>
+      {LABELS[status]}
+    </span>
+  );
+}

@@ -1,0 +1,121 @@
+import { TELEGRAM_LINK_TTL_MINUTES } from '@portal/contracts/constants';
+import { TELEGRAM_LINK_FAILED } from '@portal/contracts/messages';
+import { useCallback, useEffect, useState } from 'react';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { userMerged } from '@/features/auth/user-slice';
+import { Button } from '@/shared/ui/button';
+import { Modal, ModalClose } from '@/shared/ui/modal';
+import { notify } from '@/shared/ui/toast';
+import { getCurrentUser } from './api/get-current-user';
+import { generateTelegramLink } from './api/telegram';
+import styles from './profile-page.module.css';
+import { StatusText } from './status-text';
+import { checkTelegram, selectTelegramStatus } from './telegram-slice';
+
+/** How often the page asks whether the bot has linked the account, while a link is open. */
+const RECHECK_EVERY_MS = 2_000;
+
+/** The contacts the bot may have changed (Telegram id, phone), merged without a reload. */
+export function useRefreshContacts() {
+  const dispatch = useAppDispatch();
+  return useCallback(async () => {
+    try {
+      const user = await getCurrentUser();
+      dispatch(
+        userMerged({
+          telegramId: user.telegramId,
+          phoneNamber: user.phoneNamber,
+          email: user.email,
+        }),
+      );
+    } catch {
+      // The next full load of the user will show it; nothing to tell the user here.
+    }
+  }, [dispatch]);
+}
+
+/**
+ * Spec §2: Telegram is mandatory ('*обязательно'). Connecting opens the bot's one-time link in a
+ * new tab; the page then watches for the bot to report the link. It cannot be unlinked, only the
+ * account deleted: 'Отключить' explains that in an info modal.
+ */
+export function TelegramSetting() {
+  const dispatch = useAppDispatch();
+  const status = useAppSelector(selectTelegramStatus);
+  const refreshContacts = useRefreshContacts();
+  const [waitingUntil, setWaitingUntil] = useState<number | null>(null);
+  const [isLinking, setIsLinking] = useState(false);
+  const [isInfoOpen, setIsInfoOpen] = useState(false);
+
+  // While the link is open in the other tab, ask now and then; stop once linked or expired.
+  useEffect(() => {
+    if (waitingUntil === null) return;
+    if (status === 'connected') {
+      setWaitingUntil(null);
+      void refreshContacts();
+      return;
+    }
+    const timer = setInterval(() => {
+      if (Date.now() > waitingUntil) setWaitingUntil(null);
+      else void dispatch(checkTelegram({ isQuiet: true }));
+    }, RECHECK_EVERY_MS);
+    return () => clearInterval(timer);
+  }, [dispatch, waitingUntil, status, refreshContacts]);
+
+  async function connect() {
+    // Opened inside the click, so no popup blocker stops it; pointed at the bot once the link is in.
+    const tab = window.open('', '_blank');
+    setIsLinking(true);
+    try {
+      const { link } = await generateTelegramLink();
+      if (tab) {
+        tab.opener = null;
+        tab.location.href = link;
+      } else {
+        window.open(link, '_blank', 'noopener');
+      }
+      setWaitingUntil(Date.now() + TELEGRAM_LINK_TTL_MINUTES * 60_000);
+    } catch {
+      tab?.close();
+      notify.error(TELEGRAM_LINK_FAILED);
+    } finally {
+      setIsLinking(false);
+    }
+  }
+
+  return (
+    <div className={styles.row}>
+      <div className={styles.rowText}>
+        <span className={styles.rowTitle}>
+          Telegram<span className={styles.required}>*обязательно</span>
+        </span>
+        <StatusText status={status} testId="telegram-status" />
+      </div>
+      {status === 'connected' ? (
+        <Button variant="secondary" size="sm" onClick={() => setIsInfoOpen(true)}>
+          Отключить
+        </Button>
+      ) : (
+        <Button
+          size="sm"
+          disabled={status === 'unavailable' || isLinking}
+          aria-busy={isLinking}
+          onClick={() => void connect()}
+        >
+          Подключить
+        </Button>
+      )}
+      <Modal
+        isOpen={isInfoOpen}
+        onOpenChange={setIsInfoOpen}
+        title="Отключить Telegram нельзя"
+        description="Telegram обязателен: через него приходят уведомления о входах в аккаунт и подключён телефон. Отвязать Telegram можно только вместе с удалением аккаунта."
+        footer={
+          <ModalClose>
+            <Button>Понятно</Button>
+          </ModalClose>
+        }
+      />
+    </div>
+  );
+}
