@@ -307,6 +307,8 @@ describe('README screenshot', () => {
     const page = await signedInPage({ colorScheme: 'dark' });
     await page.goto(url('/'));
     await heading(page, 'Главная');
+    // Every panel of the home page has its data (no skeletons in the picture).
+    await page.waitForLoadState('networkidle');
     const file = path.join(repoRoot, 'docs/screenshot.png');
     mkdirSync(path.dirname(file), { recursive: true });
     const image = await page.screenshot({ path: file });
