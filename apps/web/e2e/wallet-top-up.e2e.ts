@@ -230,6 +230,16 @@ describe('the top-up modal', () => {
     const dialog = await openTopUp(page);
     const amount = dialog.getByLabel('Сумма пополнения');
 
+    // No amount at all: the form says so and nothing is sent.
+    let requests = 0;
+    page.on('request', (request) => {
+      if (request.url().includes('/paymentms/')) requests += 1;
+    });
+    await amount.fill('');
+    await dialog.getByRole('button', { name: /Банковская карта/ }).click();
+    await dialog.getByRole('alert').getByText('Введите сумму').waitFor();
+    expect(requests).toBe(0);
+
     // A request error: the server's message (the SBP minimum is 10 ₽, a server rule).
     await amount.fill('5');
     await dialog.getByRole('button', { name: /СБП/ }).click();
