@@ -1,0 +1,245 @@
+import { combineSlices, configureStore } from '@reduxjs/toolkit';
+import { type AxiosAdapter, AxiosError, type InternalAxiosRequestConfig } from 'axios';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { msApi } from '@/shared/api/http';
+import { signIn } from './auth-session';
+import { authSlice, codeScreenLeft } from './auth-slice';
+import { loginUser, logoutUser, registerUser, verifyRegistration } from './auth-thunks';
+import { fetchCurrentUser, userSlice } from './user-slice';
+
+// The auth state of spec §3–4 driven through the real thunks and http client; the server is a
+// function of the request, so nothing touches the network.
+
+type Answer = { status: number; data: unknown; headers?: Record<string, string> };
+let answers: Record<string, Answer>;
+let calls: { url: string; body: unknown; authorization: string | null }[];
+
+const fakeServer: AxiosAdapter = async (config: InternalAxiosRequestConfig) => {
+  const url = config.url ?? '';
+  calls.push({
+    url,
+    body: config.data ? JSON.parse(String(config.data)) : undefined,
+    authorization: (config.headers.get('Authorization') as string | undefined) ?? null,
+  });
+  const answer = answers[url] ?? { status: 404, data: { message: 'Не найдено' } };
+  const response = {
+    data: answer.data,
+    status: answer.status,
+    statusText: String(answer.status),
+    headers: answer.headers ?? {},
+    config,
+  };
+  if (answer.status >= 400) {
+    throw new AxiosError('failed', String(answer.status), config, undefined, response);
+  }
+  return response;
+};
+
+function memoryStorage(): Storage {
+  const map = new Map<string, string>();
+  return {
+    getItem: (key) => map.get(key) ?? null,
+    setItem: (key, value) => void map.set(key, value),
+    removeItem: (key) => void map.delete(key),
+    clear: () => map.clear(),
+    key: (index) => [...map.keys()][index] ?? null,
+    get length() {
+      return map.size;
+    },
+  };
+}
+
+const newStore = () => configureStore({ reducer: combineSlices(authSlice, userSlice) });
+
+const user = {
+  id: 'u-1',
+  email: 'a@example.com',
+  phoneNamber: null,
+  userName: 'player',
+  firstName: 'Иван',
+  middleName: null,
+  lastName: 'Петров',
+  avatarUrl: null,
+  isTwoFactorEnabled: false,
+  yandexId: null,
+  telegramId: null,
+  balance: 0,
+  balanceStars: 0,
+};
+
+const loginBody = { usernameOrEmail: 'player', password: 'Secret123' };
+const AUTH = '/authms/api/Auth';
+const realAdapter = msApi.defaults.adapter;
+
+beforeEach(() => {
+  vi.stubGlobal('localStorage', memoryStorage());
+  answers = {};
+  calls = [];
+  msApi.defaults.adapter = fakeServer;
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  msApi.defaults.adapter = realAdapter;
+});
+
+describe('login (spec §4 "Auth")', () => {
+  it('stores the token under access_token and signs in', async () => {
+    answers[`${AUTH}/login`] = { status: 200, data: { token: 't-1', userId: 'u-1' } };
+    const store = newStore();
+    const pending = store.dispatch(loginUser(loginBody));
+    expect(store.getState().auth.loginStatus).toBe('loading');
+    await pending;
+    expect(store.getState().auth).toMatchObject({
+      isAuth: true,
+      token: 't-1',
+      userId: 'u-1',
+      loginStatus: 'success',
+      requiresTwoFactor: false,
+    });
+    expect(localStorage.getItem('access_token')).toBe('t-1');
+  });
+
+  it('keeps the user signed out when the server asks for a second factor', async () => {
+    answers[`${AUTH}/login`] = { status: 200, data: { requiresTwoFactor: true } };
+    const store = newStore();
+    await store.dispatch(loginUser(loginBody));
+    expect(store.getState().auth).toMatchObject({
+      isAuth: false,
+      token: null,
+      requiresTwoFactor: true,
+    });
+    expect(localStorage.getItem('access_token')).toBeNull();
+    expect(localStorage.getItem('requiresTwoFactor')).toBe('true');
+
+    answers[`${AUTH}/login`] = { status: 200, data: { token: 't-2', userId: 'u-1' } };
+    await store.dispatch(loginUser({ ...loginBody, twoFactorCode: '123456' }));
+    expect(calls.at(-1)?.body).toMatchObject({ twoFactorCode: '123456' });
+    expect(store.getState().auth).toMatchObject({ isAuth: true, token: 't-2' });
+  });
+
+  it('fails with the server message and stores nothing', async () => {
+    answers[`${AUTH}/login`] = { status: 401, data: { message: 'Неверный логин или пароль' } };
+    const store = newStore();
+    const result = await store.dispatch(loginUser(loginBody));
+    expect(loginUser.rejected.match(result) && result.payload?.text).toBe(
+      'Неверный логин или пароль',
+    );
+    expect(store.getState().auth).toMatchObject({ isAuth: false, loginStatus: 'failed' });
+    expect(localStorage.getItem('access_token')).toBeNull();
+  });
+});
+
+describe('registration (spec §4)', () => {
+  const request = {
+    email: 'new@example.com',
+    password: 'Secret123',
+    username: 'newbie',
+    firstName: 'Иван',
+    lastName: '',
+  };
+
+  it('moves to the code screen, and the confirmed code signs in', async () => {
+    answers[`${AUTH}/register`] = { status: 200, data: { message: 'Код отправлен' } };
+    answers[`${AUTH}/verify-registration`] = {
+      status: 200,
+      data: { message: 'Готово', userId: 'u-9', token: 't-9' },
+    };
+    const store = newStore();
+    await store.dispatch(registerUser(request));
+    expect(store.getState().auth).toMatchObject({
+      registerStatus: 'success',
+      registeredEmail: 'new@example.com',
+      isAuth: false,
+    });
+
+    await store.dispatch(verifyRegistration({ email: 'new@example.com', code: '123456' }));
+    expect(store.getState().auth).toMatchObject({
+      isAuth: true,
+      token: 't-9',
+      userId: 'u-9',
+      registeredEmail: null,
+    });
+    expect(localStorage.getItem('access_token')).toBe('t-9');
+  });
+
+  it('keeps the code screen after a wrong code, and Back leaves it', async () => {
+    answers[`${AUTH}/register`] = { status: 200, data: { message: 'Код отправлен' } };
+    answers[`${AUTH}/verify-registration`] = {
+      status: 400,
+      data: { message: 'Неверный код', errors: { code: ['Неверный код'] } },
+    };
+    const store = newStore();
+    await store.dispatch(registerUser(request));
+    const result = await store.dispatch(
+      verifyRegistration({ email: 'new@example.com', code: '000000' }),
+    );
+    expect(verifyRegistration.rejected.match(result) && result.payload?.errors).toEqual({
+      code: ['Неверный код'],
+    });
+    expect(store.getState().auth).toMatchObject({
+      registerStatus: 'failed',
+      registeredEmail: 'new@example.com',
+      isAuth: false,
+    });
+    store.dispatch(codeScreenLeft());
+    expect(store.getState().auth.registeredEmail).toBeNull();
+  });
+
+  it("carries a 429's Retry-After in seconds", async () => {
+    answers[`${AUTH}/register`] = {
+      status: 429,
+      data: { message: 'Повторно отправить код можно через 42 с' },
+      headers: { 'retry-after': '42' },
+    };
+    const result = await newStore().dispatch(registerUser(request));
+    expect(registerUser.rejected.match(result) && result.payload?.retryAfterSeconds).toBe(42);
+  });
+});
+
+describe('app start and logout (spec §4)', () => {
+  it('checks a stored token by fetching the user', async () => {
+    localStorage.setItem('access_token', 't-1');
+    answers[`${AUTH}/user`] = { status: 200, data: user };
+    const store = newStore();
+    expect(store.getState().auth.isAuth).toBe(true);
+    await store.dispatch(fetchCurrentUser());
+    expect(calls.at(-1)?.authorization).toBe('Bearer t-1');
+    expect(store.getState().auth).toMatchObject({ authStatus: 'success', userId: 'u-1' });
+    expect(store.getState().user.data).toEqual(user);
+  });
+
+  it('removes a token the server refuses, silently', async () => {
+    localStorage.setItem('access_token', 'dead');
+    answers[`${AUTH}/user`] = { status: 401, data: { message: 'Недействительный токен' } };
+    const store = newStore();
+    await store.dispatch(fetchCurrentUser());
+    expect(store.getState().auth).toMatchObject({ isAuth: false, token: null });
+    expect(localStorage.getItem('access_token')).toBeNull();
+  });
+
+  it('logs out on the server, removes the token and resets the state', async () => {
+    answers[`${AUTH}/logout`] = { status: 200, data: { message: 'Вы вышли из аккаунта' } };
+    const store = newStore();
+    store.dispatch(signIn('t-1'));
+    localStorage.setItem('requiresTwoFactor', 'true');
+    await store.dispatch(logoutUser());
+    expect(calls.at(-1)).toMatchObject({ url: `${AUTH}/logout`, authorization: 'Bearer t-1' });
+    expect(store.getState().auth).toMatchObject({
+      isAuth: false,
+      token: null,
+      requiresTwoFactor: false,
+    });
+    expect(localStorage.getItem('access_token')).toBeNull();
+    expect(localStorage.getItem('requiresTwoFactor')).toBeNull();
+  });
+
+  it('signs out locally even when the logout call fails', async () => {
+    answers[`${AUTH}/logout`] = { status: 500, data: { message: 'Внутренняя ошибка сервера' } };
+    const store = newStore();
+    store.dispatch(signIn('t-1'));
+    await store.dispatch(logoutUser());
+    expect(store.getState().auth.isAuth).toBe(false);
+    expect(localStorage.getItem('access_token')).toBeNull();
+  });
+});
