@@ -1,0 +1,207 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { pngImage } from '../../server/src/modules/uploads/testing/images';
+import { createSignedInAccount, waitForToast } from './auth-helpers';
+import { setupBrowser } from './browser';
+import { setupPortalWithAccount } from './fixtures';
+import { openProfile, userOf, webDistEnv } from './profile-helpers';
+
+const env = setupPortalWithAccount(webDistEnv());
+const browser = setupBrowser();
+
+describe('/profile', () => {
+  it('shows the user card, contacts, the 2FA methods and the devices summary', async () => {
+    const { portal, account } = env();
+    const page = await openProfile(browser, portal.baseUrl, account.token);
+    await page.getByText(`@${account.username}`).waitFor();
+    await page.getByText(account.userId).waitFor();
+    expect(await page.getByTestId('profile-email').textContent()).toBe(account.email);
+    expect(await page.getByTestId('profile-phone').textContent()).toBe('Не указан');
+    await page.getByText('Google Authenticator').waitFor();
+    await page.getByText('*обязательно').waitFor();
+    await expect
+      .poll(() => page.getByTestId('telegram-status').textContent())
+      .toBe('Не подключено');
+    expect(await page.getByTestId('phone-status').textContent()).toBe('Не подключено');
+    expect(await page.getByTestId('yandex-status').textContent()).toBe('Не подключено');
+    // Phone and Yandex rows have no buttons; Telegram offers to connect.
+    await page.getByRole('button', { name: 'Подключить' }).nth(1).waitFor();
+    await expect.poll(() => page.getByTestId('devices-count').textContent()).toBe('1 устройство');
+
+    await page.getByRole('link', { name: /устройство/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Привязанные устройства' }).waitFor();
+  });
+
+  it('counts devices with the Russian plural', async () => {
+    const { portal, smtp } = env();
+    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    for (let index = 0; index < 4; index++) {
+      const response = await fetch(`${portal.baseUrl}/authms/api/Auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ usernameOrEmail: account.username, password: account.password }),
+      });
+      expect(response.status).toBe(200);
+    }
+    const page = await openProfile(browser, portal.baseUrl, account.token);
+    await expect.poll(() => page.getByTestId('devices-count').textContent()).toBe('5 устройств');
+  });
+
+  it('copies the id with a toast', async () => {
+    const { portal, account } = env();
+    const page = await openProfile(browser, portal.baseUrl, account.token);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('button', { name: 'Скопировать ID' }).click();
+    await waitForToast(page, 'ID скопирован!');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(account.userId);
+  });
+
+  it('edits «Мои данные»: a validation error first, then a save merged into the page', async () => {
+    const { portal, smtp } = env();
+    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const page = await openProfile(browser, portal.baseUrl, account.token);
+    await page.getByRole('button', { name: 'Мои данные' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Мои данные' });
+    await dialog.waitFor();
+
+    await dialog.getByLabel('Никнейм').fill('ab');
+    await dialog.getByLabel('Отчество').fill('   ');
+    await dialog.getByRole('button', { name: 'Сохранить' }).click();
+    await dialog.getByText('Минимум 3 символа').waitFor();
+    await dialog.getByText('Поле не должно состоять только из пробелов').waitFor();
+    expect((await userOf(portal.baseUrl, account.token)).userName).toBe(account.username);
+
+    const nick = `Nick${Date.now().toString(36).slice(-6)}`;
+    await dialog.getByLabel('Никнейм').fill(`  ${nick} `);
+    await dialog.getByLabel('Имя').fill(' Пётр ');
+    await dialog.getByLabel('Отчество').fill('Ильич');
+    await dialog.getByLabel('Фамилия').fill('Сидоров ');
+    await dialog.getByRole('button', { name: 'Сохранить' }).click();
+    await waitForToast(page, 'Данные профиля обновлены');
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('Пётр Ильич Сидоров').waitFor();
+    await page.getByText(`@${nick}`).waitFor();
+    expect(await userOf(portal.baseUrl, account.token)).toMatchObject({
+      userName: nick,
+      firstName: 'Пётр',
+      middleName: 'Ильич',
+      lastName: 'Сидоров',
+    });
+  });
+
+  it('shows the server’s refusal of a taken nickname as a toast', async () => {
+    const { portal, smtp, account: other } = env();
+    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const page = await openProfile(browser, portal.baseUrl, account.token);
+    await page.getByRole('button', { name: 'Мои данные' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Мои данные' });
+    browser.allowConsoleErrors('409 (Conflict)');
+    await dialog.getByLabel('Никнейм').fill(other.username);
+    await dialog.getByLabel('Отчество').fill('Ильич');
+    await dialog.getByRole('button', { name: 'Сохранить' }).click();
+    await waitForToast(page, 'Этот никнейм уже занят');
+    expect((await userOf(portal.baseUrl, account.token)).userName).toBe(account.username);
+  });
+
+  it('uploads an avatar with a progress bar and shows it', async () => {
+    const { portal, smtp } = env();
+    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const file = path.join(tmpdir(), `avatar-${Date.now()}.png`);
+    writeFileSync(file, await pngImage(400, 300));
+    const page = await openProfile(browser, portal.baseUrl, account.token);
+    await page.getByRole('button', { name: 'Мои данные' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Мои данные' });
+
+    // Hold the upload's answer so the progress bar can be seen.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/upload', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await dialog.getByLabel('Файл аватара').setInputFiles(file);
+    const bar = dialog.getByRole('progressbar', { name: 'Загрузка аватара' });
+    await bar.waitFor();
+    expect(Number(await bar.getAttribute('aria-valuenow'))).toBeGreaterThanOrEqual(0);
+    await dialog.getByText(/^\d+%$/).waitFor();
+    release();
+
+    await waitForToast(page, 'Аватар обновлён');
+    await bar.waitFor({ state: 'detached' });
+    const stored = (await userOf(portal.baseUrl, account.token)).avatarUrl;
+    expect(stored).toMatch(/\/uploads\/[0-9a-f]{32}\.png$/);
+    const shown = page.locator(`img[alt="Аватар"][src="${stored}"]`).first();
+    await shown.waitFor();
+    await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(512);
+  });
+
+  it('refuses a file that is not PNG or JPEG and resets the upload', async () => {
+    const { portal, account } = env();
+    const file = path.join(tmpdir(), `not-an-image-${Date.now()}.png`);
+    writeFileSync(file, 'plain text pretending to be a picture');
+    const page = await openProfile(browser, portal.baseUrl, account.token);
+    await page.getByRole('button', { name: 'Мои данные' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Мои данные' });
+    browser.allowConsoleErrors('400 (Bad Request)');
+    await dialog.getByLabel('Файл аватара').setInputFiles(file);
+    await waitForToast(page, 'Допустимы только изображения PNG или JPEG');
+    await dialog.getByText('PNG или JPEG', { exact: true }).waitFor();
+    expect((await userOf(portal.baseUrl, account.token)).avatarUrl).toBeNull();
+  });
+
+  it('answers «Подключить» for Telegram with an error toast when no bot is configured', async () => {
+    const { portal, account } = env();
+    const page = await openProfile(browser, portal.baseUrl, account.token);
+    await expect
+      .poll(() => page.getByTestId('telegram-status').textContent())
+      .toBe('Не подключено');
+    browser.allowConsoleErrors('503 (Service Unavailable)');
+    await page.getByRole('button', { name: 'Подключить' }).nth(1).click();
+    await waitForToast(page, 'Ошибка генерации ссылки');
+  });
+
+  it('explains that Telegram cannot be unlinked', async () => {
+    const { portal, account } = env();
+    const page = await openProfile(browser, portal.baseUrl, account.token);
+    await page.route('**/authms/api/Auth/users/check-telegram-user', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: 'true' }),
+    );
+    await page.reload();
+    await expect.poll(() => page.getByTestId('telegram-status').textContent()).toBe('Подключено');
+    expect(await page.getByTestId('phone-status').textContent()).toBe('Подключено');
+    await page.getByRole('button', { name: 'Отключить' }).last().click();
+    const dialog = page.getByRole('dialog', { name: 'Отключить Telegram нельзя' });
+    await dialog.getByText(/только вместе с удалением аккаунта/).waitFor();
+    await dialog.getByRole('button', { name: 'Понятно' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('shows the Telegram check failing as unavailable with a toast', async () => {
+    const { portal, account } = env();
+    const page = await browser.newPage({ localStorage: { access_token: account.token } });
+    await page.route('**/authms/api/Auth/users/check-telegram-user', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"x"}' }),
+    );
+    browser.allowConsoleErrors('500 (Internal Server Error)');
+    await page.goto(`${portal.baseUrl}/profile`);
+    await waitForToast(page, 'Ошибка получения 2fa');
+    expect(await page.getByTestId('telegram-status').textContent()).toBe('Недоступно');
+  });
+
+  it('logs out', async () => {
+    const { portal, smtp } = env();
+    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const page = await openProfile(browser, portal.baseUrl, account.token);
+    await page.getByRole('button', { name: 'Выйти из аккаунта' }).click();
+    await page.waitForURL(/\/auth$/);
+    const response = await fetch(`${portal.baseUrl}/authms/api/Auth/user`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${account.token}` },
+    });
+    expect(response.status).toBe(401);
+  });
+});
