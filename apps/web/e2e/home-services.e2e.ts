@@ -95,7 +95,7 @@ describe('my services', () => {
     const list = page.getByRole('region', { name: 'Мои услуги' });
     await list.getByRole('button', { name: /Minecraft Survival/ }).waitFor();
     expect(
-      plain(await list.getByRole('button', { name: /Minecraft Survival/ }).innerText()),
+      plain((await list.getByRole('button', { name: /Minecraft Survival/ }).textContent()) ?? ''),
     ).toContain('1 790,00 ₽/мес');
 
     // The wallet shows what the sales left.
