@@ -180,6 +180,29 @@ describe('sign-in', () => {
     expect(await storedToken(page)).toBeNull();
   });
 
+  it('opens the code screen for an unconfirmed account signing in by e-mail', async () => {
+    const account = newAccount();
+    const [firstName = '', lastName = ''] = account.name.split(' ');
+    await postJson(`${portal.baseUrl}/authms/api/Auth/register`, {
+      email: account.email,
+      password: account.password,
+      username: account.username,
+      firstName,
+      lastName,
+    });
+    const code = await registrationCode(smtp, account.email);
+    const page = await browser.newPage();
+    browser.allowConsoleErrors(/status of 403/);
+    await openAuth(page);
+    await signIn(page, account.email, account.password);
+
+    await waitForToast(page, 'Почта не подтверждена');
+    await page.getByRole('heading', { level: 1, name: 'Подтверждение почты' }).waitFor();
+    await page.getByLabel('Код из письма').fill(code);
+    await page.waitForURL((address) => address.pathname === '/');
+    expect(await storedToken(page)).not.toBeNull();
+  });
+
   it('shows the login rules of spec §5 and links to password recovery', async () => {
     const page = await browser.newPage();
     await openAuth(page);
