@@ -22,8 +22,6 @@ const TABS = [
 
 /** What the code screen needs beyond the address; kept out of the store (it holds a password). */
 type PendingConfirmation = {
-  /** The registration form as it was, for Back; null when a login led here. */
-  draft: RegisterDraft | null;
   resendCode: () => Promise<string>;
 };
 
@@ -86,7 +84,7 @@ export default function AuthPage() {
         {isLogin ? (
           <LoginForm
             onSignedIn={goOn}
-            onConfirmationNeeded={(resendCode) => setConfirmation({ draft: null, resendCode })}
+            onConfirmationNeeded={(resendCode) => setConfirmation({ resendCode })}
           />
         ) : (
           <RegisterForm
@@ -94,7 +92,6 @@ export default function AuthPage() {
             onRegistered={(draft, request) => {
               setRegisterDraft(draft);
               setConfirmation({
-                draft,
                 // Spec §7: the register call is also the resend.
                 resendCode: async () => (await postRegister(request)).message,
               });
