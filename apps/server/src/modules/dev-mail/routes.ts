@@ -91,6 +91,8 @@ export const devMailRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Почтовый ящик разработчика (без SMTP), HTML',
         querystring: querySchema,
         produces: ['text/html'],
+        // 200 is the HTML page itself: a schema there would make the serializer quote it.
+        response: { 404: errorAnswerSchema },
       },
     },
     async (request, reply) => {
