@@ -7,7 +7,7 @@ import {
   emailChangeNewEmailFormSchema,
 } from '@portal/contracts/profile';
 import axios from 'axios';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useAppDispatch } from '@/app/hooks';
 import { userMerged } from '@/features/auth/user-slice';
@@ -67,10 +67,19 @@ export function EmailChangeModal({
   const [codeError, setCodeError] = useState<string | null>(null);
   const [newEmail, setNewEmail] = useState('');
   const [isBusy, setIsBusy] = useState(false);
+  const codeRef = useRef<HTMLInputElement>(null);
   const emailForm = useForm<EmailChangeNewEmailForm>({
     resolver: zodResolver(emailChangeNewEmailFormSchema),
     defaultValues: { email: '' },
   });
+
+  // The refused digits stay (red) but are selected, so the next digit typed starts a new code.
+  useEffect(() => {
+    const input = codeRef.current;
+    if (!codeError || isBusy || !input) return;
+    input.focus();
+    input.setSelectionRange(0, input.value.length);
+  }, [codeError, isBusy]);
 
   function close(open: boolean) {
     if (open) return onOpenChange(true);
@@ -175,6 +184,7 @@ export function EmailChangeModal({
             <strong>{step === 'current-code' ? currentEmail : newEmail}</strong>
           </p>
           <CodeInput
+            ref={codeRef}
             label="Код подтверждения"
             value={code}
             autoFocus
