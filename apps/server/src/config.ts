@@ -128,6 +128,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     SECRET_KEY: values.SECRET_KEY ?? readOrCreateSecret(dataDir),
     WEB_DIST_DIR: values.WEB_DIST_DIR || DEFAULT_WEB_DIST_DIR,
     UPLOAD_DIR: values.UPLOAD_DIR || path.join(dataDir, 'uploads'),
+    // The brand's own sites are the natural siblings; an explicit list replaces them.
+    SSO_ALLOWED_ORIGINS:
+      values.SSO_ALLOWED_ORIGINS.length > 0
+        ? values.SSO_ALLOWED_ORIGINS
+        : [new URL(values.HOSTING_URL).origin, new URL(values.LAUNCHER_URL).origin],
   };
 }
 

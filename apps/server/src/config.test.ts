@@ -1,0 +1,48 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-config-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe('configuration', () => {
+  it('fills defaults for a fresh machine and keeps a generated secret', () => {
+    const config = loadConfig({ DATA_DIR: dataDir });
+    expect(config.PORT).toBe(3000);
+    expect(config.PUBLIC_URL).toBe('http://localhost:3000');
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.SECRET_KEY).toBe(readFileSync(path.join(dataDir, 'secret.key'), 'utf8'));
+    expect(loadConfig({ DATA_DIR: dataDir }).SECRET_KEY).toBe(config.SECRET_KEY);
+  });
+
+  it('lets the brand sites receive hand-offs unless a list is given', () => {
+    const defaults = loadConfig({
+      DATA_DIR: dataDir,
+      HOSTING_URL: 'https://host.example.org/panel',
+    });
+    expect(defaults.SSO_ALLOWED_ORIGINS).toEqual([
+      'https://host.example.org',
+      'https://launcher.example.com',
+    ]);
+    const explicit = loadConfig({
+      DATA_DIR: dataDir,
+      SSO_ALLOWED_ORIGINS: 'https://a.example, https://b.example',
+    });
+    expect(explicit.SSO_ALLOWED_ORIGINS).toEqual(['https://a.example', 'https://b.example']);
+  });
+
+  it('lists every wrong setting at once, in Russian', () => {
+    try {
+      loadConfig({ DATA_DIR: dataDir, PORT: '70000', DATABASE_URL: 'not a url' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const { problems } = error as ConfigError;
+      expect(problems).toHaveLength(2);
+      expect(problems[0]).toContain('PORT: ожидается номер порта от 0 до 65535 (сейчас «70000»)');
+      expect(problems[1]).toContain('DATABASE_URL');
+    }
+  });
+});
