@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeTelegramApi, startFakeTelegramApi } from '../../server/test/fake-telegram-api';
+import { createSignedInAccount } from './auth-helpers';
+import { setupBrowser } from './browser';
+import { setupPortalWithAccount } from './fixtures';
+import { openProfile, userOf, webDistEnv } from './profile-helpers';
+
+// The portal's bot talks to a local stand-in of the Bot API; the values are filled in before the
+// portal starts (the fixture reads them then).
+let telegram: FakeTelegramApi;
+const portalEnv: Record<string, string> = { ...webDistEnv(), TELEGRAM_MODE: 'polling' };
+beforeAll(async () => {
+  telegram = await startFakeTelegramApi({ botUsername: 'portal_e2e_bot' });
+  portalEnv.TELEGRAM_BOT_TOKEN = telegram.token;
+  portalEnv.TELEGRAM_API_ROOT = telegram.apiRoot;
+  portalEnv.TELEGRAM_BOT_USERNAME = telegram.botUsername;
+});
+afterAll(async () => {
+  await telegram?.close();
+});
+
+const env = setupPortalWithAccount(portalEnv);
+const browser = setupBrowser();
+
+describe('Telegram on /profile', () => {
+  it('links through the bot: the status turns connected, then the shared phone shows', async () => {
+    const { portal, smtp } = env();
+    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const page = await openProfile(browser, portal.baseUrl, account.token);
+    const status = page.getByTestId('telegram-status');
+    await expect.poll(() => status.textContent()).toBe('Не подключено');
+
+    // The link opens in a new tab; t.me is answered locally (no internet here).
+    await page
+      .context()
+      .route('https://t.me/**', (route) =>
+        route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Telegram</title>' }),
+      );
+    const popupOpened = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Подключить' }).nth(1).click();
+    const popup = await popupOpened;
+    await popup.waitForURL(/^https:\/\/t\.me\//);
+    const link = new URL(popup.url());
+    expect(link.pathname).toBe('/portal_e2e_bot');
+    const token = link.searchParams.get('start') ?? '';
+    expect(token).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+
+    // The user presses START in Telegram: the bot gets `/start <token>`.
+    const me = { id: 777_000_111, first_name: 'Иван' };
+    telegram.sendText(me, `/start ${token}`);
+    await telegram.waitForCall(
+      'sendMessage',
+      (payload) => payload.chat_id === me.id && String(payload.text).includes('Поделитесь номером'),
+    );
+    await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe('Подключено');
+    expect(await page.getByTestId('phone-status').textContent()).toBe('Подключено');
+    await page.getByRole('button', { name: 'Отключить' }).last().waitFor();
+
+    telegram.sendContact(me, { phone_number: '79005550123', user_id: me.id });
+    await telegram.waitForCall(
+      'sendMessage',
+      (payload) => payload.chat_id === me.id && String(payload.text).includes('+79005550123'),
+    );
+    await page.bringToFront();
+    await page.reload();
+    await expect.poll(() => page.getByTestId('profile-phone').textContent()).toBe('+79005550123');
+    const user = await userOf(portal.baseUrl, account.token);
+    expect([user.telegramId, user.phoneNamber]).toEqual([String(me.id), '+79005550123']);
+
+    // A new sign-in is announced, and its button ends that session.
+    const login = await fetch(`${portal.baseUrl}/authms/api/Auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ usernameOrEmail: account.username, password: account.password }),
+    });
+    const { token: otherToken } = (await login.json()) as { token: string };
+    const notice = await telegram.waitForCall(
+      'sendMessage',
+      (payload) => payload.chat_id === me.id && String(payload.text).includes('Новый вход'),
+    );
+    const button = (notice.reply_markup as { inline_keyboard: { callback_data: string }[][] })
+      .inline_keyboard[0]?.[0];
+    telegram.pressButton(me, button?.callback_data ?? '');
+    await telegram.waitForCall(
+      'answerCallbackQuery',
+      (payload) => payload.text === 'Сеанс завершён',
+    );
+    const after = await fetch(`${portal.baseUrl}/authms/api/Auth/user`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${otherToken}` },
+    });
+    expect(after.status).toBe(401);
+  });
+});
