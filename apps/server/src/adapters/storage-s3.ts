@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { assertKey, type FileStorage, STORED_KEY_PATTERN } from './storage.js';
 
 export interface S3Settings {
@@ -35,6 +36,8 @@ export class S3FileStorage implements FileStorage {
         'Content-Type': contentType,
         'Cache-Control': 'public, max-age=31536000, immutable',
         'X-Content-Type-Options': 'nosniff',
+        // Signed payload, not UNSIGNED-PAYLOAD: the bucket checks the bytes it stores.
+        'X-Amz-Content-Sha256': createHash('sha256').update(body).digest('hex'),
       },
     });
     if (!response.ok) {
