@@ -1,0 +1,332 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { EMAIL_NOT_FOUND, FIELD_REQUIRED } from '@portal/contracts/messages';
+import {
+  type GoogleCodeForm,
+  googleCodeFormSchema,
+  secondFactorCodeSchema,
+  type TwoFactorEnableAnswer,
+} from '@portal/contracts/security';
+import { useEffect, useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { writeRequiresTwoFactor } from '@/features/auth/two-factor-flag';
+import { selectUser } from '@/features/auth/user-slice';
+import { errorText } from '@/shared/api/error-text';
+import { Button } from '@/shared/ui/button';
+import { Modal, ModalClose } from '@/shared/ui/modal';
+import { TextField } from '@/shared/ui/text-field';
+import { notify } from '@/shared/ui/toast';
+import { postDisableTwoFactor } from './api/disable-two-factor';
+import { postEnableTwoFactor } from './api/enable-two-factor';
+import { postRenewRecoveryCodes } from './api/renew-recovery-codes';
+import { postVerifyTwoFactor } from './api/verify-two-factor';
+import {
+  fetchGoogleTwoFactorStatus,
+  googleConnected,
+  googleDisconnected,
+  recoveryCodesRenewed,
+  selectGoogleTwoFactor,
+} from './google-two-factor-slice';
+import { RecoveryCodesDialog } from './recovery-codes-dialog';
+import styles from './security.module.css';
+
+type Dialog = 'none' | 'connect' | 'disable' | 'renew';
+
+/** 'JBSW Y3DP EHPK 3PXP': easier to type from the screen. */
+function groupedSecret(secret: string): string {
+  return secret.replace(/(.{4})/g, '$1 ').trim();
+}
+
+/**
+ * The Google (authenticator app) line of the profile's security block (spec §2 "Profile", §4
+ * "Google 2FA"): connect → QR code and a code → connected with recovery codes shown once;
+ * disable through a confirmation and a code; renew the recovery codes with a code.
+ */
+export function GoogleTwoFactorSetting() {
+  const dispatch = useAppDispatch();
+  const user = useAppSelector(selectUser);
+  const { status, recoveryCodesLeft } = useAppSelector(selectGoogleTwoFactor);
+  const [dialog, setDialog] = useState<Dialog>('none');
+  const [enrollment, setEnrollment] = useState<TwoFactorEnableAnswer | null>(null);
+  const [recoveryCodes, setRecoveryCodes] = useState<string[]>([]);
+  const [isStarting, setIsStarting] = useState(false);
+  const isConnected = status === 'connected';
+
+  useEffect(() => {
+    if (!isConnected || recoveryCodesLeft !== null) return;
+    const request = dispatch(fetchGoogleTwoFactorStatus());
+    return () => request.abort();
+  }, [dispatch, isConnected, recoveryCodesLeft]);
+
+  async function connect() {
+    // Spec §8: the authenticator is labelled with the account's address.
+    if (!user?.email) {
+      notify.error(EMAIL_NOT_FOUND);
+      return;
+    }
+    setIsStarting(true);
+    try {
+      setEnrollment(await postEnableTwoFactor());
+      setDialog('connect');
+    } catch (error) {
+      notify.error(errorText(error));
+    } finally {
+      setIsStarting(false);
+    }
+  }
+
+  function showRecoveryCodes(codes: string[]) {
+    setDialog('none');
+    setEnrollment(null);
+    setRecoveryCodes(codes);
+  }
+
+  return (
+    <div className={styles.setting} data-testid="google-two-factor">
+      <div className={styles.settingText}>
+        <span className={styles.settingTitle}>Google Authenticator</span>
+        <span className={styles.settingStatus} data-connected={isConnected || undefined}>
+          {status === 'connected' && 'Подключено'}
+          {status === 'unconnected' && 'Не подключено'}
+          {status === 'unavailable' && 'Недоступно'}
+        </span>
+        {isConnected && recoveryCodesLeft !== null ? (
+          <span className={styles.settingStatus}>
+            Резервных кодов осталось: {recoveryCodesLeft}
+          </span>
+        ) : null}
+      </div>
+      <div className={styles.actions}>
+        {isConnected ? (
+          <>
+            <Button variant="ghost" size="sm" onClick={() => setDialog('renew')}>
+              Новые резервные коды
+            </Button>
+            <Button variant="secondary" size="sm" onClick={() => setDialog('disable')}>
+              Отключить
+            </Button>
+          </>
+        ) : (
+          <Button
+            size="sm"
+            disabled={status === 'unavailable' || isStarting}
+            aria-busy={isStarting}
+            onClick={() => void connect()}
+          >
+            Подключить
+          </Button>
+        )}
+      </div>
+
+      {enrollment ? (
+        <ConnectDialog
+          isOpen={dialog === 'connect'}
+          enrollment={enrollment}
+          onClose={() => setDialog('none')}
+          onConnected={(codes) => {
+            dispatch(googleConnected({ recoveryCodes: codes.length }));
+            showRecoveryCodes(codes);
+          }}
+        />
+      ) : null}
+      <ConfirmWithCodeDialog
+        isOpen={dialog === 'disable'}
+        title="Отключить Google Authenticator?"
+        description="Вход снова будет только по паролю. Для подтверждения введите код из приложения или один из резервных кодов."
+        submitLabel="Отключить"
+        onClose={() => setDialog('none')}
+        onConfirm={async (code) => {
+          const answer = await postDisableTwoFactor(code);
+          writeRequiresTwoFactor(false);
+          dispatch(googleDisconnected());
+          notify.success(answer.message);
+          setDialog('none');
+        }}
+      />
+      <ConfirmWithCodeDialog
+        isOpen={dialog === 'renew'}
+        title="Новые резервные коды"
+        description="Прежние резервные коды перестанут действовать. Для подтверждения введите код из приложения или один из резервных кодов."
+        submitLabel="Получить новые коды"
+        onClose={() => setDialog('none')}
+        onConfirm={async (code) => {
+          const answer = await postRenewRecoveryCodes(code);
+          dispatch(recoveryCodesRenewed(answer.recoveryCodes.length));
+          notify.success(answer.message);
+          showRecoveryCodes(answer.recoveryCodes);
+        }}
+      />
+      <RecoveryCodesDialog codes={recoveryCodes} onClose={() => setRecoveryCodes([])} />
+    </div>
+  );
+}
+
+type ConnectDialogProps = {
+  isOpen: boolean;
+  enrollment: TwoFactorEnableAnswer;
+  onClose: () => void;
+  onConnected: (recoveryCodes: string[]) => void;
+};
+
+/** The QR code, the key for typing by hand, and the first code (1–6 digits, spec §5). */
+function ConnectDialog({ isOpen, enrollment, onClose, onConnected }: ConnectDialogProps) {
+  const {
+    register,
+    handleSubmit,
+    clearErrors,
+    formState: { errors, isSubmitting },
+  } = useForm<GoogleCodeForm>({
+    resolver: zodResolver(googleCodeFormSchema),
+    defaultValues: { code: '' },
+  });
+
+  const onSubmit = handleSubmit(async ({ code }) => {
+    try {
+      const answer = await postVerifyTwoFactor(code);
+      // Spec §4: a successful verify sets the requiresTwoFactor flag, a failed one clears it.
+      writeRequiresTwoFactor(true);
+      notify.success(answer.message);
+      onConnected(answer.recoveryCodes);
+    } catch (error) {
+      writeRequiresTwoFactor(false);
+      notify.error(errorText(error));
+    }
+  });
+
+  return (
+    <Modal
+      isOpen={isOpen}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+      title="Подключение Google Authenticator"
+      footer={
+        <>
+          <ModalClose>
+            <Button variant="secondary">Отмена</Button>
+          </ModalClose>
+          <Button
+            type="submit"
+            form="google-connect-form"
+            disabled={isSubmitting}
+            aria-busy={isSubmitting}
+          >
+            Подключить
+          </Button>
+        </>
+      }
+    >
+      <form id="google-connect-form" className={styles.form} onSubmit={onSubmit} noValidate>
+        <ol className={styles.steps}>
+          <li>Установите Google Authenticator или другое приложение-аутентификатор.</li>
+          <li>
+            Отсканируйте QR-код в приложении:
+            <img
+              className={styles.qr}
+              src={`data:image/png;base64,${enrollment.qrCode}`}
+              alt="QR-код для приложения-аутентификатора"
+              width={184}
+              height={184}
+            />
+            Не получается отсканировать? Введите ключ вручную:
+            <code className={styles.secret} data-testid="two-factor-secret">
+              {groupedSecret(enrollment.secret)}
+            </code>
+          </li>
+          <li>Введите код, который покажет приложение.</li>
+        </ol>
+        <TextField
+          {...register('code', { onChange: () => clearErrors('code') })}
+          label="Код из приложения"
+          placeholder="000000"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          error={errors.code?.message}
+        />
+      </form>
+    </Modal>
+  );
+}
+
+/** Empty: 'Заполните поле'; otherwise six digits or a recovery code. */
+const confirmCodeSchema = z.object({
+  code: z.string().trim().min(1, FIELD_REQUIRED).pipe(secondFactorCodeSchema),
+});
+
+type ConfirmWithCodeDialogProps = {
+  isOpen: boolean;
+  title: string;
+  description: string;
+  submitLabel: string;
+  onClose: () => void;
+  /** Throws when the server refuses: its message becomes the toast (spec §8). */
+  onConfirm: (code: string) => Promise<void>;
+};
+
+function ConfirmWithCodeDialog({
+  isOpen,
+  title,
+  description,
+  submitLabel,
+  onClose,
+  onConfirm,
+}: ConfirmWithCodeDialogProps) {
+  const formId = useId();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    clearErrors,
+    formState: { errors, isSubmitting },
+  } = useForm<{ code: string }>({
+    resolver: zodResolver(confirmCodeSchema),
+    defaultValues: { code: '' },
+  });
+
+  // Every opening starts with an empty field.
+  useEffect(() => {
+    if (isOpen) reset({ code: '' });
+  }, [isOpen, reset]);
+
+  const onSubmit = handleSubmit(async ({ code }) => {
+    try {
+      await onConfirm(code);
+    } catch (error) {
+      notify.error(errorText(error));
+    }
+  });
+
+  return (
+    <Modal
+      isOpen={isOpen}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+      title={title}
+      description={description}
+      footer={
+        <>
+          <ModalClose>
+            <Button variant="secondary">Отмена</Button>
+          </ModalClose>
+          <Button type="submit" form={formId} disabled={isSubmitting} aria-busy={isSubmitting}>
+            {submitLabel}
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} className={styles.form} onSubmit={onSubmit} noValidate>
+        <TextField
+          {...register('code', { onChange: () => clearErrors('code') })}
+          label="Код подтверждения"
+          placeholder="000000"
+          autoComplete="one-time-code"
+          autoFocus
+          error={errors.code?.message}
+        />
+      </form>
+    </Modal>
+  );
+}
