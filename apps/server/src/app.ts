@@ -9,6 +9,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type Clock, systemClock } from './adapters/clock.js';
+import { RedisRevocationBus } from './adapters/revocation-bus.js';
 import { createFileStorage, type FileStorage } from './adapters/storage.js';
 import type { FetchLike } from './adapters/tbank/client.js';
 import type { Config } from './config.js';
@@ -30,9 +31,9 @@ import {
   type PaymentsDeps,
   registerPayments,
 } from './modules/payments/register.js';
-import { registerServers } from './modules/servers/register.js';
 import { profileRoutes } from './modules/profile/routes.js';
 import { securityRoutes } from './modules/security/routes.js';
+import { registerServers } from './modules/servers/register.js';
 import { telegramRoutes } from './modules/telegram/routes.js';
 import { twoFactorRoutes } from './modules/two-factor/routes.js';
 import { TwoFactorService } from './modules/two-factor/two-factor-service.js';
@@ -87,7 +88,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const sessions = new SessionStore(database.db, clock);
+  const sessions = new SessionStore(
+    database.db,
+    clock,
+    config.REDIS_URL
+      ? new RedisRevocationBus(config.REDIS_URL, (error) =>
+          app.log.warn({ err: error }, 'revocation bus unavailable, session cache bypassed'),
+        )
+      : undefined,
+  );
+  app.addHook('onClose', () => sessions.close());
   const identity = await createIdentityDeps(
     app,
     { config, db: database.db, clock, sessions },

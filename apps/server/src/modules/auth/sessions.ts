@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../adapters/clock.js';
+import { LocalRevocationBus, type RevocationBus } from '../../adapters/revocation-bus.js';
 import type { Db, Executor } from '../../db/database.js';
 import { unauthorized } from '../../http/app-error.js';
 import { type SessionRow, sessions } from './schema.js';
@@ -38,19 +39,48 @@ export interface NewSession {
   clientOrigin?: string | null;
 }
 
-/**
- * Sessions are the access tokens (DESIGN §3). Every check and every revocation goes through this
- * store, so a cache with cross-process revocation can live here without touching the callers.
- */
 export type SessionCreatedListener = (session: SessionRow) => void;
 
+interface CachedSession {
+  id: string;
+  userId: string;
+  expiresAtMs: number;
+  idleMs: number;
+  lastActivityMs: number;
+}
+
+/** How many live sessions one process remembers, and how long a revocation is remembered. */
+const CACHE_LIMIT = 50_000;
+const TOMBSTONE_MS = 10 * MINUTE;
+
+/**
+ * Sessions are the access tokens (DESIGN §3). Every check and every revocation goes through this
+ * store. Checks are answered from a per-process cache; a revocation evicts here and is published
+ * on the revocation bus so that every other process evicts too before its next request.
+ *
+ * A revocation inside a transaction is published before it commits; a request in that gap still
+ * reads the live row, so revoked ids are also remembered for a while ("tombstones") and a row
+ * read meanwhile is not cached: the next request after the commit goes to the database.
+ */
 export class SessionStore {
   private readonly createdListeners: SessionCreatedListener[] = [];
+  private readonly cache = new Map<string, CachedSession>();
+  private readonly tombstones = new Map<string, number>();
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-  ) {}
+    private readonly bus: RevocationBus = new LocalRevocationBus(),
+  ) {
+    bus.subscribe(
+      (ids) => this.forget(ids),
+      () => this.cache.clear(),
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.bus.close();
+  }
 
   /** Creates a session and answers its bearer token, which is never stored. */
   async create(input: NewSession, executor: Executor = this.db) {
@@ -86,23 +116,88 @@ export class SessionStore {
 
   /** The live session behind a token, or null when unknown, expired or revoked. */
   async authenticate(token: string): Promise<AuthenticatedSession | null> {
-    const now = this.clock.now();
+    const tokenHash = hashToken(token);
+    const nowMs = this.clock.now().getTime();
+    const cached = this.bus.isReliable() ? this.cache.get(tokenHash) : undefined;
+    if (cached) {
+      const isLive =
+        cached.expiresAtMs > nowMs &&
+        nowMs - cached.lastActivityMs <= cached.idleMs &&
+        !this.tombstones.has(cached.id);
+      if (isLive) {
+        await this.touch(cached, nowMs);
+        return { id: cached.id, userId: cached.userId };
+      }
+      // Another process may have recorded activity since; the database decides.
+      this.cache.delete(tokenHash);
+    }
+
+    const now = new Date(nowMs);
     const [row] = await this.db
       .select()
       .from(sessions)
       .where(
         and(
-          eq(sessions.tokenHash, hashToken(token)),
+          eq(sessions.tokenHash, tokenHash),
           isNull(sessions.revokedAt),
           gt(sessions.expiresAt, now),
         ),
       )
       .limit(1);
     if (!row || isIdleExpired(row, now)) return null;
-    if (now.getTime() - row.lastActivityAt.getTime() >= SESSION_LIMITS.touchEveryMs) {
-      await this.db.update(sessions).set({ lastActivityAt: now }).where(eq(sessions.id, row.id));
-    }
+    const entry: CachedSession = {
+      id: row.id,
+      userId: row.userId,
+      expiresAtMs: row.expiresAt.getTime(),
+      idleMs: limitsOf(row).idleMs,
+      lastActivityMs: row.lastActivityAt.getTime(),
+    };
+    await this.touch(entry, nowMs);
+    if (this.bus.isReliable() && !this.tombstones.has(row.id)) this.remember(tokenHash, entry);
     return { id: row.id, userId: row.userId };
+  }
+
+  /** Last activity is written at most once a minute, not on every request. */
+  private async touch(entry: CachedSession, nowMs: number) {
+    if (nowMs - entry.lastActivityMs < SESSION_LIMITS.touchEveryMs) return;
+    entry.lastActivityMs = nowMs;
+    await this.db
+      .update(sessions)
+      .set({ lastActivityAt: new Date(nowMs) })
+      .where(eq(sessions.id, entry.id));
+  }
+
+  private remember(tokenHash: string, entry: CachedSession) {
+    if (this.cache.size >= CACHE_LIMIT) {
+      // Maps iterate in insertion order: drop the oldest.
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+    this.cache.set(tokenHash, entry);
+  }
+
+  /** Drops revoked sessions from this process's cache and remembers them for a while. */
+  private forget(ids: string[]) {
+    if (ids.length === 0) return;
+    const nowMs = Date.now();
+    for (const [at, time] of this.tombstones) {
+      if (nowMs - time < TOMBSTONE_MS) break;
+      this.tombstones.delete(at);
+    }
+    const revoked = new Set(ids);
+    for (const id of ids) {
+      this.tombstones.delete(id);
+      this.tombstones.set(id, nowMs);
+    }
+    for (const [tokenHash, entry] of this.cache) {
+      if (revoked.has(entry.id)) this.cache.delete(tokenHash);
+    }
+  }
+
+  /** Evicts here at once and tells every other process. */
+  private async announceRevoked(ids: string[]) {
+    this.forget(ids);
+    await this.bus.publish(ids);
   }
 
   async listActive(userId: string): Promise<SessionRow[]> {
@@ -127,6 +222,7 @@ export class SessionStore {
         and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt)),
       )
       .returning({ id: sessions.id });
+    await this.announceRevoked(rows.map((row) => row.id));
     return rows.length > 0;
   }
 
@@ -143,13 +239,17 @@ export class SessionStore {
       .set({ revokedAt: this.clock.now() })
       .where(and(...conditions))
       .returning({ id: sessions.id });
+    await this.announceRevoked(rows.map((row) => row.id));
     return rows.length;
   }
 }
 
+function limitsOf(row: SessionRow) {
+  return row.rememberMe ? SESSION_LIMITS.rememberMe : SESSION_LIMITS.normal;
+}
+
 function isIdleExpired(row: SessionRow, now: Date): boolean {
-  const limits = row.rememberMe ? SESSION_LIMITS.rememberMe : SESSION_LIMITS.normal;
-  return now.getTime() - row.lastActivityAt.getTime() > limits.idleMs;
+  return now.getTime() - row.lastActivityAt.getTime() > limitsOf(row).idleMs;
 }
 
 export function bearerToken(request: FastifyRequest): string | null {
