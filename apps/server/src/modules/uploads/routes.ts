@@ -5,6 +5,7 @@ import { uploadAnswerSchema } from '@portal/contracts/profile';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { enforceLimit } from '../../adapters/rate-limit.js';
 import {
   LOCAL_UPLOADS_ROUTE,
   LocalFileStorage,
@@ -14,7 +15,15 @@ import { requireSession, sessionOf } from '../auth/sessions.js';
 import { AVATAR_LIMITS, AVATAR_MESSAGES, processAvatar } from './avatar-image.js';
 import { recordUpload } from './repository.js';
 
-const errorResponses = { 400: errorAnswerSchema, 401: errorAnswerSchema, 413: errorAnswerSchema };
+const errorResponses = {
+  400: errorAnswerSchema,
+  401: errorAnswerSchema,
+  413: errorAnswerSchema,
+  429: errorAnswerSchema,
+};
+
+/** Re-encoding costs CPU: uploads per user and window. */
+export const UPLOAD_RATE_LIMIT = { limit: 30, windowMs: 10 * 60_000 } as const;
 
 /** `/upload` (DESIGN §5) and, for the local directory, the files themselves at `/uploads/<key>`. */
 export async function uploadRoutes(app: FastifyInstance) {
@@ -45,6 +54,7 @@ export async function uploadRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { userId } = sessionOf(request);
+      await enforceLimit(app.deps.rateLimiter, `upload:user:${userId}`, UPLOAD_RATE_LIMIT);
       const bytes = await readFilePart(request, reply);
       if (!bytes) return reply;
 
@@ -106,7 +116,7 @@ async function readFilePart(request: FastifyRequest, reply: FastifyReply): Promi
   if (!request.isMultipart()) return noFile();
   try {
     const part = await request.file();
-    if (!part || part.fieldname !== 'file') {
+    if (part?.fieldname !== 'file') {
       part?.file.resume();
       return noFile();
     }

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createSignedInUser } from '../../../test/fixtures.js';
 import { createTestApp } from '../../../test/test-app.js';
 import { AVATAR_LIMITS, AVATAR_MESSAGES } from './avatar-image.js';
+import { UPLOAD_RATE_LIMIT } from './routes.js';
 import { uploads } from './schema.js';
 import { jpegImageWithExif, pngClaimingSize, pngImage } from './testing/images.js';
 import { type FilePart, multipartBody } from './testing/multipart-body.js';
@@ -191,6 +192,19 @@ describe('/upload', () => {
     const wrongField = await upload(headers, { ...png(await pngImage(8, 8)), field: 'image' });
     expect(wrongField.statusCode).toBe(400);
     expect(wrongField.json().message).toBe(AVATAR_MESSAGES.noFile);
+  });
+
+  it('limits uploads per user', async () => {
+    const { headers } = await createSignedInUser(testApp);
+    const image = await pngImage(8, 8);
+    for (let index = 0; index < UPLOAD_RATE_LIMIT.limit; index++) {
+      expect((await upload(headers, png(image))).statusCode).toBe(200);
+    }
+    const refused = await upload(headers, png(image));
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBeDefined();
+    const other = await createSignedInUser(testApp);
+    expect((await upload(other.headers, png(image))).statusCode).toBe(200);
   });
 
   it('serves only generated names', async () => {
