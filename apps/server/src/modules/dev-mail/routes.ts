@@ -91,14 +91,14 @@ export const devMailRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Почтовый ящик разработчика (без SMTP), HTML',
         querystring: querySchema,
         produces: ['text/html'],
-        // 200 is the HTML page itself: a schema there would make the serializer quote it.
-        response: { 404: errorAnswerSchema },
+        // 200 is the HTML page itself; a string payload of a non-JSON type is sent as it is.
+        response: { 200: z.string(), 404: errorAnswerSchema },
       },
     },
     async (request, reply) => {
       const list = await letters(request.query.to);
-      reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8');
-      return renderMailbox(config.BRAND_NAME, list);
+      const html = renderMailbox(config.BRAND_NAME, list);
+      return reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(html);
     },
   );
 };
