@@ -10,4 +10,6 @@ export const YANDEX_MESSAGES = {
   yandexTaken: 'Этот Яндекс ID уже привязан к другому аккаунту',
   accountHasOtherYandex: 'К аккаунту уже привязан другой Яндекс ID',
   userGone: 'Пользователь не найден',
+  twoFactorRequired:
+    'Для этого аккаунта включена двухфакторная аутентификация. Войдите по логину и паролю',
 } as const;

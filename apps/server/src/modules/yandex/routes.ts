@@ -107,6 +107,10 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
       if (outcome.kind === 'linked') {
         return reply.redirect(portal('/profile', { yandexLinked: '1' }), 302);
       }
+      // Yandex stands in for the password, not for the authenticator code.
+      if (await app.deps.secondFactor.isEnabled(outcome.user.id)) {
+        return fail(YANDEX_MESSAGES.twoFactorRequired);
+      }
       const { token } = await sessions.create({ userId: outcome.user.id, ...clientOf(request) });
       return reply.redirect(portal('/auth', { token }), 302);
     },

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type FakeYandexAccount, startFakeYandex } from '../../../test/fake-yandex.js';
 import { createSignedInUser, createUser } from '../../../test/fixtures.js';
@@ -128,6 +129,33 @@ describe('/auth/yandex/callback', () => {
     expect((await tokenUser(token)).id).toBe(linked.id);
     const rows = await database.db.select().from(sessions).where(eq(sessions.userId, linked.id));
     expect(rows).toHaveLength(1);
+  });
+
+  it('refuses a sign-in to an account with the authenticator on (the code is not skipped)', async () => {
+    const yandex = account();
+    const { headers } = await createSignedInUser(testApp, { yandexId: yandex.id });
+    const enable = await app.inject({
+      method: 'POST',
+      url: '/authms/api/Auth/2fa/enable',
+      headers,
+    });
+    const { secret } = enable.json<{ secret: string }>();
+    const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate({
+      timestamp: clock.now().getTime(),
+    });
+    const verified = await app.inject({
+      method: 'POST',
+      url: '/authms/api/Auth/2fa/verify',
+      headers,
+      payload: { code },
+    });
+    expect(verified.statusCode).toBe(200);
+
+    fake.signInAs(yandex);
+    const { back, cookie } = await startSignIn();
+    const location = redirectOf(await callback(back, cookie));
+    expect(location.searchParams.get('yandexError')).toBe(YANDEX_MESSAGES.twoFactorRequired);
+    expect(location.searchParams.get('token')).toBeNull();
   });
 
   it('never takes over an existing account by its e-mail', async () => {
