@@ -85,12 +85,12 @@ describe('/profile/devices', () => {
 
     const phone = rows(page).filter({ hasText: 'iOS' });
     // A phone has a device type: its address follows a bullet.
-    expect(await phone.innerText()).toMatch(/iOS 17\.5 Mobile Safari • 127\.0\.0\.1/);
-    expect(await phone.innerText()).toMatch(/Привязан \d{1,2} [а-я]+ \d{4} г\. в \d{2}:\d{2}/);
+    expect(await phone.textContent()).toMatch(/iOS 17\.5 Mobile Safari • 127\.0\.0\.1/);
+    expect(await phone.textContent()).toMatch(/Привязан \d{1,2} [а-я]+ \d{4} г\. в \d{2}:\d{2}/);
     // A desktop has none: no address.
     const laptop = rows(page).filter({ hasText: 'Windows' });
-    expect(await laptop.innerText()).toContain('Windows 10 Chrome');
-    expect(await laptop.innerText()).not.toContain('127.0.0.1');
+    expect(await laptop.textContent()).toContain('Windows 10 Chrome');
+    expect(await laptop.textContent()).not.toContain('127.0.0.1');
 
     const back = page.getByRole('link', { name: 'Назад' });
     expect(await back.getAttribute('href')).toBe('/profile');
@@ -108,7 +108,7 @@ describe('/profile/devices', () => {
 
     const dialog = page.getByRole('dialog', { name: 'Точно выйти?' });
     await dialog.waitFor();
-    expect(await dialog.innerText()).toContain('iOS 17.5 Mobile Safari • 127.0.0.1');
+    expect(await dialog.textContent()).toContain('iOS 17.5 Mobile Safari • 127.0.0.1');
     await dialog.getByRole('button', { name: 'Выйти', exact: true }).click();
 
     await dialog.waitFor({ state: 'hidden' });

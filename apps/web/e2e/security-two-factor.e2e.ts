@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeQrPng, secretOfOtpauthUrl } from '../../server/src/modules/two-factor/testing';
 import { totpCode } from '../../server/src/modules/two-factor/totp';
 import { startSmtpServer, type TestSmtpServer } from '../../server/test/smtp-server';
-import { createSignedInAccount, type TestAccount, waitForToast } from './auth-helpers';
+import { createSignedInAccount, postJson, type TestAccount, waitForToast } from './auth-helpers';
 import { setupBrowser } from './browser';
 import { type Portal, startPortal } from './portal';
 
@@ -55,7 +55,7 @@ async function connectAuthenticator(page: Page): Promise<string> {
   const otpauthUrl = decodeQrPng(source.replace(/^data:image\/png;base64,/, ''));
   expect(otpauthUrl).toMatch(/^otpauth:\/\/totp\//);
   const secret = secretOfOtpauthUrl(otpauthUrl);
-  expect((await dialog.getByTestId('two-factor-secret').innerText()).replaceAll(' ', '')).toBe(
+  expect((await dialog.getByTestId('two-factor-secret').textContent())?.replaceAll(' ', '')).toBe(
     secret,
   );
 
@@ -166,6 +166,40 @@ describe('Google Authenticator on the profile', () => {
       body: JSON.stringify({ usernameOrEmail: account.username, password: account.password }),
     });
     expect(((await login.json()) as { token?: string }).token).toEqual(expect.any(String));
+  });
+
+  it("signs in with a recovery code through 'Использовать резервный код', once", async () => {
+    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const { secret } = (await postJson(url('/authms/api/Auth/2fa/enable'), {}, account.token)) as {
+      secret: string;
+    };
+    const { recoveryCodes } = (await postJson(
+      url('/authms/api/Auth/2fa/verify'),
+      { code: totpCode(secret, new Date()) },
+      account.token,
+    )) as { recoveryCodes: string[] };
+
+    const page = await browser.newPage();
+    await page.goto(url('/auth'));
+    await page.getByLabel('Логин или почта').fill(account.username);
+    await page.getByLabel('Пароль', { exact: true }).fill(account.password);
+    await page.getByRole('button', { name: 'Войти', exact: true }).click();
+    await page.getByRole('button', { name: 'Использовать резервный код' }).click();
+    await page.getByLabel('Резервный код').fill(recoveryCodes[0] ?? '');
+    await page.getByRole('button', { name: 'Войти', exact: true }).click();
+    await page.waitForURL((address) => address.pathname === '/');
+
+    // Spent: the same code does not sign in again.
+    const again = await fetch(url('/authms/api/Auth/login'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        usernameOrEmail: account.username,
+        password: account.password,
+        twoFactorCode: recoveryCodes[0],
+      }),
+    });
+    expect(again.status).toBe(401);
   });
 
   it("says 'Почта не найдена' when the account has no e-mail", async () => {
