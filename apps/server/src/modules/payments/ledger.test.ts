@@ -86,7 +86,7 @@ describe('ledger', () => {
     const t = await testApp;
     const { user, headers } = await createSignedInUser(t);
     const created = await Promise.all(
-      Array.from({ length: 8 }, () =>
+      Array.from({ length: 12 }, () =>
         t.app.inject({
           method: 'POST',
           url: '/paymentms/api/Payment/create',
@@ -97,12 +97,12 @@ describe('ledger', () => {
     );
     expect(created.every((response) => response.statusCode === 200)).toBe(true);
     const rows = await t.database.db.select().from(payments).where(eq(payments.userId, user.id));
-    const report = (row: (typeof rows)[number], status: string) =>
+    const report = (row: (typeof rows)[number], status: string, amount = row.amountKopecks) =>
       providerNotification(t.app, {
         OrderId: row.id,
         PaymentId: Number(row.providerPaymentId),
         Status: status,
-        Amount: row.amountKopecks,
+        Amount: amount,
       });
     const notify = (body: Record<string, unknown>) =>
       t.app.inject({ method: 'POST', url: '/paymentms/api/Payment/notification', payload: body });
@@ -112,7 +112,9 @@ describe('ledger', () => {
         notify(report(row, 'CONFIRMED')),
         notify(report(row, 'CONFIRMED')),
       ]),
-      ...rows.slice(0, 3).map((row) => notify(report(row, 'REFUNDED'))),
+      ...rows.slice(0, 4).map((row) => notify(report(row, 'REFUNDED'))),
+      // 30 ₽ of 100 ₽ refunded: 70 ₽ remain paid.
+      ...rows.slice(4, 6).map((row) => notify(report(row, 'PARTIAL_REFUNDED', 7_000))),
       ...Array.from({ length: 20 }, (_, index) =>
         placeOrder(t, orderBody(user.id, { price: 40, usePoints: index % 2 === 0 })),
       ),
@@ -128,6 +130,6 @@ describe('ledger', () => {
       .select()
       .from(ledgerEntries)
       .where(eq(ledgerEntries.userId, user.id));
-    expect(credits.filter((entry) => entry.kind === 'topUp')).toHaveLength(8);
+    expect(credits.filter((entry) => entry.kind === 'topUp')).toHaveLength(12);
   });
 });

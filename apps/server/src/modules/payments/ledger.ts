@@ -47,6 +47,9 @@ export async function postLedgerEntry(
   if (!Number.isSafeInteger(entry.amount) || entry.amount === 0) {
     throw new Error(`ledger amount must be a non-zero integer, got ${entry.amount}`);
   }
+  // The user's lock before anything else: the entry's foreign key would otherwise take a
+  // share lock first, and two transactions upgrading their share locks deadlock.
+  if (!(await lockBalances(tx, entry.userId))) throw new Error(`no user ${entry.userId}`);
   const inserted = await tx
     .insert(ledgerEntries)
     .values({
@@ -85,15 +88,17 @@ export interface Balances {
 
 /**
  * Locks the user's row until the transaction ends and answers the balances. Every path that
- * decides on an amount from a balance (charges, refunds) takes this lock first, user before
- * service, so concurrent charges of one user run one after another.
+ * changes a balance takes this lock before any other write that involves the user (charges and
+ * refunds also decide their amounts under it), user before service, so balance changes of one
+ * user run one after another and cannot deadlock. `NO KEY UPDATE` excludes other balance writers
+ * but not the foreign-key checks of unrelated inserts (a new session, say).
  */
 export async function lockBalances(tx: Tx, userId: string): Promise<Balances | null> {
   const [row] = await tx
     .select({ kopecks: users.balanceKopecks, points: users.balancePoints, email: users.email })
     .from(users)
     .where(eq(users.id, userId))
-    .for('update');
+    .for('no key update');
   return row ?? null;
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { refuseIfOverLimit } from '../../adapters/rate-limit.js';
 import { hasValidTbankToken } from '../../adapters/tbank/token.js';
 import type { AppDeps } from '../../app.js';
 import { AppError, invalidInput, notFound } from '../../http/app-error.js';
@@ -9,6 +10,9 @@ import {
   NOTIFICATION_UNKNOWN_PAYMENT,
 } from './messages.js';
 import { lockPayment, SettlementRefused, settlePayment } from './settlement.js';
+
+/** Wrongly signed notifications per source address before it is refused outright. */
+const FORGED_NOTIFICATION_RATE = { limit: 50, windowMs: 10 * 60_000 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -21,9 +25,13 @@ export async function receiveNotification(
   deps: AppDeps,
   body: Record<string, unknown>,
   log: FastifyBaseLogger,
+  sourceIp: string,
 ): Promise<void> {
   const provider = deps.payments.provider;
+  const failureKey = `payment-notification-fail:${sourceIp}`;
+  await refuseIfOverLimit(deps.rateLimiter, failureKey, FORGED_NOTIFICATION_RATE);
   if (body.TerminalKey !== provider.terminalKey || !hasValidTbankToken(body, provider.password)) {
+    await deps.rateLimiter.hit(failureKey, FORGED_NOTIFICATION_RATE.windowMs);
     log.warn({ orderId: body.OrderId }, 'payment notification with a wrong signature refused');
     throw new AppError('forbidden', NOTIFICATION_BAD_TOKEN);
   }

@@ -28,6 +28,7 @@ const errors = {
   409: errorAnswerSchema.describe(
     'Ключ идемпотентности занят другим платежом или ещё обрабатывается',
   ),
+  429: errorAnswerSchema.describe('Больше 30 попыток пополнения за 10 минут'),
   503: errorAnswerSchema.describe('Платёжный сервис не ответил или отказал; ничего не оплачено'),
 };
 
@@ -119,12 +120,13 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
           200: z.literal('OK'),
           400: errorAnswerSchema.describe('Сумма или платёж не совпадают'),
           403: errorAnswerSchema.describe(NOTIFICATION_BAD_TOKEN),
+          429: errorAnswerSchema.describe('Слишком много неверно подписанных уведомлений'),
           404: errorAnswerSchema.describe('Платёж не найден'),
         },
       },
     },
     async (request, reply) => {
-      await receiveNotification(deps, request.body, request.log);
+      await receiveNotification(deps, request.body, request.log, request.ip);
       return reply.type('text/plain; charset=utf-8').send('OK');
     },
   );

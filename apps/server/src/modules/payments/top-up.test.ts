@@ -1,7 +1,7 @@
 import { buildTopUpPayment } from '@portal/contracts/wallet';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createSignedInUser, createUser } from '../../../test/fixtures.js';
+import { createSignedInUser, createUser, signIn } from '../../../test/fixtures.js';
 import type { FetchLike } from '../../adapters/tbank/client.js';
 import { hasValidTbankToken } from '../../adapters/tbank/token.js';
 import { payments } from './schema.js';
@@ -192,6 +192,23 @@ describe('top-up: creating a payment', () => {
 
     const rows = await t.database.db.select().from(payments).where(eq(payments.userId, user.id));
     expect(rows).toHaveLength(2);
+  });
+
+  it('limits a user to 30 attempts per 10 minutes', async () => {
+    const t = await testApp;
+    const { user, headers } = await createSignedInUser(t);
+    const payload = buildTopUpPayment({ userId: user.id, email: user.email, amount: 500 });
+    for (let attempt = 0; attempt < 30; attempt++) {
+      const response = await t.app.inject({ method: 'POST', url: CREATE, headers, payload });
+      expect(response.statusCode).toBe(200);
+    }
+    const refused = await t.app.inject({ method: 'POST', url: CREATE, headers, payload });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBeDefined();
+    t.clock.advance(11 * 60_000);
+    const { headers: fresh } = await signIn(t, user.id);
+    const later = await t.app.inject({ method: 'POST', url: CREATE, headers: fresh, payload });
+    expect(later.statusCode).toBe(200);
   });
 
   it('is for signed-in users only', async () => {

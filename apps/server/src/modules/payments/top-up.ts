@@ -6,6 +6,7 @@ import {
 } from '@portal/contracts/constants';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { enforceLimit } from '../../adapters/rate-limit.js';
 import { PaymentProviderError } from '../../adapters/tbank/client.js';
 import type { AppDeps } from '../../app.js';
 import { AppError, invalidInput, notFound } from '../../http/app-error.js';
@@ -24,6 +25,9 @@ export type TopUpMethod = PaymentRow['method'];
 
 /** T-Bank refuses SBP payments under 10 ₽ (integrations.md §1). */
 export const SBP_MIN_ROUBLES = 10;
+
+/** Top-up attempts per user: 30 per 10 minutes. */
+export const TOP_UP_RATE = { limit: 30, windowMs: 10 * 60_000 };
 
 /** Where the provider sends its notifications and the browser after paying. */
 export const NOTIFICATION_PATH = '/paymentms/api/Payment/notification';
@@ -65,6 +69,8 @@ export async function startTopUp(
   log: FastifyBaseLogger,
 ): Promise<{ redirectUrl: string; paymentId: string }> {
   checkLimits(deps.config, input.method, input.amountKopecks);
+  // Each attempt costs a provider call; a person tops up a few times, not dozens.
+  await enforceLimit(deps.rateLimiter, `top-up:${input.userId}`, TOP_UP_RATE);
   const [user] = await deps.db
     .select({ email: users.email })
     .from(users)

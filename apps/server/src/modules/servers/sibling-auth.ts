@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { refuseIfOverLimit } from '../../adapters/rate-limit.js';
 import type { Config } from '../../config.js';
 import { unauthorized } from '../../http/app-error.js';
 import { API_KEY_INVALID } from './messages.js';
@@ -14,6 +15,9 @@ export function siblingKeys(config: Pick<Config, 'SIBLING_API_KEYS'>) {
   });
 }
 
+/** Wrong keys per source address before it is refused outright. */
+const WRONG_KEY_RATE = { limit: 20, windowMs: 10 * 60_000 };
+
 const siblingByRequest = new WeakMap<FastifyRequest, string>();
 
 /**
@@ -22,10 +26,16 @@ const siblingByRequest = new WeakMap<FastifyRequest, string>();
  */
 export function requireSiblingKey(keys: ReturnType<typeof siblingKeys>) {
   return async (request: FastifyRequest) => {
+    const limiter = request.server.deps.rateLimiter;
+    const failureKey = `sibling-key-fail:${request.ip}`;
+    await refuseIfOverLimit(limiter, failureKey, WRONG_KEY_RATE);
     const header = request.headers['x-api-key'];
     const given = typeof header === 'string' ? digest(header) : null;
     const match = given && keys.find((key) => timingSafeEqual(key.digest, given));
-    if (!match) throw unauthorized(API_KEY_INVALID);
+    if (!match) {
+      await limiter.hit(failureKey, WRONG_KEY_RATE.windowMs);
+      throw unauthorized(API_KEY_INVALID);
+    }
     siblingByRequest.set(request, match.name);
   };
 }

@@ -156,6 +156,35 @@ describe('sibling API: orders charge the wallet', () => {
     }
   });
 
+  it('refuses a source address after 20 wrong keys, even with the right one', async () => {
+    const t = await testApp;
+    const user = await createUser(t);
+    const wrong = { 'x-api-key': 'guess-0123456789abcdefghijkl' };
+    // Its own source address, so the other tests' counters do not mix in.
+    const remoteAddress = '203.0.113.7';
+    const url = `/serversms/api/Sibling/users/${user.id}/wallet`;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      expect(
+        (await t.app.inject({ method: 'GET', url, headers: wrong, remoteAddress })).statusCode,
+      ).toBe(401);
+    }
+    const blocked = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { 'x-api-key': HOSTING_KEY },
+      remoteAddress,
+    });
+    expect(blocked.statusCode).toBe(429);
+    t.clock.advance(11 * 60_000);
+    const allowed = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { 'x-api-key': HOSTING_KEY },
+      remoteAddress,
+    });
+    expect(allowed.statusCode).toBe(200);
+  });
+
   it('keeps each sibling to its own services; updates and reads them', async () => {
     const t = await testApp;
     const { user, headers } = await createSignedInUser(t);

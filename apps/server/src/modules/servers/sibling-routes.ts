@@ -21,6 +21,9 @@ export const SIBLING_PREFIX = '/serversms/api/Sibling';
 
 const security = [{ siblingApiKey: [] }];
 const unauthorizedAnswer = errorAnswerSchema.describe('Нет заголовка X-Api-Key или ключ неверный');
+const tooManyAnswer = errorAnswerSchema.describe(
+  'Больше 20 неверных ключей с этого адреса за 10 минут',
+);
 
 /**
  * The server-to-server API for sibling sites (DESIGN §4): each authenticates with its own key
@@ -49,6 +52,7 @@ export const siblingRoutes: FastifyPluginAsyncZod = async (app) => {
           200: siblingOrderAnswerSchema,
           400: errorAnswerSchema,
           401: unauthorizedAnswer,
+          429: tooManyAnswer,
           402: errorAnswerSchema.describe(INSUFFICIENT_FUNDS),
           404: errorAnswerSchema.describe(USER_NOT_FOUND),
           409: errorAnswerSchema.describe('Номер заказа занят другим заказом или услуга чужая'),
@@ -76,6 +80,7 @@ export const siblingRoutes: FastifyPluginAsyncZod = async (app) => {
           200: ownerServiceSchema,
           400: errorAnswerSchema,
           401: unauthorizedAnswer,
+          429: tooManyAnswer,
           404: errorAnswerSchema.describe(SERVICE_NOT_FOUND),
         },
       },
@@ -116,6 +121,7 @@ export const siblingRoutes: FastifyPluginAsyncZod = async (app) => {
           200: siblingWalletAnswerSchema,
           400: errorAnswerSchema,
           401: unauthorizedAnswer,
+          429: tooManyAnswer,
           404: errorAnswerSchema,
         },
       },
@@ -143,6 +149,7 @@ export const siblingRoutes: FastifyPluginAsyncZod = async (app) => {
           200: ownerServicesAnswerSchema,
           400: errorAnswerSchema,
           401: unauthorizedAnswer,
+          429: tooManyAnswer,
         },
       },
     },
