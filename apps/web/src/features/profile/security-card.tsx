@@ -6,16 +6,8 @@ import { Card } from '@/shared/ui/card';
 import styles from './profile-page.module.css';
 import { StatusText } from './status-text';
 import { TelegramSetting } from './telegram-setting';
-import { selectTelegramStatus, type TwoFactorMethodStatus } from './telegram-slice';
-
-/**
- * Spec §4: a linked Telegram also marks the phone connected; a phone shared with the bot is
- * connected in any case. Unknown while the Telegram check runs.
- */
-function phoneStatus(user: User, telegram: TwoFactorMethodStatus): TwoFactorMethodStatus {
-  if (user.phoneNamber || telegram === 'connected') return 'connected';
-  return telegram === 'unavailable' ? 'unavailable' : 'unconnected';
-}
+import { selectTelegramStatus } from './telegram-slice';
+import { phoneStatus, yandexStatus } from './two-factor-statuses';
 
 /** Security: the password entry point and the 2FA methods google, telegram, phone, yandex. */
 export function SecurityCard({ user }: { user: User }) {
@@ -44,10 +36,7 @@ export function SecurityCard({ user }: { user: User }) {
         <div className={styles.row}>
           <div className={styles.rowText}>
             <span className={styles.rowTitle}>Яндекс ID</span>
-            <StatusText
-              status={user.yandexId ? 'connected' : 'unconnected'}
-              testId="yandex-status"
-            />
+            <StatusText status={yandexStatus(user)} testId="yandex-status" />
           </div>
         </div>
       </div>
