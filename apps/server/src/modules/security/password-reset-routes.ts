@@ -5,7 +5,7 @@ import {
   resetPasswordAnswerSchema,
   resetPasswordRequestSchema,
 } from '@portal/contracts/security';
-import { eq } from 'drizzle-orm';
+import { eq, TransactionRollbackError } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { enforceLimit } from '../../adapters/rate-limit.js';
 import { emailKey } from '../auth/identity.js';
@@ -56,26 +56,33 @@ export const passwordResetRoutes: FastifyPluginAsyncZod<{ grants: ResetLogoutGra
         `reset-request:ip:${request.ip}`,
         PASSWORD_RESET_LIMITS.requests,
       );
-      const user = await findUserByEmailKey(db, emailKey(request.body));
-      if (user?.confirmedAt) {
-        try {
-          await db.transaction(async (tx) => {
-            const issued = await codes.issue(
-              { purpose: PASSWORD_RESET_PURPOSE, subject: user.id, userId: user.id },
-              tx,
-            );
-            await mail.enqueue(
-              resetCodeLetter(config, {
-                to: user.email,
-                firstName: user.firstName,
-                code: issued.code,
-              }),
-              tx,
-            );
-          });
-        } catch (error) {
-          // Inside the resend countdown the answer must still not differ from any other.
-          if (!(error instanceof CodeResendRefused)) throw error;
+      const key = emailKey(request.body);
+      const user = await findUserByEmailKey(db, key);
+      const isKnown = Boolean(user?.confirmedAt);
+      try {
+        await db.transaction(async (tx) => {
+          const issued = await codes.issue(
+            isKnown && user
+              ? { purpose: PASSWORD_RESET_PURPOSE, subject: user.id, userId: user.id }
+              : { purpose: PASSWORD_RESET_PURPOSE, subject: `unknown:${key}` },
+            tx,
+          );
+          await mail.enqueue(
+            resetCodeLetter(config, {
+              to: user?.email ?? key,
+              firstName: user?.firstName ?? '',
+              code: issued.code,
+            }),
+            tx,
+          );
+          // An unknown or unconfirmed address does the same work and keeps none of it, so the
+          // answer does not differ in time either (docs/decisions/0007).
+          if (!isKnown) tx.rollback();
+        });
+      } catch (error) {
+        // Inside the resend countdown the answer must still not differ from any other.
+        if (!(error instanceof CodeResendRefused || error instanceof TransactionRollbackError)) {
+          throw error;
         }
       }
       return { message: SECURITY_MESSAGES.resetCodeSent };

@@ -9,7 +9,7 @@ import {
 } from '../../../test/fixtures.js';
 import { codeIn, startSmtpServer } from '../../../test/smtp-server.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
-import { users } from '../auth/schema.js';
+import { oneTimeCodes, users } from '../auth/schema.js';
 import { totpCode } from '../two-factor/totp.js';
 
 const API = '/authms/api/Auth';
@@ -114,6 +114,13 @@ describe('forgot-password', () => {
     expect(await lettersTo(testApp, 'nobody-here@example.com')).toEqual([]);
     expect(await lettersTo(testApp, unconfirmed.email)).toEqual([]);
     expect(await lettersTo(testApp, known.email)).toHaveLength(1);
+    // The same work was done for the unknown ones, and none of it kept.
+    const codes = await testApp.database.db
+      .select({ subject: oneTimeCodes.subject })
+      .from(oneTimeCodes)
+      .where(eq(oneTimeCodes.purpose, 'password-reset'));
+    expect(codes.map((row) => row.subject)).not.toContain('unknown:nobody-here@example.com');
+    expect(codes.map((row) => row.subject)).toContain(known.id);
   });
 
   it('inside the resend countdown answers the same and mails nothing new', async () => {
