@@ -38,6 +38,8 @@ const envSchema = z.object({
   BRAND_NAME: z.string().default('GameHost'),
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('GameHost <no-reply@localhost>'),
+  /** Pause before a failed letter is tried again; each further pause doubles, up to an hour. */
+  MAIL_FIRST_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   WEB_DIST_DIR: z.string().default(''),
   UPLOAD_DIR: z.string().default(''),
   /** S3-compatible storage for uploads (DESIGN §6); all of S3_* but S3_REGION/S3_PREFIX together. */

@@ -35,7 +35,8 @@ export interface TestSmtpServer {
 }
 
 export async function startSmtpServer(
-  options: { closeAfterAll?: boolean } = {},
+  /** `port`: listen there instead of a free port (a server "coming back" after an outage). */
+  options: { closeAfterAll?: boolean; port?: number } = {},
 ): Promise<TestSmtpServer> {
   const letters: ReceivedLetter[] = [];
   const claimed = new Set<ReceivedLetter>();
@@ -76,7 +77,7 @@ export async function startSmtpServer(
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.server.address() as AddressInfo;
 

@@ -9,8 +9,9 @@
  * the change committed. Delivery happens after commit, off the request: the sender is woken when
  * the request that enqueued it has been answered (and polls every few seconds for retries and
  * for letters written outside a request), so a slow or failing SMTP server never holds a request
- * nor fails it. A failed send is retried with growing pauses (30 s, 1 min, 2 min … 1 h), then
- * marked failed. `composeLetter` (mail-letter.ts) builds a branded Russian letter in HTML and text.
+ * nor fails it. A failed send is retried with growing pauses (30 s, 1 min, 2 min … 1 h; the first
+ * is MAIL_FIRST_RETRY_SECONDS), then marked failed. `composeLetter` (mail-letter.ts) builds a
+ * branded Russian letter in HTML and text.
  *
  *   await mail.flush();   // deliver every due letter now and wait (tests, scripts, shutdown)
  *
@@ -118,8 +119,13 @@ export const OUTBOX_RULES = {
 /** How long a response keeps waking the sender for a letter it has not seen (rolled back?). */
 const AWAIT_COMMIT_MS = 30_000;
 
-export function retryDelayMs(attempts: number): number {
-  return Math.min(OUTBOX_RULES.maxRetryMs, OUTBOX_RULES.firstRetryMs * 2 ** (attempts - 1));
+export function retryDelayMs(attempts: number, firstRetryMs: number = OUTBOX_RULES.firstRetryMs) {
+  return Math.min(OUTBOX_RULES.maxRetryMs, firstRetryMs * 2 ** (attempts - 1));
+}
+
+export interface OutboxOptions {
+  /** The first pause before a retry (MAIL_FIRST_RETRY_SECONDS); default 30 s. */
+  firstRetryMs?: number;
 }
 
 /** The outbox and its sender. One per process; several processes share the table safely. */
@@ -134,13 +140,17 @@ export class MailOutbox implements Mailer {
    * and the next response wakes the sender again. Entries of rolled-back letters age out.
    */
   private readonly awaiting = new Map<string, number>();
+  private readonly firstRetryMs: number;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly transport: MailTransport,
     private readonly log: MailLog,
-  ) {}
+    options: OutboxOptions = {},
+  ) {
+    this.firstRetryMs = options.firstRetryMs ?? OUTBOX_RULES.firstRetryMs;
+  }
 
   get isDevMailbox(): boolean {
     return this.transport.isDevMailbox;
@@ -179,7 +189,9 @@ export class MailOutbox implements Mailer {
   /** Starts polling for retries and for letters enqueued outside requests. */
   start(): void {
     if (this.timer || this.stopped) return;
-    this.timer = setInterval(() => this.kick(), OUTBOX_RULES.pollIntervalMs);
+    // A retry pause shorter than the poll would otherwise wait for the poll.
+    const every = Math.min(OUTBOX_RULES.pollIntervalMs, this.firstRetryMs);
+    this.timer = setInterval(() => this.kick(), every);
     this.timer.unref();
   }
 
@@ -265,7 +277,7 @@ export class MailOutbox implements Mailer {
           status: isLast ? 'failed' : 'pending',
           attempts,
           lockedUntil: null,
-          nextAttemptAt: new Date(now.getTime() + retryDelayMs(attempts)),
+          nextAttemptAt: new Date(now.getTime() + retryDelayMs(attempts, this.firstRetryMs)),
           lastError: String((error as Error).message ?? error).slice(0, 500),
         })
         .where(eq(mailOutbox.id, row.id));

@@ -55,6 +55,7 @@ export async function createIdentityDeps(
     clock,
     options.mailTransport ?? createMailTransport(config),
     app.log.child({ module: 'mail' }),
+    { firstRetryMs: config.MAIL_FIRST_RETRY_SECONDS * 1000 },
   );
   const rateLimiter =
     options.rateLimiter ??
