@@ -1,11 +1,12 @@
 // Every table the server knows, gathered for Drizzle's typed queries. Each module owns its
 // `schema.ts`; add one line here per module. The SQL itself lives in ../../migrations.
-export * from '../modules/auth/schema.js';
+
 export * from '../adapters/mail-schema.js';
+export * from '../modules/auth/schema.js';
 export * from '../modules/payments/schema.js';
+export * from '../modules/profile/schema.js';
+export * from '../modules/security/schema.js';
 export * from '../modules/servers/schema.js';
-export * from '../modules/uploads/schema.js';
 export * from '../modules/telegram/schema.js';
 export * from '../modules/two-factor/schema.js';
-export * from '../modules/security/schema.js';
-export * from '../modules/profile/schema.js';
+export * from '../modules/uploads/schema.js';

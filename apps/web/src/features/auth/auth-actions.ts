@@ -8,3 +8,6 @@ export const tokenSet = createAction<string>('auth/tokenSet');
 
 /** The token is gone from storage (logout, or the server refused it); every auth field resets. */
 export const signedOut = createAction('auth/signedOut');
+
+/** The account's second factor was switched on or off (the authenticator settings, spec §4). */
+export const requiresTwoFactorChanged = createAction<boolean>('auth/requiresTwoFactorChanged');

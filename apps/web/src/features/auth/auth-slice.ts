@@ -1,7 +1,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { readAccessToken } from '@/shared/api/token-storage';
 import type { RequestStatus } from '@/shared/lib/request-status';
-import { signedOut, tokenSet } from './auth-actions';
+import { requiresTwoFactorChanged, signedOut, tokenSet } from './auth-actions';
 import { loginUser, registerUser, verifyRegistration } from './auth-thunks';
 import { readRequiresTwoFactor } from './two-factor-flag';
 import { fetchCurrentUser } from './user-slice';
@@ -69,6 +69,9 @@ export const authSlice = createSlice({
     builder
       .addCase(tokenSet, (state, action) => {
         signedInWith(state, action.payload, state.userId);
+      })
+      .addCase(requiresTwoFactorChanged, (state, action) => {
+        state.requiresTwoFactor = action.payload;
       })
       .addCase(signedOut, () => ({
         ...initialAuthState(),

@@ -23,6 +23,7 @@ import styles from './auth-forms.module.css';
 import { confirmationRequested, selectAuth } from './auth-slice';
 import { loginUser } from './auth-thunks';
 import { type SecondFactorKind, TwoFactorCodeField } from './two-factor-code-field';
+import { YandexLoginButton } from './yandex-login-button';
 
 type LoginValues = z.input<typeof loginRequestSchema>;
 
@@ -152,6 +153,7 @@ export function LoginForm({ onSignedIn, onConfirmationNeeded }: LoginFormProps) 
       <Button type="submit" isFullWidth disabled={isLoading} aria-busy={isLoading}>
         Войти
       </Button>
+      <YandexLoginButton />
     </form>
   );
 }

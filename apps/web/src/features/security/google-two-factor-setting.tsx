@@ -10,6 +10,7 @@ import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { requiresTwoFactorChanged } from '@/features/auth/auth-actions';
 import { writeRequiresTwoFactor } from '@/features/auth/two-factor-flag';
 import { selectUser } from '@/features/auth/user-slice';
 import { errorText } from '@/shared/api/error-text';
@@ -139,6 +140,7 @@ export function GoogleTwoFactorSetting() {
         onConfirm={async (code) => {
           const answer = await postDisableTwoFactor(code);
           writeRequiresTwoFactor(false);
+          dispatch(requiresTwoFactorChanged(false));
           dispatch(googleDisconnected());
           notify.success(answer.message);
           setDialog('none');
@@ -171,6 +173,7 @@ type ConnectDialogProps = {
 
 /** The QR code, the key for typing by hand, and the first code (1–6 digits, spec §5). */
 function ConnectDialog({ isOpen, enrollment, onClose, onConnected }: ConnectDialogProps) {
+  const dispatch = useAppDispatch();
   const {
     register,
     handleSubmit,
@@ -186,10 +189,12 @@ function ConnectDialog({ isOpen, enrollment, onClose, onConnected }: ConnectDial
       const answer = await postVerifyTwoFactor(code);
       // Spec §4: a successful verify sets the requiresTwoFactor flag, a failed one clears it.
       writeRequiresTwoFactor(true);
+      dispatch(requiresTwoFactorChanged(true));
       notify.success(answer.message);
       onConnected(answer.recoveryCodes);
     } catch (error) {
       writeRequiresTwoFactor(false);
+      dispatch(requiresTwoFactorChanged(false));
       notify.error(errorText(error));
     }
   });
