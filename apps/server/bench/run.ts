@@ -6,18 +6,27 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { systemClock } from '../src/adapters/clock.js';
+import { signTbankRequest } from '../src/adapters/tbank/token.js';
 import { connectPostgres, type Database, openPglite } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { hashPassword } from '../src/modules/auth/passwords.js';
 import { users } from '../src/modules/auth/schema.js';
 import { SessionStore } from '../src/modules/auth/sessions.js';
+import { SANDBOX_TERMINAL_KEY, sandboxPassword } from '../src/modules/payments/provider.js';
+import { payments } from '../src/modules/payments/schema.js';
+import { NOTIFICATION_PATH } from '../src/modules/payments/top-up.js';
 import { withDatabaseName } from '../test/database-url.js';
 import { freePort, startProcess } from './processes.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 20;
+const NOTIFICATIONS = Number(process.env.BENCH_NOTIFICATIONS ?? 3000);
+const TOP_UP_KOPECKS = 10_000;
+// Fixed so the bench can sign sandbox notifications the way the provider would.
+const SECRET_KEY = 'bench-secret-key-bench-secret-key-0123456789';
 
 interface Row {
   scenario: string;
@@ -67,12 +76,51 @@ async function openBenchDatabase() {
   };
 }
 
+/** Pending sandbox top-ups, one per notification the bench will send. */
+async function seedPayments(database: Database, userId: string, count: number) {
+  const rows = Array.from({ length: count }, (_, index) => ({
+    userId,
+    method: 'card' as const,
+    amountKopecks: TOP_UP_KOPECKS,
+    provider: 'sandbox' as const,
+    status: 'NEW',
+    providerPaymentId: String(100_000 + index),
+  }));
+  const ids: { id: string; providerPaymentId: string | null }[] = [];
+  for (let start = 0; start < rows.length; start += 500) {
+    ids.push(
+      ...(await database.db
+        .insert(payments)
+        .values(rows.slice(start, start + 500))
+        .returning({ id: payments.id, providerPaymentId: payments.providerPaymentId })),
+    );
+  }
+  const password = sandboxPassword({ SECRET_KEY });
+  return ids.map((payment) =>
+    JSON.stringify(
+      signTbankRequest(
+        {
+          TerminalKey: SANDBOX_TERMINAL_KEY,
+          OrderId: payment.id,
+          Success: true,
+          Status: 'CONFIRMED',
+          PaymentId: Number(payment.providerPaymentId),
+          ErrorCode: '0',
+          Amount: TOP_UP_KOPECKS,
+          Pan: '430000******0777',
+        },
+        password,
+      ),
+    ),
+  );
+}
+
 /** Users with live sessions, written before the server starts (PGlite has one owner at a time). */
 async function seed(database: Database, count: number) {
   await migrate(database);
   const sessions = new SessionStore(database.db, systemClock);
   const passwordHash = await hashPassword('Bench-Pass1');
-  const seeded: { token: string; userName: string }[] = [];
+  const seeded: { token: string; userName: string; id: string }[] = [];
   for (let index = 0; index < count; index++) {
     const userName = `bench_${index}`;
     const [user] = await database.db
@@ -93,7 +141,7 @@ async function seed(database: Database, count: number) {
       userAgent: 'bench',
       ipAddress: '127.0.0.1',
     });
-    seeded.push({ token, userName });
+    seeded.push({ token, userName, id: user!.id });
   }
   return seeded;
 }
@@ -112,17 +160,26 @@ async function main() {
 
   const bench = await openBenchDatabase();
   const database = await bench.open();
-  const [user] = await seed(database, 1);
+  const [user, payer] = await seed(database, 2);
+  const notifications = await seedPayments(database, payer!.id, NOTIFICATIONS);
   await database.close();
 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const portal = await startProcess(
     'src/server.ts',
-    { ...bench.env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
+    {
+      ...bench.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+      SECRET_KEY,
+      PUBLIC_URL: base,
+    },
     `${base}/ready`,
   );
   const auth = { authorization: `Bearer ${user!.token}` };
+  let notificationRun: { perSecond: number; p99: number; non2xx: number } | undefined;
 
   try {
     const reads: { scenario: string; method: 'GET' | 'POST'; path: string; goal: number }[] = [
@@ -199,10 +256,67 @@ async function main() {
       met: underLoad.latency.p99 < 50 && underLoad.non2xx === 0,
       note: `sign-ins ${Math.round(logins.requests.average)}/s`,
     });
+    // Signed CONFIRMED notifications, one per distinct pending payment.
+    let next = 0;
+    const started = performance.now();
+    const delivered = await autocannon({
+      url: `${base}${NOTIFICATION_PATH}`,
+      method: 'POST',
+      connections: CONNECTIONS,
+      amount: notifications.length,
+      headers: { 'content-type': 'application/json' },
+      requests: [
+        {
+          setupRequest: (request: autocannon.Request) => ({
+            ...request,
+            body: notifications[next++ % notifications.length],
+          }),
+        },
+      ],
+    });
+    const seconds = (performance.now() - started) / 1000;
+    notificationRun = {
+      perSecond: notifications.length / seconds,
+      p99: delivered.latency.p99,
+      non2xx: delivered.non2xx,
+    };
   } finally {
     await portal.stop();
-    await bench.drop();
   }
+
+  // Every notification must have credited its payment exactly once.
+  const check = await bench.open();
+  const result = (await check.db.execute(sql`
+    SELECT count(*)::int AS entries, count(DISTINCT reference)::int AS payments,
+           coalesce(sum(amount), 0)::bigint AS total,
+           (SELECT balance_kopecks FROM users WHERE id = ${payer!.id}) AS balance
+    FROM ledger_entries WHERE user_id = ${payer!.id} AND kind = 'topUp'`)) as unknown as {
+    rows: {
+      entries: number;
+      payments: number;
+      total: string;
+      balance: string;
+    }[];
+  };
+  const [credit] = result.rows;
+  await check.close();
+  await bench.drop();
+  const expected = NOTIFICATIONS * TOP_UP_KOPECKS;
+  const exactlyOnce =
+    credit!.entries === NOTIFICATIONS &&
+    credit!.payments === NOTIFICATIONS &&
+    Number(credit!.total) === expected &&
+    Number(credit!.balance) === expected;
+  rows.push({
+    scenario: `signed notifications, ${NOTIFICATIONS} distinct payments`,
+    requestsPerSecond: notificationRun?.perSecond ?? 0,
+    p99Ms: notificationRun?.p99 ?? 0,
+    goal: '≥ 500/s on PostgreSQL, each credited once',
+    met: (notificationRun?.perSecond ?? 0) >= 500 && exactlyOnce && notificationRun?.non2xx === 0,
+    note: exactlyOnce
+      ? undefined
+      : `credited ${credit!.entries} entries, balance ${credit!.balance}`,
+  });
 
   printTable(rows);
 }
