@@ -6,6 +6,7 @@ export default defineConfig({
       'packages/*/vitest.config.ts',
       'apps/*/vitest.config.ts',
       'apps/*/vitest.e2e.config.ts',
+      'apps/*/vitest.system.config.ts',
     ],
   },
 });

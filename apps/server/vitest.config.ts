@@ -1,10 +1,12 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     name: 'server',
     root: import.meta.dirname,
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Server processes, PostgreSQL and Redis: the `system` project (vitest.system.config.ts).
+    exclude: [...configDefaults.exclude, 'test/system/**'],
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/fail-on-console-error.ts'],
     testTimeout: 30_000,

@@ -1,0 +1,189 @@
+/**
+ * Issue 7 "Many processes": two server processes share one PostgreSQL database and one Redis, and
+ * nothing but their own ports. What one process does, the other honours at once.
+ */
+import { LOGIN_FAILURES_BEFORE_DELAY } from '@portal/contracts/constants';
+import { LOGIN_FAILED } from '@portal/contracts/messages';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOGIN_THROTTLE_RULES } from '../../src/modules/auth/login-throttle.js';
+import { call, randomClientIp } from './support/http.js';
+import {
+  API,
+  createPortalUser,
+  login,
+  NOTIFICATION,
+  signedNotification,
+  startTopUp,
+  walletOf,
+} from './support/portal.js';
+import { createScratchDatabase, type ScratchDatabase } from './support/scratch-database.js';
+import { type ServerProcess, startServer } from './support/server-process.js';
+import { REDIS_URL } from './support/services.js';
+
+let scratch: ScratchDatabase;
+let a: ServerProcess;
+let b: ServerProcess;
+
+beforeAll(async () => {
+  scratch = await createScratchDatabase();
+  const env = { DATABASE_URL: scratch.url, REDIS_URL };
+  [a, b] = await Promise.all([startServer(env), startServer(env)]);
+});
+
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await scratch?.drop();
+});
+
+const currentUser = (server: ServerProcess, token: string) =>
+  call(server.url, 'POST', `${API}/user`, { token });
+
+describe('a session ended through one process', () => {
+  it('is refused by the other on its very next request, though it had the session cached', async () => {
+    const user = await createPortalUser(scratch);
+    const ip = randomClientIp();
+    const token = await login(a.url, user, ip);
+    const [session] = await scratch.query<{ id: string }>(
+      'SELECT id FROM sessions WHERE user_id = $1',
+      [user.id],
+    );
+
+    // B reads the session once (and caches it); then it answers from its cache.
+    expect((await currentUser(b, token)).status).toBe(200);
+    // Control: a revocation that bypasses the bus (a bare UPDATE) is not seen by B's cache. So
+    // what follows proves the bus, not a database read on every request.
+    const control = await login(a.url, user, ip);
+    expect((await currentUser(b, control)).status).toBe(200);
+    await scratch.query(`UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND id <> $2`, [
+      user.id,
+      session!.id,
+    ]);
+    expect((await currentUser(b, control)).status).toBe(200);
+
+    const logout = await call(a.url, 'POST', `${API}/logout`, { token });
+    expect(logout.status).toBe(200);
+    const refused = await currentUser(b, token);
+    expect(refused.status).toBe(401);
+    expect(refused.body.message).toBe('Недействительный токен');
+    expect((await currentUser(a, token)).status).toBe(401);
+  });
+
+  it('ended from the devices list of one process is refused by the other at once', async () => {
+    const user = await createPortalUser(scratch);
+    const ip = randomClientIp();
+    const phone = await login(a.url, user, ip);
+    const laptop = await login(b.url, user, ip);
+    expect((await currentUser(b, laptop)).status).toBe(200);
+
+    const devices = await call(a.url, 'POST', `${API}/devices`, { token: phone });
+    expect(devices.status).toBe(200);
+    const other = (devices.body as { id: string; isCurrent: boolean }[]).find(
+      (device) => !device.isCurrent,
+    );
+    expect(other).toBeDefined();
+    const ended = await call(a.url, 'DELETE', `${API}/devices/${other!.id}`, { token: phone });
+    expect(ended.status).toBe(200);
+
+    expect((await currentUser(b, laptop)).status).toBe(401);
+    expect((await currentUser(a, laptop)).status).toBe(401);
+    // The session that ended the other one lives on, on both.
+    expect((await currentUser(b, phone)).status).toBe(200);
+    expect((await currentUser(a, phone)).status).toBe(200);
+  });
+
+  it('ends everywhere with "log out everywhere else" through the other process', async () => {
+    const user = await createPortalUser(scratch);
+    const ip = randomClientIp();
+    const tokens = [await login(a.url, user, ip), await login(a.url, user, ip)];
+    const keeper = await login(b.url, user, ip);
+    for (const token of tokens) expect((await currentUser(a, token)).status).toBe(200);
+
+    const answer = await call(b.url, 'POST', `${API}/logout-all-except-current`, {
+      token: keeper,
+    });
+    expect(answer.status).toBe(200);
+    for (const token of tokens) expect((await currentUser(a, token)).status).toBe(401);
+    expect((await currentUser(a, keeper)).status).toBe(200);
+  });
+});
+
+const failLogin = (server: ServerProcess, usernameOrEmail: string, ip: string) =>
+  call(server.url, 'POST', `${API}/login`, {
+    body: { usernameOrEmail, password: 'Wrong-Pass-1' },
+    ip,
+  });
+
+describe('brute-force protection counts across processes', () => {
+  it('locks the account after failures alternating between the two processes', async () => {
+    const user = await createPortalUser(scratch);
+    const ip = randomClientIp();
+    // Half the failures land on each process: neither alone reaches the limit.
+    for (let attempt = 0; attempt < LOGIN_FAILURES_BEFORE_DELAY; attempt++) {
+      const answer = await failLogin(attempt % 2 ? b : a, user.userName, ip);
+      expect(answer.status).toBe(401);
+    }
+    const [throttle] = await scratch.query<{ failures: number; locked_until: Date | null }>(
+      'SELECT failures, locked_until FROM login_throttles WHERE subject = $1',
+      [`user:${user.id}`],
+    );
+    expect(throttle?.failures).toBe(LOGIN_FAILURES_BEFORE_DELAY);
+    expect(throttle?.locked_until).not.toBeNull();
+
+    // Locked: the right password is refused with the same words on either process.
+    for (const server of [a, b]) {
+      const answer = await call(server.url, 'POST', `${API}/login`, {
+        body: { usernameOrEmail: user.userName, password: 'Secret-Pass1' },
+        ip,
+      });
+      expect(answer.status).toBe(401);
+      expect(answer.body.message).toBe(LOGIN_FAILED);
+    }
+  });
+
+  it('answers 429 to an address whose failures, split between the processes, reach the limit', async () => {
+    const ip = randomClientIp();
+    const { limit } = LOGIN_THROTTLE_RULES.perAddress;
+    // Unknown names, a new one each time: only the per-address counter (in Redis) adds up.
+    for (let attempt = 0; attempt < limit; attempt++) {
+      const answer = await failLogin(attempt % 2 ? b : a, `nobody_${attempt}_${ip}`, ip);
+      expect(answer.status, `attempt ${attempt + 1}`).toBe(401);
+    }
+    for (const server of [a, b]) {
+      const refused = await failLogin(server, 'nobody_more', ip);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    // Another address is not affected.
+    expect((await failLogin(a, 'nobody_else', randomClientIp())).status).toBe(401);
+  });
+});
+
+describe('a top-up notification delivered to both processes at once', () => {
+  it('credits the payment exactly once', async () => {
+    const user = await createPortalUser(scratch);
+    const token = await login(a.url, user, randomClientIp());
+    const payment = await startTopUp(a.url, token, scratch, 250);
+    const body = signedNotification(payment);
+
+    // The provider retries and both processes receive it, several times, at the same moment.
+    const deliveries = await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        call(index % 2 ? b.url : a.url, 'POST', NOTIFICATION, { body }),
+      ),
+    );
+    expect(deliveries.map((answer) => [answer.status, answer.body])).toEqual(
+      Array.from({ length: 10 }, () => [200, 'OK']),
+    );
+
+    const wallet = await walletOf(scratch, user.id);
+    expect(wallet.kopecks).toBe(25_000);
+    expect(wallet.topUps).toEqual([{ amount: 25_000, reference: payment.id }]);
+    const history = await call(b.url, 'GET', '/payments/payments/user', { token });
+    expect(history.status).toBe(200);
+    expect(
+      (history.body.data as { kind: string; status: string }[]).filter(
+        (item) => item.kind === 'topUp' && item.status === 'completed',
+      ),
+    ).toHaveLength(1);
+  });
+});
