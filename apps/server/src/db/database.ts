@@ -33,6 +33,12 @@ export function connectPostgres(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {});
+  // Nor may a checked-out one (a transaction in progress): pg emits 'error' on the client, and the
+  // pool listens only while the client is idle. The query in flight still fails (503 upstream),
+  // and the broken client is discarded when released.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
   return {
     kind: 'postgres',

@@ -43,6 +43,12 @@ describe('error handling', () => {
         code: 'ECONNREFUSED',
       });
     });
+    // What a transaction whose connection died throws: its ROLLBACK fails too (system tests).
+    typed.get('/test/db-rollback', async () => {
+      throw new Error('Failed query: rollback', {
+        cause: new Error('Client has encountered a connection error and is not queryable'),
+      });
+    });
     await app.ready();
   });
 
@@ -106,6 +112,12 @@ describe('error handling', () => {
 
   it('answers 503 when the database is unreachable', async () => {
     const response = await app.inject({ method: 'GET', url: '/test/db-down' });
+    expect(response.statusCode).toBe(503);
+    expect(response.json().message).toBe('Сервис временно недоступен. Попробуйте позже.');
+  });
+
+  it('answers 503 when a transaction loses its connection and cannot even roll back', async () => {
+    const response = await app.inject({ method: 'GET', url: '/test/db-rollback' });
     expect(response.statusCode).toBe(503);
     expect(response.json().message).toBe('Сервис временно недоступен. Попробуйте позже.');
   });

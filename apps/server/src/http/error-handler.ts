@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
@@ -14,16 +14,25 @@ export const MESSAGES = {
   badJson: 'Некорректный формат запроса',
   unsupportedType: 'Неподдерживаемый тип содержимого',
   tooMany: 'Слишком много попыток. Попробуйте позже.',
+  badUrl: 'Некорректный адрес запроса',
+  urlTooLong: 'Слишком длинный адрес запроса',
 } as const;
 
 // Connection-level failures of the database: the request may succeed later, so 503, not 500.
+// 57P01-57P03: shut down, crashed, starting up; class 08: connection exceptions.
 const UNAVAILABLE_ERRNO = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
   'EPIPE',
   '57P01',
+  '57P02',
   '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
 ]);
 
 function isDatabaseUnavailable(error: unknown): boolean {
@@ -34,10 +43,29 @@ function isDatabaseUnavailable(error: unknown): boolean {
     const message = (current as { message?: unknown }).message;
     if (
       typeof message === 'string' &&
-      /Connection terminated|timeout exceeded when trying to connect/i.test(message)
+      // "not queryable": a transaction whose connection died fails again on its ROLLBACK, and
+      // that is the error that reaches here.
+      /Connection terminated|timeout exceeded when trying to connect|is not queryable/i.test(
+        message,
+      )
     ) {
       return true;
     }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * PostgreSQL's "data exception" class (SQLSTATE 22xxx): a value the database cannot take, such as
+ * text with a NUL character (22021) or a malformed date or number in a parameter. The value came
+ * from the request, so the request is refused; the transaction it ran in has rolled back.
+ */
+function isDatabaseDataException(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code)) return true;
     current = (current as { cause?: unknown }).cause;
   }
   return false;
@@ -53,6 +81,22 @@ function fieldErrors(error: FastifyError): Record<string, string[]> {
     errors[field].push(issue.message ?? MESSAGES.invalidInput);
   }
   return errors;
+}
+
+/**
+ * Fastify's `frameworkErrors` option: the router's own refusals (a malformed percent-escape in
+ * the path, a path parameter over `maxParamLength`) never reach setErrorHandler, and Fastify's
+ * default answer is English with its internal error code and the path echoed back.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return reply.status(414).send({ message: MESSAGES.urlTooLong });
+  }
+  return reply.status(400).send({ message: MESSAGES.badUrl });
 }
 
 /** One handler for every failure: Russian messages, no stack traces, 5xx details only in logs. */
@@ -79,6 +123,10 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
       return reply.status(503).send({ message: MESSAGES.unavailable });
+    }
+    if (isDatabaseDataException(error)) {
+      request.log.warn({ err: error }, 'the database refused a value of the request');
+      return reply.status(400).send({ message: MESSAGES.invalidInput });
     }
     const status = error.statusCode ?? 500;
     if (status === 413) return reply.status(413).send({ message: MESSAGES.tooLarge });
