@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, beforeEach } from 'vitest';
 import { SERVER_ROOT } from '../../../src/paths.js';
 import { SYSTEM_SECRET_KEY } from './services.js';
 import { waitFor } from './wait-for.js';
@@ -18,7 +18,7 @@ export interface ServerProcess {
   readonly url: string;
   readonly pid: number;
   hasExited(): boolean;
-  /** What it printed (stdout and stderr, the last 20 000 characters): for failure messages. */
+  /** What it printed (stdout and stderr): for failure messages. */
   output(): string;
   /** SIGTERM: the graceful stop. */
   stop(): Promise<void>;
@@ -28,6 +28,27 @@ export interface ServerProcess {
 
 const running = new Set<ChildProcess>();
 const dataDirs = new Set<string>();
+const outputs = new Map<number, () => string>();
+
+// A failed test shows what the servers printed (their warnings and errors) since it started.
+beforeEach(({ onTestFailed }) => {
+  const marks = new Map([...outputs].map(([port, output]) => [port, output().length]));
+  onTestFailed(() => {
+    for (const [port, output] of outputs) {
+      const lines = output()
+        .slice(marks.get(port) ?? 0)
+        .split('\n')
+        .filter(Boolean);
+      // Errors and crashes first: warnings (a 503 each while a database is down) would bury them.
+      const serious = lines.filter((line) => !/^\{"level":(10|20|30|40),/.test(line));
+      if (lines.length === 0) continue;
+      console.info(
+        `--- server on port ${port}: ${lines.length} lines, ${lines.length - serious.length} ` +
+          `of them info/warnings left out ---\n${serious.join('\n').slice(-50_000)}`,
+      );
+    }
+  });
+});
 
 afterAll(async () => {
   await Promise.all([...running].map((child) => end(child, 'SIGKILL')));
@@ -97,8 +118,10 @@ export async function startServer(
   child.once('exit', () => running.delete(child));
   let printed = '';
   const keep = (chunk: Buffer) => {
-    printed = (printed + chunk.toString()).slice(-20_000);
+    // Enough for a test's worth of warnings; a runaway server does not fill the memory.
+    if (printed.length < 4_000_000) printed += chunk.toString();
   };
+  outputs.set(port, () => printed);
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
 
