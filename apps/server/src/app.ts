@@ -14,7 +14,7 @@ import { createFileStorage, type FileStorage } from './adapters/storage.js';
 import type { FetchLike } from './adapters/tbank/client.js';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/database.js';
-import { registerErrorHandler } from './http/error-handler.js';
+import { answerFrameworkError, registerErrorHandler } from './http/error-handler.js';
 import { loggerOptions } from './http/logging.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { AUTH_PREFIX, authRoutes } from './modules/auth/routes.js';
@@ -83,6 +83,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     connectionTimeout: 30_000,
     requestTimeout: 60_000,
     routerOptions: { maxParamLength: 200 },
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -130,6 +130,9 @@ async function readFilePart(request: FastifyRequest, reply: FastifyReply): Promi
       return null;
     }
     if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return noFile();
+    // The multipart parser (busboy) reports a body it cannot read (no boundary, cut-off data) as
+    // a plain Error: that is the client's malformed request, not a server fault.
+    if ((error as { statusCode?: number }).statusCode === undefined) return noFile();
     throw error;
   }
 }
