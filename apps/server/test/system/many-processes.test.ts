@@ -6,6 +6,7 @@ import { LOGIN_FAILURES_BEFORE_DELAY } from '@portal/contracts/constants';
 import { LOGIN_FAILED } from '@portal/contracts/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_THROTTLE_RULES } from '../../src/modules/auth/login-throttle.js';
+import { DEFAULT_PASSWORD } from '../fixtures.js';
 import { call, randomClientIp } from './support/http.js';
 import {
   API,
@@ -132,7 +133,7 @@ describe('brute-force protection counts across processes', () => {
     // Locked: the right password is refused with the same words on either process.
     for (const server of [a, b]) {
       const answer = await call(server.url, 'POST', `${API}/login`, {
-        body: { usernameOrEmail: user.userName, password: 'Secret-Pass1' },
+        body: { usernameOrEmail: user.userName, password: DEFAULT_PASSWORD },
         ip,
       });
       expect(answer.status).toBe(401);

@@ -39,7 +39,7 @@ beforeEach(({ onTestFailed }) => {
         .slice(marks.get(port) ?? 0)
         .split('\n')
         .filter(Boolean);
-      // Errors and crashes first: warnings (a 503 each while a database is down) would bury them.
+      // Only errors and crash traces: warnings (one per 503 while a database is down) bury them.
       const serious = lines.filter((line) => !/^\{"level":(10|20|30|40),/.test(line));
       if (lines.length === 0) continue;
       console.info(
