@@ -1,19 +1,20 @@
 import { StrictMode, Suspense, useState } from 'react';
 import { Provider } from 'react-redux';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { PageLoader } from '@/shared/ui/page-loader';
 import { Toaster } from '@/shared/ui/toaster';
-import { createRouter } from './router';
+import { AppRoutes } from './router';
 import { createStore } from './store';
 
 export function App() {
   const [store] = useState(createStore);
-  const [router] = useState(createRouter);
   return (
     <StrictMode>
       <Provider store={store}>
         <Suspense fallback={<PageLoader />}>
-          <RouterProvider router={router} />
+          <BrowserRouter>
+            <AppRoutes />
+          </BrowserRouter>
         </Suspense>
         <Toaster />
       </Provider>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
@@ -12,8 +12,13 @@ import { codeScreenLeft, selectAuth, tabChosen } from './auth-slice';
 import { LoginForm } from './login-form';
 import { RedirectNotice } from './redirect-notice';
 import { emptyRegisterDraft, type RegisterDraft, RegisterForm } from './register-form';
-import { RegistrationCodeStep } from './registration-code-step';
 import { useSsoHandOff } from './use-sso-hand-off';
+
+// The code screen (and its six-box input library) loads only after a registration: /auth's own
+// JavaScript stays under issue 7's budget.
+const RegistrationCodeStep = lazy(() =>
+  import('./registration-code-step').then((module) => ({ default: module.RegistrationCodeStep })),
+);
 
 const TABS = [
   { value: 'login', label: 'Войти' },
@@ -55,12 +60,14 @@ export default function AuthPage() {
   if (registeredEmail && confirmation) {
     return (
       <Card className={styles.card}>
-        <RegistrationCodeStep
-          email={registeredEmail}
-          resendCode={confirmation.resendCode}
-          onBack={() => dispatch(codeScreenLeft())}
-          onConfirmed={goOn}
-        />
+        <Suspense fallback={<PageLoader />}>
+          <RegistrationCodeStep
+            email={registeredEmail}
+            resendCode={confirmation.resendCode}
+            onBack={() => dispatch(codeScreenLeft())}
+            onConfirmed={goOn}
+          />
+        </Suspense>
       </Card>
     );
   }

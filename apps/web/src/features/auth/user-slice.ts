@@ -1,7 +1,7 @@
 import type { User } from '@portal/contracts/auth';
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import axios from 'axios';
 import { msApi } from '@/shared/api/http';
+import { isHttpError } from '@/shared/api/http-error';
 import type { RequestStatus } from '@/shared/lib/request-status';
 import { signedOut } from './auth-actions';
 import { signOutLocally } from './auth-session';
@@ -25,7 +25,7 @@ export const fetchCurrentUser = createAsyncThunk<User, void>(
     } catch (error) {
       // A token the server no longer accepts is dropped silently (spec §8); the route guard then
       // sends the visitor to /auth.
-      if (axios.isAxiosError(error) && error.response?.status === 401) {
+      if (isHttpError(error) && error.response?.status === 401) {
         dispatch(signOutLocally());
       }
       throw error;

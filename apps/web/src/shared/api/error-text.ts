@@ -1,5 +1,5 @@
 import { REQUEST_FAILED, UNKNOWN_ERROR } from '@portal/contracts/messages';
-import axios from 'axios';
+import { isHttpError } from './http-error';
 
 function serverMessage(data: unknown): string | undefined {
   if (data && typeof data === 'object' && 'message' in data) {
@@ -14,7 +14,7 @@ function serverMessage(data: unknown): string | undefined {
  * without one (network down, refused locally), the error's own message or 'Неизвестная ошибка'.
  */
 export function errorText(error: unknown): string {
-  if (axios.isAxiosError(error) && error.response) {
+  if (isHttpError(error) && error.response) {
     return serverMessage(error.response.data) ?? REQUEST_FAILED;
   }
   if (error instanceof Error && error.message) return error.message;

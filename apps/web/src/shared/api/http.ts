@@ -1,40 +1,47 @@
-import { NO_AUTHORISATION } from '@portal/contracts/messages';
-import axios, { AxiosError, type AxiosInstance, type InternalAxiosRequestConfig } from 'axios';
+import type { AxiosInstance } from 'axios';
 import { runtimeConfig } from '@/config/runtime-config';
-import { readAccessToken } from './token-storage';
 
-declare module 'axios' {
-  interface AxiosRequestConfig {
-    /**
-     * Protected data (user, services, devices, payment history): without a stored token the
-     * request is refused here with 'No authorisation' and never reaches the network (spec §6).
-     */
-    requiresAuth?: boolean;
-  }
-}
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-function attachToken(config: InternalAxiosRequestConfig): InternalAxiosRequestConfig {
-  const token = readAccessToken();
-  if (!token) {
-    if (config.requiresAuth) {
-      throw new AxiosError(NO_AUTHORISATION, 'ERR_NO_AUTHORISATION', config);
-    }
-    return config;
-  }
-  config.headers.set('Authorization', `Bearer ${token}`);
-  return config;
-}
+/** An axios instance as the features use it: its request methods and its defaults. */
+export type HttpClient = Pick<AxiosInstance, Method> & {
+  defaults: Partial<AxiosInstance['defaults']>;
+};
 
-// Spec §7: no request timeout (uploads and payments can take long); axios' default of 0 is "none",
-// set explicitly so nobody adds one by accident.
-function createClient(baseURL: string): AxiosInstance {
-  const client = axios.create({ baseURL, timeout: 0 });
-  client.interceptors.request.use(attachToken);
+/**
+ * A client whose axios loads with its first request: a visitor of /auth downloads axios only when
+ * the form is sent (issue 7's JavaScript budget). Until then `defaults` is a plain object, merged
+ * into the instance when it is made; from then on it is the instance's own.
+ */
+function lazyClient(baseURL: string): HttpClient {
+  let instance: Promise<AxiosInstance> | undefined;
+  const load = () => {
+    instance ??= import('./axios-client').then(({ createAxiosClient }) => {
+      const created = createAxiosClient(baseURL, client.defaults);
+      client.defaults = created.defaults;
+      return created;
+    });
+    return instance;
+  };
+  const method =
+    (name: Method) =>
+    (...args: unknown[]) =>
+      load().then((axios) => (axios[name] as (...rest: unknown[]) => unknown)(...args));
+  const client: HttpClient = {
+    // Spec §7: no request timeout (uploads and payments can take long); axios' default of 0 is
+    // "none", set explicitly so nobody adds one by accident.
+    defaults: { timeout: 0 },
+    get: method('get') as AxiosInstance['get'],
+    post: method('post') as AxiosInstance['post'],
+    put: method('put') as AxiosInstance['put'],
+    patch: method('patch') as AxiosInstance['patch'],
+    delete: method('delete') as AxiosInstance['delete'],
+  };
   return client;
 }
 
 /** Main base: `/upload`, `/auth/yandex/*`, `/payments/*`, `/{product}/auth/password/change`. */
-export const api = createClient(runtimeConfig.apiBaseUrl);
+export const api = lazyClient(runtimeConfig.apiBaseUrl);
 
 /** Microservice base: `/authms`, `/paymentms`, `/serversms`, `/telegrambotms`. */
-export const msApi = createClient(runtimeConfig.msApiBaseUrl);
+export const msApi = lazyClient(runtimeConfig.msApiBaseUrl);

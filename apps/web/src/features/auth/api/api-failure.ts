@@ -1,5 +1,5 @@
-import axios from 'axios';
 import { errorText } from '@/shared/api/error-text';
+import { isHttpError } from '@/shared/api/http-error';
 
 /**
  * A refused call, reduced to what the auth screens decide on. Plain data, so it can travel as a
@@ -19,7 +19,7 @@ export type ApiFailure = {
 };
 
 export function toApiFailure(error: unknown): ApiFailure {
-  const response = axios.isAxiosError(error) ? error.response : undefined;
+  const response = isHttpError(error) ? error.response : undefined;
   const data = (response?.data ?? {}) as { message?: unknown; errors?: unknown };
   const retryAfter = Number(response?.headers?.['retry-after']);
   return {
