@@ -58,6 +58,8 @@ export async function launchBrowser(): Promise<BrowserSession> {
         viewport: options.viewport ?? DESKTOP_VIEWPORT,
         colorScheme: options.colorScheme ?? 'dark',
         locale: 'ru-RU',
+        // No transitions: a test reads a dialog's size or opacity at its end state, not mid-way.
+        reducedMotion: 'reduce',
       });
       contexts.push(context);
       if (options.localStorage) {
