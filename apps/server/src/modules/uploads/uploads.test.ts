@@ -120,8 +120,8 @@ describe('/upload', () => {
     const response = await upload(headers, png(bomb));
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toBe(AVATAR_MESSAGES.tooManyPixels);
-    // Decoding 2.5 gigapixels would take far longer (and gigabytes of memory).
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // Decoding 2.5 gigapixels would take minutes and gigabytes; the bound is loose for busy CI.
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it('re-encodes a polyglot (PNG with HTML appended), so the payload is not served', async () => {
