@@ -35,7 +35,8 @@ export function MobileHeader() {
 
   return (
     <header ref={headerRef} className={styles.header}>
-      <Link to={paths.home.getHref()} aria-label="На главную" className={styles.brand}>
+      {/* Named by the brand it shows: a screen reader hears what a sighted user reads. */}
+      <Link to={paths.home.getHref()} className={styles.brand}>
         <BrandLogo />
       </Link>
       <button

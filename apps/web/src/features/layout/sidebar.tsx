@@ -11,7 +11,8 @@ import { ThemeSwitch } from './theme-switch';
 export function Sidebar() {
   return (
     <aside className={styles.sidebar} aria-label="Боковая панель">
-      <Link to={paths.home.getHref()} className={styles.brand} aria-label="На главную">
+      {/* Named by the brand it shows: a screen reader hears what a sighted user reads. */}
+      <Link to={paths.home.getHref()} className={styles.brand}>
         <BrandLogo />
       </Link>
       <nav aria-label="Основное меню" className={styles.nav}>
