@@ -1,27 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from './a11y-helpers';
-import { SCREENS } from './a11y-screens';
+import { SCREENS, setupScreensWorld } from './a11y-screens';
 import { DESKTOP_VIEWPORT, MOBILE_VIEWPORT, setupBrowser } from './browser';
-import { openSignedInPage, setupPortalWithAccount } from './fixtures';
+import { openAs } from './wallet-helpers';
 
 // Issue 7: axe-core finds no serious or critical violation on any screen, in either theme.
 
-const world = setupPortalWithAccount();
+const world = setupScreensWorld();
 const browser = setupBrowser();
 
 describe.each(['light', 'dark'] as const)('%s theme', (colorScheme) => {
   it.each(SCREENS.map((screen) => ({ ...screen, label: screen.name })))(
     '$label has no serious or critical axe violation',
     async (screen) => {
-      const { portal, account } = world();
+      const { baseUrl, customer } = world();
       const options = {
         colorScheme,
         viewport: screen.isMobileOnly ? MOBILE_VIEWPORT : DESKTOP_VIEWPORT,
       };
       const page = screen.isSignedIn
-        ? await openSignedInPage(browser, account.token, options)
+        ? await openAs(browser, customer, options)
         : await browser.newPage(options);
-      await screen.show(page, { baseUrl: portal.baseUrl });
+      await screen.show(page, { baseUrl });
       expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(colorScheme);
       expect(await seriousViolations(page)).toEqual([]);
     },

@@ -1,8 +1,40 @@
 import type { Page } from 'playwright-core';
+import { beforeAll } from 'vitest';
 import { settled } from './a11y-helpers';
+import {
+  type Customer,
+  newCustomer,
+  sellService,
+  setupWalletWorld,
+  topUpThroughSandbox,
+} from './wallet-helpers';
 
 /** What a screen needs to open itself: where the portal is. */
 export type ScreenWorld = { baseUrl: string };
+
+/** A long name, so that wrapping is tested too. */
+export const SERVICE_NAME = 'Игровой сервер Minecraft Survival с очень длинным названием';
+
+/**
+ * One portal for the test file and one customer whose screens have content: money from a sandbox
+ * top-up, a service bought on the sibling site, and the history entries both leave.
+ */
+export function setupScreensWorld(): () => { baseUrl: string; customer: Customer } {
+  const wallet = setupWalletWorld();
+  let customer: Customer | undefined;
+  beforeAll(async () => {
+    customer = await newCustomer(wallet());
+    await topUpThroughSandbox(wallet(), customer, 5000);
+    await sellService(wallet(), customer, {
+      orderId: 'a11y-order-1',
+      service: { externalId: 'a11y-srv-1', name: SERVICE_NAME, serverCount: 2, autoRenew: true },
+    });
+  });
+  return () => {
+    if (!customer) throw new Error('setupScreensWorld(): use it inside a test');
+    return { baseUrl: wallet().portal.baseUrl, customer };
+  };
+}
 
 /** A screen of the portal (a page, or a page with one of its dialogs open), in the state a user sees. */
 export type Screen = {
@@ -77,6 +109,16 @@ export const SCREENS: Screen[] = [
     async show(page, world) {
       await home(page, world);
       await dialog(page, 'Пополнить', 'Пополнение баланса');
+    },
+  },
+  {
+    name: '/, service details dialog',
+    isSignedIn: true,
+    async show(page, world) {
+      await home(page, world);
+      await page.getByRole('button', { name: new RegExp(SERVICE_NAME) }).click();
+      await page.getByRole('dialog', { name: SERVICE_NAME }).waitFor();
+      await settled(page);
     },
   },
   {
