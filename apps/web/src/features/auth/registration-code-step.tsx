@@ -6,6 +6,7 @@ import {
 import { CODE_WRONG } from '@portal/contracts/messages';
 import { useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { useCountdown } from '@/shared/lib/use-countdown';
 import { Button } from '@/shared/ui/button';
 import { CodeInput } from '@/shared/ui/code-input';
 import { ArrowLeftIcon } from '@/shared/ui/icons';
@@ -14,7 +15,6 @@ import { type ApiFailure, toApiFailure } from './api/api-failure';
 import styles from './auth-forms.module.css';
 import { selectAuth } from './auth-slice';
 import { verifyRegistration } from './auth-thunks';
-import { useCountdown } from './use-countdown';
 
 type RegistrationCodeStepProps = {
   email: string;

@@ -12,6 +12,7 @@ import { useForm } from 'react-hook-form';
 import { useAppSelector } from '@/app/hooks';
 import { selectUser } from '@/features/auth/user-slice';
 import { errorText } from '@/shared/api/error-text';
+import { useCountdown } from '@/shared/lib/use-countdown';
 import { Button } from '@/shared/ui/button';
 import { Checkbox } from '@/shared/ui/checkbox';
 import { CodeInput } from '@/shared/ui/code-input';
@@ -22,7 +23,6 @@ import { postPasswordChange } from './api/change-password';
 import { postPasswordChangeCode } from './api/request-password-change-code';
 import { selectIsGoogleConnected } from './google-two-factor-slice';
 import styles from './security.module.css';
-import { useSecondsLeft } from './use-seconds-left';
 
 type Step = 'closed' | 'confirm' | 'code' | 'form' | 'saving';
 
@@ -54,7 +54,7 @@ export function PasswordChangeEntry() {
   const [isSending, setIsSending] = useState(false);
   const [logoutOtherSessions, setLogoutOtherSessions] = useState(false);
   const sentBefore = useRef(false);
-  const resend = useSecondsLeft();
+  const resend = useCountdown();
 
   const {
     register,

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 /**
  * Whole seconds left until a deadline, ticking once a second. Computed from the clock, not by
  * counting ticks, so a throttled background tab still shows the right number when it wakes.
+ * Starts at `initialSeconds` (0: nothing to wait for until `start` is called).
  */
 export function useCountdown(initialSeconds = 0) {
   const [deadline, setDeadline] = useState(() => Date.now() + initialSeconds * 1000);
