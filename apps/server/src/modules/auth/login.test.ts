@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { AUTH_API as API, addressSequence } from '../../../test/auth-helpers.js';
 import { createUser, DEFAULT_PASSWORD, latestCodeTo, lettersTo } from '../../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { verifyPassword } from './passwords.js';
@@ -12,7 +13,6 @@ vi.mock('./passwords.js', async (importOriginal) => {
   return { ...original, verifyPassword: vi.fn(original.verifyPassword) };
 });
 
-const API = '/authms/api/Auth';
 const FAILED = { message: 'Неверный логин или пароль' };
 
 /** A pretend authenticator: on for users in `enabled`, accepting only '246810'. */
@@ -23,16 +23,11 @@ const fakeSecondFactor: SecondFactor = {
 };
 
 let testApp: TestApp;
-let address = 0;
+const nextIp = addressSequence('10.2');
 
 beforeAll(async () => {
   testApp = await createTestApp({ secondFactor: fakeSecondFactor });
 });
-
-function nextIp() {
-  address += 1;
-  return `10.2.${Math.floor(address / 250)}.${address % 250}`;
-}
 
 function login(body: Record<string, unknown>, remoteAddress = nextIp(), headers = {}) {
   return testApp.app.inject({

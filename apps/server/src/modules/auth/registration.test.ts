@@ -1,24 +1,18 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_API as API, addressSequence } from '../../../test/auth-helpers.js';
 import { createUser, latestCodeTo, lettersTo } from '../../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { users } from './schema.js';
 
-const API = '/authms/api/Auth';
 const PASSWORD = 'Zx9-Plover-Harp';
 
 let testApp: TestApp;
-let address = 0;
+const nextIp = addressSequence('10.1');
 
 beforeAll(async () => {
   testApp = await createTestApp();
 });
-
-/** A fresh source address per test, so per-address limits of one test do not touch another. */
-function nextIp() {
-  address += 1;
-  return `10.1.${Math.floor(address / 250)}.${address % 250}`;
-}
 
 function register(body: Record<string, unknown>, remoteAddress = nextIp()) {
   return testApp.app.inject({

@@ -1,9 +1,9 @@
-import { buildTopUpPayment, paymentHistoryAnswerSchema } from '@portal/contracts/wallet';
+import { paymentHistoryAnswerSchema } from '@portal/contracts/wallet';
 import { describe, expect, it } from 'vitest';
 import { createSignedInUser } from '../../../test/fixtures.js';
 import type { TestApp } from '../../../test/test-app.js';
 import { orderBody, placeOrder, SIBLING_CONFIG } from '../servers/test-support.js';
-import { createWalletTestApp, fundUser } from './test-support.js';
+import { createWalletTestApp, fundUser, requestTopUp } from './test-support.js';
 
 const HISTORY = '/payments/payments/user';
 const MINUTE = 60_000;
@@ -30,12 +30,7 @@ describe('payment history', () => {
     );
     expect(order.statusCode).toBe(200);
     t.clock.advance(MINUTE);
-    const topUp = await t.app.inject({
-      method: 'POST',
-      url: '/paymentms/api/Payment/create',
-      headers,
-      payload: buildTopUpPayment({ userId: user.id, email: user.email, amount: 250 }),
-    });
+    const topUp = await requestTopUp(t, { user, headers }, 250);
     expect(topUp.statusCode).toBe(200);
     return { user, headers };
   }

@@ -1,4 +1,3 @@
-import { buildTopUpPayment } from '@portal/contracts/wallet';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createSignedInUser, createUser } from '../../../test/fixtures.js';
@@ -6,7 +5,13 @@ import { users } from '../auth/schema.js';
 import { orderBody, placeOrder, SIBLING_CONFIG } from '../servers/test-support.js';
 import { InsufficientFundsError, postLedgerEntry } from './ledger.js';
 import { ledgerEntries, payments } from './schema.js';
-import { balancesOf, createWalletTestApp, fundUser, providerNotification } from './test-support.js';
+import {
+  balancesOf,
+  createWalletTestApp,
+  fundUser,
+  providerNotification,
+  requestTopUp,
+} from './test-support.js';
 
 describe('ledger', () => {
   const testApp = createWalletTestApp({ config: SIBLING_CONFIG });
@@ -86,14 +91,7 @@ describe('ledger', () => {
     const t = await testApp;
     const { user, headers } = await createSignedInUser(t);
     const created = await Promise.all(
-      Array.from({ length: 12 }, () =>
-        t.app.inject({
-          method: 'POST',
-          url: '/paymentms/api/Payment/create',
-          headers,
-          payload: buildTopUpPayment({ userId: user.id, email: user.email, amount: 100 }),
-        }),
-      ),
+      Array.from({ length: 12 }, () => requestTopUp(t, { user, headers }, 100)),
     );
     expect(created.every((response) => response.statusCode === 200)).toBe(true);
     const rows = await t.database.db.select().from(payments).where(eq(payments.userId, user.id));

@@ -1,23 +1,22 @@
-import { buildTopUpPayment } from '@portal/contracts/wallet';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createSignedInUser } from '../../../test/fixtures.js';
 import type { TestApp } from '../../../test/test-app.js';
 import { signTbankRequest } from '../../adapters/tbank/token.js';
 import { ledgerEntries, payments } from './schema.js';
-import { balancesOf, createWalletTestApp, providerNotification } from './test-support.js';
+import {
+  balancesOf,
+  createWalletTestApp,
+  providerNotification,
+  requestTopUp,
+} from './test-support.js';
 
 const NOTIFY = '/paymentms/api/Payment/notification';
 
 /** A signed-in user with a pending card payment of `amount` roubles. */
 async function pendingPayment(t: TestApp, amount = 1000) {
   const { user, headers } = await createSignedInUser(t);
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/paymentms/api/Payment/create',
-    headers,
-    payload: buildTopUpPayment({ userId: user.id, email: user.email, amount }),
-  });
+  const response = await requestTopUp(t, { user, headers }, amount);
   expect(response.statusCode).toBe(200);
   const [payment] = await t.database.db.select().from(payments).where(eq(payments.userId, user.id));
   return { user, headers, payment: payment! };

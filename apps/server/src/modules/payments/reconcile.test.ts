@@ -1,23 +1,22 @@
-import { buildTopUpPayment } from '@portal/contracts/wallet';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createSignedInUser } from '../../../test/fixtures.js';
 import type { TestApp } from '../../../test/test-app.js';
 import { reconcilePayments } from './reconcile.js';
 import { payments } from './schema.js';
-import { balancesOf, createWalletTestApp, pressSandboxButton } from './test-support.js';
+import {
+  balancesOf,
+  createWalletTestApp,
+  pressSandboxButton,
+  requestTopUp,
+} from './test-support.js';
 import { NOTIFICATION_PATH } from './top-up.js';
 
 const MINUTE = 60_000;
 
 async function topUp(t: TestApp, amount: number) {
   const { user, headers } = await createSignedInUser(t);
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/paymentms/api/Payment/create',
-    headers,
-    payload: buildTopUpPayment({ userId: user.id, email: user.email, amount }),
-  });
+  const response = await requestTopUp(t, { user, headers }, amount);
   expect(response.statusCode).toBe(200);
   return { user, pageUrl: response.json().data.paymentUrl as string };
 }

@@ -1,4 +1,5 @@
 // Helpers for the wallet's tests (not loaded by the server).
+import { buildTopUpPayment } from '@portal/contracts/wallet';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
@@ -23,6 +24,20 @@ export async function createWalletTestApp(
   const testApp = await createTestApp({ ...rest, paymentFetch: wrap ? wrap(inner) : inner });
   app = testApp.app;
   return testApp;
+}
+
+/** Starts a card top-up of `amount` roubles as the web app does (the user's own id and e-mail). */
+export function requestTopUp(
+  { app }: Pick<TestApp, 'app'>,
+  { user, headers }: { user: { id: string; email: string }; headers: Record<string, string> },
+  amount: number,
+) {
+  return app.inject({
+    method: 'POST',
+    url: '/paymentms/api/Payment/create',
+    headers,
+    payload: buildTopUpPayment({ userId: user.id, email: user.email, amount }),
+  });
 }
 
 let fundingCounter = 0;

@@ -1,10 +1,10 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_API as API, sessionStatus } from '../../../test/auth-helpers.js';
 import { createUser, signIn } from '../../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { sessions } from '../auth/schema.js';
 
-const API = '/authms/api/Auth';
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const IPHONE =
@@ -18,11 +18,6 @@ beforeAll(async () => {
 
 function call(method: 'POST' | 'DELETE', url: string, headers: Record<string, string> = {}) {
   return testApp.app.inject({ method, url: `${API}${url}`, headers });
-}
-
-/** A call any signed-in device makes; 401 once its session has ended. */
-async function statusOf(headers: Record<string, string>) {
-  return (await call('POST', '/user', headers)).statusCode;
 }
 
 async function liveSessionIds(userId: string) {
@@ -101,13 +96,13 @@ describe('POST devices', () => {
 describe('DELETE devices/{id}', () => {
   it('ends that session at once; its next call is refused; the others live on', async () => {
     const { user, laptop, phone, tablet } = await userOnThreeDevices();
-    expect(await statusOf(laptop.headers)).toBe(200);
+    expect(await sessionStatus(testApp, laptop.headers)).toBe(200);
 
     const response = await call('DELETE', `/devices/${laptop.sessionId}`, phone.headers);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ message: 'Сеанс на устройстве завершён' });
-    expect(await statusOf(laptop.headers)).toBe(401);
-    expect(await statusOf(phone.headers)).toBe(200);
+    expect(await sessionStatus(testApp, laptop.headers)).toBe(401);
+    expect(await sessionStatus(testApp, phone.headers)).toBe(200);
     expect(await liveSessionIds(user.id)).toEqual([phone.sessionId, tablet.sessionId].sort());
   });
 
@@ -116,7 +111,7 @@ describe('DELETE devices/{id}', () => {
     expect((await call('DELETE', `/devices/${phone.sessionId}`, phone.headers)).statusCode).toBe(
       200,
     );
-    expect(await statusOf(phone.headers)).toBe(401);
+    expect(await sessionStatus(testApp, phone.headers)).toBe(401);
   });
 
   it("another user's session is 404 and nothing changes", async () => {
@@ -133,7 +128,7 @@ describe('DELETE devices/{id}', () => {
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ message: 'Устройство не найдено' });
     expect(await liveSessionIds(victim.user.id)).toEqual(before);
-    expect(await statusOf(victim.laptop.headers)).toBe(200);
+    expect(await sessionStatus(testApp, victim.laptop.headers)).toBe(200);
   });
 
   it('an unknown, malformed or already ended id is 404 like any other', async () => {
@@ -148,13 +143,13 @@ describe('DELETE devices/{id}', () => {
       const response = await call('DELETE', `/devices/${encodeURIComponent(id)}`, phone.headers);
       expect(response.statusCode).toBe(404);
     }
-    expect(await statusOf(phone.headers)).toBe(200);
+    expect(await sessionStatus(testApp, phone.headers)).toBe(200);
   });
 
   it('needs a session', async () => {
     const { laptop } = await userOnThreeDevices();
     expect((await call('DELETE', `/devices/${laptop.sessionId}`)).statusCode).toBe(401);
-    expect(await statusOf(laptop.headers)).toBe(200);
+    expect(await sessionStatus(testApp, laptop.headers)).toBe(200);
   });
 });
 
@@ -167,9 +162,10 @@ describe('logout-all and logout-all-except-current', () => {
     const response = await call('POST', '/logout-all', phone.headers);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ message: 'Вы вышли из всех активных сеансов' });
-    for (const device of [laptop, phone, tablet]) expect(await statusOf(device.headers)).toBe(401);
+    for (const device of [laptop, phone, tablet])
+      expect(await sessionStatus(testApp, device.headers)).toBe(401);
     expect(await liveSessionIds(user.id)).toEqual([]);
-    expect(await statusOf(bystander.headers)).toBe(200);
+    expect(await sessionStatus(testApp, bystander.headers)).toBe(200);
   });
 
   it('logout-all-except-current keeps only the caller', async () => {
@@ -177,9 +173,9 @@ describe('logout-all and logout-all-except-current', () => {
     const response = await call('POST', '/logout-all-except-current', phone.headers);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ message: 'Вы вышли из всех сеансов, кроме текущего' });
-    expect(await statusOf(laptop.headers)).toBe(401);
-    expect(await statusOf(tablet.headers)).toBe(401);
-    expect(await statusOf(phone.headers)).toBe(200);
+    expect(await sessionStatus(testApp, laptop.headers)).toBe(401);
+    expect(await sessionStatus(testApp, tablet.headers)).toBe(401);
+    expect(await sessionStatus(testApp, phone.headers)).toBe(200);
     expect(await liveSessionIds(user.id)).toEqual([phone.sessionId]);
   });
 

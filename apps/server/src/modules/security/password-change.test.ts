@@ -1,5 +1,13 @@
-import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  AUTH_API as API,
+  addressSequence,
+  nextTotpStep,
+  otherCode,
+  passwordHashOf,
+  sessionStatus,
+  turnOnAuthenticator,
+} from '../../../test/auth-helpers.js';
 import {
   createSignedInUser,
   DEFAULT_PASSWORD,
@@ -8,25 +16,17 @@ import {
   signIn,
 } from '../../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
-import { users } from '../auth/schema.js';
 import { totpCode } from '../two-factor/totp.js';
 
-const API = '/authms/api/Auth';
 const CHANGE = '/portal/auth/password';
 const NEW_PASSWORD = 'Harbor-Violet42';
-const STEP_MS = 30_000;
 
 let testApp: TestApp;
-let address = 0;
+const nextIp = addressSequence('10.6');
 
 beforeAll(async () => {
   testApp = await createTestApp();
 });
-
-function nextIp() {
-  address += 1;
-  return `10.6.${Math.floor(address / 250)}.${address % 250}`;
-}
 
 function requestCode(headers: Record<string, string>) {
   return testApp.app.inject({
@@ -56,19 +56,6 @@ function login(usernameOrEmail: string, password: string, twoFactorCode?: string
   });
 }
 
-async function statusOf(headers: Record<string, string>) {
-  return (await testApp.app.inject({ method: 'POST', url: `${API}/user`, headers })).statusCode;
-}
-
-async function passwordHashOf(userId: string) {
-  const [row] = await testApp.database.db.select().from(users).where(eq(users.id, userId));
-  return row?.passwordHash;
-}
-
-function otherCode(code: string) {
-  return String((Number(code) + 1) % 1_000_000).padStart(6, '0');
-}
-
 /** A signed-in user who asked for the change code; answers the code from the letter. */
 async function userWithChangeCode() {
   const signedIn = await createSignedInUser(testApp);
@@ -77,28 +64,11 @@ async function userWithChangeCode() {
   return { ...signedIn, code: await latestCodeTo(testApp, signedIn.user.email) };
 }
 
-function nextStep() {
-  const now = testApp.clock.now().getTime();
-  testApp.clock.set(new Date(now - (now % STEP_MS) + STEP_MS + 1_000));
-}
-
 async function userWithAuthenticator() {
   const signedIn = await createSignedInUser(testApp);
-  const enable = await testApp.app.inject({
-    method: 'POST',
-    url: `${API}/2fa/enable`,
-    headers: signedIn.headers,
-  });
-  const { secret } = enable.json();
-  const verify = await testApp.app.inject({
-    method: 'POST',
-    url: `${API}/2fa/verify`,
-    headers: signedIn.headers,
-    payload: { code: totpCode(secret, testApp.clock.now()) },
-  });
-  expect(verify.statusCode).toBe(200);
-  nextStep();
-  return { ...signedIn, secret: secret as string };
+  const secret = await turnOnAuthenticator(testApp, signedIn.headers);
+  nextTotpStep(testApp.clock);
+  return { ...signedIn, secret };
 }
 
 describe('change-code', () => {
@@ -148,8 +118,8 @@ describe('password/change with an e-mail code', () => {
     expect(response.json()).toEqual({ status: 'ok', message: 'Пароль успешно изменён' });
     expect((await login(user.userName, NEW_PASSWORD)).statusCode).toBe(200);
     expect((await login(user.userName, DEFAULT_PASSWORD)).statusCode).toBe(401);
-    expect(await statusOf(other.headers)).toBe(200);
-    expect(await statusOf(headers)).toBe(200);
+    expect(await sessionStatus(testApp, other.headers)).toBe(200);
+    expect(await sessionStatus(testApp, headers)).toBe(200);
     const [letter] = await lettersTo(testApp, user.email);
     expect(letter?.subject).toBe('GameHost: пароль изменён');
   });
@@ -160,21 +130,21 @@ describe('password/change with an e-mail code', () => {
     const phone = await signIn(testApp, user.id);
     const response = await change(headers, { code, logoutOtherSessions: true });
     expect(response.statusCode).toBe(200);
-    expect(await statusOf(laptop.headers)).toBe(401);
-    expect(await statusOf(phone.headers)).toBe(401);
-    expect(await statusOf(headers)).toBe(200);
+    expect(await sessionStatus(testApp, laptop.headers)).toBe(401);
+    expect(await sessionStatus(testApp, phone.headers)).toBe(401);
+    expect(await sessionStatus(testApp, headers)).toBe(200);
   });
 
   it('refuses a wrong current password, changes nothing, and keeps the code', async () => {
     const { user, headers, code } = await userWithChangeCode();
-    const before = await passwordHashOf(user.id);
+    const before = await passwordHashOf(testApp, user.id);
     const response = await change(headers, { code, oldPassword: 'Wrong-Guess1' });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
       message: 'Неверный текущий пароль',
       errors: { oldPassword: ['Неверный текущий пароль'] },
     });
-    expect(await passwordHashOf(user.id)).toBe(before);
+    expect(await passwordHashOf(testApp, user.id)).toBe(before);
     expect((await change(headers, { code })).statusCode).toBe(200);
   });
 
@@ -251,7 +221,7 @@ describe('password/change with the authenticator on', () => {
       newPassword: 'Second-Change8',
     });
     expect(again.statusCode).toBe(400);
-    nextStep();
+    nextTotpStep(testApp.clock);
     expect(
       (await login(user.userName, NEW_PASSWORD, totpCode(secret, testApp.clock.now()))).statusCode,
     ).toBe(200);
@@ -259,10 +229,10 @@ describe('password/change with the authenticator on', () => {
 
   it('refuses an e-mail style code that is not the authenticator code', async () => {
     const { user, headers } = await userWithAuthenticator();
-    const before = await passwordHashOf(user.id);
+    const before = await passwordHashOf(testApp, user.id);
     const response = await change(headers, { code: '000000' });
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toBe('Неверный код');
-    expect(await passwordHashOf(user.id)).toBe(before);
+    expect(await passwordHashOf(testApp, user.id)).toBe(before);
   });
 });

@@ -1,6 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  AUTH_API as API,
+  addressSequence,
+  otherCode,
+  passwordHashOf,
+  sessionStatus,
+  turnOnAuthenticator,
+} from '../../../test/auth-helpers.js';
+import {
   createUser,
   DEFAULT_PASSWORD,
   latestCodeTo,
@@ -9,25 +17,18 @@ import {
 } from '../../../test/fixtures.js';
 import { codeIn, startSmtpServer } from '../../../test/smtp-server.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
-import { oneTimeCodes, users } from '../auth/schema.js';
-import { totpCode } from '../two-factor/totp.js';
+import { oneTimeCodes } from '../auth/schema.js';
 
-const API = '/authms/api/Auth';
 const NEW_PASSWORD = 'Quartz-Lantern7';
 const SENT = 'Если эта почта зарегистрирована, мы отправили на неё код для сброса пароля';
 const MINUTE = 60_000;
 
 let testApp: TestApp;
-let address = 0;
+const nextIp = addressSequence('10.5');
 
 beforeAll(async () => {
   testApp = await createTestApp();
 });
-
-function nextIp() {
-  address += 1;
-  return `10.5.${Math.floor(address / 250)}.${address % 250}`;
-}
 
 function forgot(email: string, remoteAddress = nextIp(), app = testApp.app) {
   return app.inject({
@@ -66,24 +67,11 @@ function login(usernameOrEmail: string, password: string) {
   });
 }
 
-async function statusOf(headers: Record<string, string>) {
-  return (await testApp.app.inject({ method: 'POST', url: `${API}/user`, headers })).statusCode;
-}
-
-async function passwordHashOf(userId: string) {
-  const [row] = await testApp.database.db.select().from(users).where(eq(users.id, userId));
-  return row?.passwordHash;
-}
-
 /** A user who asked for a reset code; answers the user and the code from the letter. */
 async function userWithResetCode() {
   const user = await createUser(testApp);
   expect((await forgot(user.email)).statusCode).toBe(200);
   return { user, code: await latestCodeTo(testApp, user.email) };
-}
-
-function otherCode(code: string) {
-  return String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 }
 
 describe('forgot-password', () => {
@@ -174,14 +162,14 @@ describe('reset-password-with-code', () => {
 
   it('refuses a wrong code and changes nothing', async () => {
     const { user, code } = await userWithResetCode();
-    const before = await passwordHashOf(user.id);
+    const before = await passwordHashOf(testApp, user.id);
     const response = await reset({ email: user.email, code: otherCode(code) });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
       message: 'Неверный код',
       errors: { code: ['Неверный код'] },
     });
-    expect(await passwordHashOf(user.id)).toBe(before);
+    expect(await passwordHashOf(testApp, user.id)).toBe(before);
   });
 
   it('an unknown address fails exactly like a wrong code', async () => {
@@ -252,19 +240,7 @@ describe('reset-password-with-code', () => {
   it('leaves an enabled authenticator on', async () => {
     const { user, code } = await userWithResetCode();
     const session = await signIn(testApp, user.id);
-    const enable = await testApp.app.inject({
-      method: 'POST',
-      url: `${API}/2fa/enable`,
-      headers: session.headers,
-    });
-    const { secret } = enable.json();
-    const verified = await testApp.app.inject({
-      method: 'POST',
-      url: `${API}/2fa/verify`,
-      headers: session.headers,
-      payload: { code: totpCode(secret, testApp.clock.now()) },
-    });
-    expect(verified.statusCode).toBe(200);
+    await turnOnAuthenticator(testApp, session.headers);
 
     expect((await reset({ email: user.email, code })).statusCode).toBe(200);
     expect(await testApp.app.deps.twoFactor.isEnabled(user.id)).toBe(true);
@@ -280,14 +256,14 @@ describe('logout-all with { email, code } after a reset', () => {
     const bystander = await signIn(testApp, (await createUser(testApp)).id);
     expect((await reset({ email: user.email, code })).statusCode).toBe(200);
     // The reset alone keeps sessions: ending them is the step the checkbox asks for.
-    expect(await statusOf(laptop.headers)).toBe(200);
+    expect(await sessionStatus(testApp, laptop.headers)).toBe(200);
 
     const response = await logoutAll({ email: user.email.toUpperCase(), code });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ message: 'Вы вышли из всех активных сеансов' });
-    expect(await statusOf(laptop.headers)).toBe(401);
-    expect(await statusOf(phone.headers)).toBe(401);
-    expect(await statusOf(bystander.headers)).toBe(200);
+    expect(await sessionStatus(testApp, laptop.headers)).toBe(401);
+    expect(await sessionStatus(testApp, phone.headers)).toBe(401);
+    expect(await sessionStatus(testApp, bystander.headers)).toBe(200);
   });
 
   it('is accepted once', async () => {
@@ -297,7 +273,7 @@ describe('logout-all with { email, code } after a reset', () => {
     const later = await signIn(testApp, user.id);
     const again = await logoutAll({ email: user.email, code });
     expect(again.statusCode).toBe(400);
-    expect(await statusOf(later.headers)).toBe(200);
+    expect(await sessionStatus(testApp, later.headers)).toBe(200);
   });
 
   it('is refused before the reset, with a wrong code, and for another account', async () => {
@@ -311,8 +287,8 @@ describe('logout-all with { email, code } after a reset', () => {
     expect((await logoutAll({ email: user.email, code: otherCode(code) })).statusCode).toBe(400);
     expect((await logoutAll({ email: other.email, code })).statusCode).toBe(400);
     expect((await logoutAll({ email: 'ghost@example.com', code })).statusCode).toBe(400);
-    expect(await statusOf(session.headers)).toBe(200);
-    expect(await statusOf(otherSession.headers)).toBe(200);
+    expect(await sessionStatus(testApp, session.headers)).toBe(200);
+    expect(await sessionStatus(testApp, otherSession.headers)).toBe(200);
   });
 
   it('allows five tries, then even the right code is refused', async () => {
@@ -323,7 +299,7 @@ describe('logout-all with { email, code } after a reset', () => {
       expect((await logoutAll({ email: user.email, code: otherCode(code) })).statusCode).toBe(400);
     }
     expect((await logoutAll({ email: user.email, code })).statusCode).toBe(400);
-    expect(await statusOf(session.headers)).toBe(200);
+    expect(await sessionStatus(testApp, session.headers)).toBe(200);
   });
 
   it('expires ten minutes after the reset', async () => {
@@ -332,7 +308,7 @@ describe('logout-all with { email, code } after a reset', () => {
     const session = await signIn(testApp, user.id);
     testApp.clock.advance(10 * MINUTE + 1_000);
     expect((await logoutAll({ email: user.email, code })).statusCode).toBe(400);
-    expect(await statusOf(session.headers)).toBe(200);
+    expect(await sessionStatus(testApp, session.headers)).toBe(200);
   });
 
   it('refuses malformed bodies with field messages', async () => {

@@ -1,27 +1,24 @@
 import { eq } from 'drizzle-orm';
 import { Secret } from 'otpauth';
 import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  AUTH_API as API,
+  addressSequence,
+  nextTotpStep,
+  TOTP_STEP_MS,
+} from '../../../test/auth-helpers.js';
 import { createSignedInUser, DEFAULT_PASSWORD } from '../../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
 import { twoFactorAuthenticators, twoFactorRecoveryCodes } from './schema.js';
 import { decodeQrPng, secretOfOtpauthUrl } from './testing.js';
 import { totpCode } from './totp.js';
 
-const API = '/authms/api/Auth';
-const STEP_MS = 30_000;
-
 let testApp: TestApp;
-let address = 0;
+const nextIp = addressSequence('10.4');
 
 beforeAll(async () => {
   testApp = await createTestApp();
 });
-
-/** A fresh source address per call, so per-address limits of one test do not touch another. */
-function nextIp() {
-  address += 1;
-  return `10.4.${Math.floor(address / 250)}.${address % 250}`;
-}
 
 function post(url: string, headers: Record<string, string>, payload?: unknown) {
   return testApp.app.inject({
@@ -44,13 +41,7 @@ function login(usernameOrEmail: string, extra: Record<string, unknown> = {}) {
 
 /** The code the user's app shows right now (or `offsetSteps` steps away). */
 function codeNow(secret: string, offsetSteps = 0) {
-  return totpCode(secret, new Date(testApp.clock.now().getTime() + offsetSteps * STEP_MS));
-}
-
-/** Moves to the start of the next time step, so every test begins with an unused one. */
-function nextStep() {
-  const now = testApp.clock.now().getTime();
-  testApp.clock.set(new Date(now - (now % STEP_MS) + STEP_MS + 1_000));
+  return totpCode(secret, new Date(testApp.clock.now().getTime() + offsetSteps * TOTP_STEP_MS));
 }
 
 async function enable(headers: Record<string, string>) {
@@ -63,10 +54,10 @@ async function enable(headers: Record<string, string>) {
 async function userWithAuthenticator() {
   const signedIn = await createSignedInUser(testApp);
   const { secret } = await enable(signedIn.headers);
-  nextStep();
+  nextTotpStep(testApp.clock);
   const verified = await post('/2fa/verify', signedIn.headers, { code: codeNow(secret) });
   expect(verified.statusCode).toBe(200);
-  nextStep();
+  nextTotpStep(testApp.clock);
   return { ...signedIn, secret, recoveryCodes: verified.json().recoveryCodes as string[] };
 }
 
@@ -125,7 +116,7 @@ describe('2fa/enable', () => {
     const first = await enable(headers);
     const second = await enable(headers);
     expect(second.secret).not.toBe(first.secret);
-    nextStep();
+    nextTotpStep(testApp.clock);
     const stale = await post('/2fa/verify', headers, { code: codeNow(first.secret) });
     expect(stale.statusCode).toBe(400);
     const fresh = await post('/2fa/verify', headers, { code: codeNow(second.secret) });
@@ -207,7 +198,7 @@ describe('2fa/verify', () => {
   it('accepts a code one step early or late, not two', async () => {
     const { headers } = await createSignedInUser(testApp);
     const { secret } = await enable(headers);
-    nextStep();
+    nextTotpStep(testApp.clock);
     expect((await post('/2fa/verify', headers, { code: codeNow(secret, -2) })).statusCode).toBe(
       400,
     );
@@ -238,7 +229,7 @@ describe('login with the authenticator on', () => {
     const earlier = await login(user.userName, { twoFactorCode: codeNow(secret, -1) });
     expect(earlier.statusCode).toBe(401);
 
-    nextStep();
+    nextTotpStep(testApp.clock);
     const next = await login(user.userName, { twoFactorCode: codeNow(secret) });
     expect(next.statusCode).toBe(200);
   });

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { Secret, TOTP } from 'otpauth';
 import { afterAll, describe, expect, it } from 'vitest';
+import { turnOnAuthenticator } from '../../../test/auth-helpers.js';
 import { type FakeYandexAccount, startFakeYandex } from '../../../test/fake-yandex.js';
 import { createSignedInUser, createUser } from '../../../test/fixtures.js';
 import { createTestApp } from '../../../test/test-app.js';
@@ -134,22 +134,7 @@ describe('/auth/yandex/callback', () => {
   it('refuses a sign-in to an account with the authenticator on (the code is not skipped)', async () => {
     const yandex = account();
     const { headers } = await createSignedInUser(testApp, { yandexId: yandex.id });
-    const enable = await app.inject({
-      method: 'POST',
-      url: '/authms/api/Auth/2fa/enable',
-      headers,
-    });
-    const { secret } = enable.json<{ secret: string }>();
-    const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate({
-      timestamp: clock.now().getTime(),
-    });
-    const verified = await app.inject({
-      method: 'POST',
-      url: '/authms/api/Auth/2fa/verify',
-      headers,
-      payload: { code },
-    });
-    expect(verified.statusCode).toBe(200);
+    await turnOnAuthenticator(testApp, headers);
 
     fake.signInAs(yandex);
     const { back, cookie } = await startSignIn();
