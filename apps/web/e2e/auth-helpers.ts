@@ -121,3 +121,12 @@ export function totpCode(secret: string, at: number = Date.now()): string {
     period: 30,
   }).generate({ timestamp: at });
 }
+
+/** What any call of a device with this token gets: 200 while its session lives, 401 after. */
+export async function sessionStatus(baseUrl: string, token: string): Promise<number> {
+  const response = await fetch(`${baseUrl}/authms/api/Auth/user`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  return response.status;
+}

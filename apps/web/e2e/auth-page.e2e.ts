@@ -25,8 +25,6 @@ beforeAll(async () => {
   portal = await startPortal({
     SMTP_URL: smtp.url,
     SSO_ALLOWED_ORIGINS: sibling.origin,
-    // A build of one's own can be tested while others rebuild apps/web/dist.
-    ...(process.env.WEB_DIST_DIR ? { WEB_DIST_DIR: process.env.WEB_DIST_DIR } : {}),
   });
 });
 

@@ -6,34 +6,52 @@ import { type Portal, setupPortal } from './portal';
 
 export type SignedInAccount = Awaited<ReturnType<typeof createSignedInAccount>>;
 
-export type PortalWithAccount = {
+export type PortalWithSmtp = {
   portal: Portal;
+  /** The real SMTP server the portal sends its letters to (SMTP_URL). */
   smtp: TestSmtpServer;
+};
+
+export type PortalWithAccount = PortalWithSmtp & {
   /** A confirmed account with a live session, made through the real API (STYLE #9). */
   account: SignedInAccount;
 };
+
+/** One portal for the test file and a real SMTP server for its letters. */
+export function setupPortalWithSmtp(env: Record<string, string> = {}): () => PortalWithSmtp {
+  let smtp: TestSmtpServer | undefined;
+  beforeAll(async () => {
+    smtp = await startSmtpServer({ closeAfterAll: false });
+  });
+  afterAll(async () => {
+    await smtp?.close();
+  });
+  // Read when the portal starts, so `env` filled in by an earlier beforeAll is seen.
+  const portal = setupPortal(() => ({ SMTP_URL: smtp?.url ?? '', ...env }));
+  return () => {
+    if (!smtp) throw new Error('setupPortalWithSmtp(): use it inside a test');
+    return { portal: portal(), smtp };
+  };
+}
+
+/** A new confirmed account with a session in that portal, made through the API (STYLE #9). */
+export function newSignedInAccount({ portal, smtp }: PortalWithSmtp): Promise<SignedInAccount> {
+  return createSignedInAccount(portal.baseUrl, smtp);
+}
 
 /**
  * One portal for the test file, a real SMTP server for its letters, and one signed-in account
  * (registered and confirmed through the API before the first test).
  */
 export function setupPortalWithAccount(env: Record<string, string> = {}): () => PortalWithAccount {
-  let smtp: TestSmtpServer | undefined;
+  const world = setupPortalWithSmtp(env);
   let account: SignedInAccount | undefined;
   beforeAll(async () => {
-    smtp = await startSmtpServer({ closeAfterAll: false });
-  });
-  const portal = setupPortal(() => ({ SMTP_URL: smtp?.url ?? '', ...env }));
-  beforeAll(async () => {
-    if (!smtp) throw new Error('the SMTP server did not start');
-    account = await createSignedInAccount(portal().baseUrl, smtp);
-  });
-  afterAll(async () => {
-    await smtp?.close();
+    account = await newSignedInAccount(world());
   });
   return () => {
-    if (!smtp || !account) throw new Error('setupPortalWithAccount(): use it inside a test');
-    return { portal: portal(), smtp, account };
+    if (!account) throw new Error('setupPortalWithAccount(): use it inside a test');
+    return { ...world(), account };
   };
 }
 

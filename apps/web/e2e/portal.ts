@@ -37,7 +37,8 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
     PORT: String(port),
     PUBLIC_URL: baseUrl,
     DATA_DIR: dataDir,
-    WEB_DIST_DIR: webDistDir,
+    // WEB_DIST_DIR: a build of one's own can be tested while others rebuild apps/web/dist.
+    WEB_DIST_DIR: process.env.WEB_DIST_DIR || webDistDir,
     LOG_LEVEL: 'warn',
     ...env,
   };

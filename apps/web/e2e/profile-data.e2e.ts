@@ -6,9 +6,9 @@ import { pngImage } from '../../server/src/modules/uploads/testing/images';
 import { createSignedInAccount, waitForToast } from './auth-helpers';
 import { setupBrowser } from './browser';
 import { setupPortalWithAccount } from './fixtures';
-import { openProfile, userOf, webDistEnv } from './profile-helpers';
+import { openProfile, userOf } from './profile-helpers';
 
-const env = setupPortalWithAccount(webDistEnv());
+const env = setupPortalWithAccount();
 const browser = setupBrowser();
 
 describe('/profile', () => {

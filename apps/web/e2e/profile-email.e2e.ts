@@ -3,10 +3,10 @@ import { codeIn } from '../../server/test/smtp-server';
 import { createSignedInAccount, waitForToast } from './auth-helpers';
 import { setupBrowser } from './browser';
 import { setupPortalWithAccount } from './fixtures';
-import { openProfile, userOf, webDistEnv } from './profile-helpers';
+import { openProfile, userOf } from './profile-helpers';
 
 // Every letter goes through a real SMTP exchange with the local server of the fixture.
-const env = setupPortalWithAccount(webDistEnv());
+const env = setupPortalWithAccount();
 const browser = setupBrowser();
 
 describe('e-mail change', () => {

@@ -1,10 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { BrowserSession } from './browser';
 
-/** The built web app under test: WEB_DIST_DIR when set (a private build), else apps/web/dist. */
-export const webDistEnv = (): Record<string, string> =>
-  process.env.WEB_DIST_DIR ? { WEB_DIST_DIR: process.env.WEB_DIST_DIR } : {};
-
 /** /profile of a signed-in user, once the user card is drawn. */
 export async function openProfile(
   browser: BrowserSession,

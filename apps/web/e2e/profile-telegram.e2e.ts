@@ -3,12 +3,12 @@ import { type FakeTelegramApi, startFakeTelegramApi } from '../../server/test/fa
 import { createSignedInAccount } from './auth-helpers';
 import { setupBrowser } from './browser';
 import { setupPortalWithAccount } from './fixtures';
-import { openProfile, userOf, webDistEnv } from './profile-helpers';
+import { openProfile, userOf } from './profile-helpers';
 
 // The portal's bot talks to a local stand-in of the Bot API; the values are filled in before the
 // portal starts (the fixture reads them then).
 let telegram: FakeTelegramApi;
-const portalEnv: Record<string, string> = { ...webDistEnv(), TELEGRAM_MODE: 'polling' };
+const portalEnv: Record<string, string> = { TELEGRAM_MODE: 'polling' };
 beforeAll(async () => {
   telegram = await startFakeTelegramApi({ botUsername: 'portal_e2e_bot' });
   portalEnv.TELEGRAM_BOT_TOKEN = telegram.token;

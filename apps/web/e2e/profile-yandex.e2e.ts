@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeYandex, startFakeYandex } from '../../server/test/fake-yandex';
 import { setupBrowser } from './browser';
 import { setupPortalWithAccount } from './fixtures';
-import { userOf, webDistEnv } from './profile-helpers';
+import { userOf } from './profile-helpers';
 
 // Yandex ID is a local stand-in speaking its implicit flow; filled in before the portal starts.
 let yandex: FakeYandex;
-const portalEnv: Record<string, string> = { ...webDistEnv() };
+const portalEnv: Record<string, string> = {};
 beforeAll(async () => {
   yandex = await startFakeYandex();
   portalEnv.YANDEX_CLIENT_ID = yandex.clientId;

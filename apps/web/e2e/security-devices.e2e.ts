@@ -1,33 +1,17 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtpServer, type TestSmtpServer } from '../../server/test/smtp-server';
-import { createSignedInAccount, type TestAccount } from './auth-helpers';
+import { describe, expect, it } from 'vitest';
+import { sessionStatus, type TestAccount } from './auth-helpers';
 import { setupBrowser } from './browser';
-import { type Portal, startPortal } from './portal';
+import { newSignedInAccount, setupPortalWithSmtp } from './fixtures';
 
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const WINDOWS =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
-let smtp: TestSmtpServer;
-let portal: Portal;
-
-beforeAll(async () => {
-  smtp = await startSmtpServer({ closeAfterAll: false });
-  portal = await startPortal({
-    SMTP_URL: smtp.url,
-    ...(process.env.WEB_DIST_DIR ? { WEB_DIST_DIR: process.env.WEB_DIST_DIR } : {}),
-  });
-});
-
-afterAll(async () => {
-  await portal?.stop();
-  await smtp?.close();
-});
-
+const world = setupPortalWithSmtp();
 const browser = setupBrowser();
-const url = (pathname: string) => `${portal.baseUrl}${pathname}`;
+const url = (pathname: string) => `${world().portal.baseUrl}${pathname}`;
 
 /** Another device signs in to the same account: a session of its own, with its user agent. */
 async function signInElsewhere(account: TestAccount, userAgent: string): Promise<string> {
@@ -38,15 +22,6 @@ async function signInElsewhere(account: TestAccount, userAgent: string): Promise
   });
   expect(response.status).toBe(200);
   return ((await response.json()) as { token: string }).token;
-}
-
-/** What any call of a device with this token gets: 200 while its session lives, 401 after. */
-async function statusWith(token: string): Promise<number> {
-  const response = await fetch(url('/authms/api/Auth/user'), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-  });
-  return response.status;
 }
 
 async function openDevicesPage(token: string): Promise<Page> {
@@ -60,7 +35,7 @@ const rows = (page: Page) => page.getByTestId('device-row');
 
 describe('/profile/devices', () => {
   it('shows four skeleton rows while loading, then one row per device', async () => {
-    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const account = await newSignedInAccount(world());
     await signInElsewhere(account, IPHONE);
     await signInElsewhere(account, WINDOWS);
 
@@ -97,9 +72,9 @@ describe('/profile/devices', () => {
   });
 
   it("ends a second device's session from the dialog; that device's next call is refused", async () => {
-    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const account = await newSignedInAccount(world());
     const phoneToken = await signInElsewhere(account, IPHONE);
-    expect(await statusWith(phoneToken)).toBe(200);
+    expect(await sessionStatus(world().portal.baseUrl, phoneToken)).toBe(200);
 
     const page = await openDevicesPage(account.token);
     await expect.poll(() => rows(page).count()).toBe(2);
@@ -114,14 +89,14 @@ describe('/profile/devices', () => {
     await dialog.waitFor({ state: 'hidden' });
     await expect.poll(() => rows(page).count()).toBe(1);
     expect(await rows(page).filter({ hasText: 'iOS' }).count()).toBe(0);
-    expect(await statusWith(phoneToken)).toBe(401);
+    expect(await sessionStatus(world().portal.baseUrl, phoneToken)).toBe(401);
     // This device is still signed in and stays on the page.
-    expect(await statusWith(account.token)).toBe(200);
+    expect(await sessionStatus(world().portal.baseUrl, account.token)).toBe(200);
     expect(new URL(page.url()).pathname).toBe('/profile/devices');
   });
 
   it('the dialog can be cancelled: nothing ends', async () => {
-    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const account = await newSignedInAccount(world());
     const phoneToken = await signInElsewhere(account, IPHONE);
     const page = await openDevicesPage(account.token);
     await expect.poll(() => rows(page).count()).toBe(2);
@@ -130,11 +105,11 @@ describe('/profile/devices', () => {
     await dialog.getByRole('button', { name: 'Отмена' }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect(await rows(page).count()).toBe(2);
-    expect(await statusWith(phoneToken)).toBe(200);
+    expect(await sessionStatus(world().portal.baseUrl, phoneToken)).toBe(200);
   });
 
   it("ending this device's own session signs the user out to /auth", async () => {
-    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const account = await newSignedInAccount(world());
     const page = await openDevicesPage(account.token);
     await expect.poll(() => rows(page).count()).toBe(1);
     // The re-check of auth meets a dead session: the browser logs the 401.
@@ -146,6 +121,6 @@ describe('/profile/devices', () => {
       .click();
     await page.waitForURL((address) => address.pathname === '/auth');
     expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeNull();
-    expect(await statusWith(account.token)).toBe(401);
+    expect(await sessionStatus(world().portal.baseUrl, account.token)).toBe(401);
   });
 });

@@ -1,39 +1,22 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { totpCode } from '../../server/src/modules/two-factor/totp';
-import { codeIn, startSmtpServer, type TestSmtpServer } from '../../server/test/smtp-server';
-import { createSignedInAccount, postJson, type TestAccount, waitForToast } from './auth-helpers';
+import { describe, expect, it } from 'vitest';
+import { codeIn } from '../../server/test/smtp-server';
+import {
+  enableAuthenticator,
+  postJson,
+  sessionStatus,
+  type TestAccount,
+  totpCode,
+  waitForToast,
+} from './auth-helpers';
 import { setupBrowser } from './browser';
-import { type Portal, startPortal } from './portal';
+import { newSignedInAccount, setupPortalWithSmtp } from './fixtures';
 
 const NEW_PASSWORD = 'Copper-Heron58';
 
-let smtp: TestSmtpServer;
-let portal: Portal;
-
-beforeAll(async () => {
-  smtp = await startSmtpServer({ closeAfterAll: false });
-  portal = await startPortal({
-    SMTP_URL: smtp.url,
-    ...(process.env.WEB_DIST_DIR ? { WEB_DIST_DIR: process.env.WEB_DIST_DIR } : {}),
-  });
-});
-
-afterAll(async () => {
-  await portal?.stop();
-  await smtp?.close();
-});
-
+const world = setupPortalWithSmtp();
 const browser = setupBrowser();
-const url = (pathname: string) => `${portal.baseUrl}${pathname}`;
-
-async function statusWith(token: string): Promise<number> {
-  const response = await fetch(url('/authms/api/Auth/user'), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-  });
-  return response.status;
-}
+const url = (pathname: string) => `${world().portal.baseUrl}${pathname}`;
 
 async function loginStatus(account: TestAccount, password: string): Promise<number> {
   const response = await fetch(url('/authms/api/Auth/login'), {
@@ -60,7 +43,7 @@ async function startChange(page: Page) {
 
 describe('password change from the profile', () => {
   it('confirms by the mailed code, saves with a spinner, and can end the other sessions', async () => {
-    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const account = await newSignedInAccount(world());
     const otherDevice = (await postJson(url('/authms/api/Auth/login'), {
       usernameOrEmail: account.username,
       password: account.password,
@@ -79,7 +62,7 @@ describe('password change from the profile', () => {
     const confirmation = await startChange(page);
     await waitForToast(page, 'Код подтверждения отправлен на почту');
     await confirmation.getByText(account.email).waitFor();
-    const letter = await smtp.waitForLetter(account.email);
+    const letter = await world().smtp.waitForLetter(account.email);
     expect(letter.subject).toContain('код для смены пароля');
     await confirmation.getByLabel('Код из письма').fill(codeIn(letter.text));
 
@@ -111,17 +94,17 @@ describe('password change from the profile', () => {
 
     await waitForToast(page, 'Пароль успешно изменён');
     await form.waitFor({ state: 'hidden' });
-    expect(await statusWith(otherDevice.token)).toBe(401);
-    expect(await statusWith(account.token)).toBe(200);
+    expect(await sessionStatus(world().portal.baseUrl, otherDevice.token)).toBe(401);
+    expect(await sessionStatus(world().portal.baseUrl, account.token)).toBe(200);
     expect(await loginStatus(account, NEW_PASSWORD)).toBe(200);
     expect(await loginStatus(account, account.password)).toBe(401);
   });
 
   it('a wrong current password is the server message, and nothing changes', async () => {
-    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const account = await newSignedInAccount(world());
     const page = await openProfile(account.token);
     const confirmation = await startChange(page);
-    const code = codeIn((await smtp.waitForLetter(account.email)).text);
+    const code = codeIn((await world().smtp.waitForLetter(account.email)).text);
     await confirmation.getByLabel('Код из письма').fill(code);
     const form = page.getByRole('dialog', { name: 'Смена пароля' });
     await form.getByLabel('Текущий пароль').fill('Not-My-Password1');
@@ -135,23 +118,14 @@ describe('password change from the profile', () => {
   });
 
   it('with the authenticator on, its code confirms instead of a letter', async () => {
-    const account = await createSignedInAccount(portal.baseUrl, smtp);
-    const { secret } = (await postJson(url('/authms/api/Auth/2fa/enable'), {}, account.token)) as {
-      secret: string;
-    };
-    await postJson(
-      url('/authms/api/Auth/2fa/verify'),
-      { code: totpCode(secret, new Date()) },
-      account.token,
-    );
+    const account = await newSignedInAccount(world());
+    const { secret } = await enableAuthenticator(world().portal.baseUrl, account.token);
 
     const page = await openProfile(account.token);
     const confirmation = await startChange(page);
     await confirmation.getByText('Введите код из приложения Google Authenticator.').waitFor();
     // The next step's code: the ±1 window takes it, and it is later than the step just used.
-    await confirmation
-      .getByLabel('Код из приложения')
-      .fill(totpCode(secret, new Date(Date.now() + 30_000)));
+    await confirmation.getByLabel('Код из приложения').fill(totpCode(secret, Date.now() + 30_000));
     const form = page.getByRole('dialog', { name: 'Смена пароля' });
     await form.getByLabel('Текущий пароль').fill(account.password);
     await form.getByLabel('Новый пароль').fill(NEW_PASSWORD);
@@ -159,7 +133,7 @@ describe('password change from the profile', () => {
     await form.getByRole('button', { name: 'Сохранить' }).click();
     await waitForToast(page, 'Пароль успешно изменён');
     expect(
-      smtp.letters.some(
+      world().smtp.letters.some(
         (item) => item.subject.includes('код для смены пароля') && item.to.includes(account.email),
       ),
     ).toBe(false);

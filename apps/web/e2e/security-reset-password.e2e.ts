@@ -1,39 +1,16 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeIn, startSmtpServer, type TestSmtpServer } from '../../server/test/smtp-server';
-import { createSignedInAccount } from './auth-helpers';
+import { describe, expect, it } from 'vitest';
+import { codeIn } from '../../server/test/smtp-server';
+import { sessionStatus } from './auth-helpers';
 import { setupBrowser } from './browser';
-import { type Portal, startPortal } from './portal';
+import { newSignedInAccount, setupPortalWithSmtp } from './fixtures';
 
 const NEW_PASSWORD = 'Marble-Falcon72';
 
 // Letters go through a real SMTP exchange: the portal's SMTP_URL points at this server.
-let smtp: TestSmtpServer;
-let portal: Portal;
-
-beforeAll(async () => {
-  smtp = await startSmtpServer({ closeAfterAll: false });
-  portal = await startPortal({
-    SMTP_URL: smtp.url,
-    ...(process.env.WEB_DIST_DIR ? { WEB_DIST_DIR: process.env.WEB_DIST_DIR } : {}),
-  });
-});
-
-afterAll(async () => {
-  await portal?.stop();
-  await smtp?.close();
-});
-
+const world = setupPortalWithSmtp();
 const browser = setupBrowser();
-const url = (pathname: string) => `${portal.baseUrl}${pathname}`;
-
-async function statusWith(token: string): Promise<number> {
-  const response = await fetch(url('/authms/api/Auth/user'), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-  });
-  return response.status;
-}
+const url = (pathname: string) => `${world().portal.baseUrl}${pathname}`;
 
 async function openStepOne(): Promise<Page> {
   const page = await browser.newPage();
@@ -67,12 +44,12 @@ describe('/reset-password', () => {
   });
 
   it('resets by the mailed code, signs out everywhere, then the new password signs in', async () => {
-    const account = await createSignedInAccount(portal.baseUrl, smtp);
-    expect(await statusWith(account.token)).toBe(200);
+    const account = await newSignedInAccount(world());
+    expect(await sessionStatus(world().portal.baseUrl, account.token)).toBe(200);
 
     const page = await openStepOne();
     await requestCode(page, account.email);
-    const letter = await smtp.waitForLetter(account.email);
+    const letter = await world().smtp.waitForLetter(account.email);
     expect(letter.subject).toContain('код для сброса пароля');
     const code = codeIn(letter.text);
 
@@ -100,13 +77,13 @@ describe('/reset-password', () => {
     await page.getByRole('button', { name: 'Обновить пароль' }).click();
     await page.getByText('Введите код, отправленный на почту').waitFor();
     expect(await page.locator('[data-sonner-toast]').count()).toBe(0);
-    expect(await statusWith(account.token)).toBe(200);
+    expect(await sessionStatus(world().portal.baseUrl, account.token)).toBe(200);
 
     await page.getByLabel('Введите код').fill(code);
     await page.getByRole('button', { name: 'Обновить пароль' }).click();
     await page.getByRole('heading', { level: 1, name: 'Пароль обновлен' }).waitFor();
     // The box was checked: the other session ended with the reset.
-    expect(await statusWith(account.token)).toBe(401);
+    expect(await sessionStatus(world().portal.baseUrl, account.token)).toBe(401);
 
     await page.getByRole('button', { name: 'Готово' }).click();
     await page.waitForURL((address) => address.pathname === '/auth');
@@ -118,13 +95,13 @@ describe('/reset-password', () => {
   });
 
   it('with the box unticked the other sessions live on; Назад returns to step 1', async () => {
-    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const account = await newSignedInAccount(world());
     const page = await openStepOne();
     await requestCode(page, account.email);
     await page.getByRole('button', { name: 'Назад' }).click();
     await page.getByText('Укажите почту, пароль к которой вы забыли').waitFor();
     expect(await page.getByPlaceholder('Ваш email').inputValue()).toBe(account.email);
-    const code = codeIn((await smtp.waitForLetter(account.email)).text);
+    const code = codeIn((await world().smtp.waitForLetter(account.email)).text);
 
     // The countdown holds a second letter back; the code of the first one still works.
     await requestCode(page, account.email);
@@ -134,13 +111,15 @@ describe('/reset-password', () => {
     await page.getByRole('checkbox', { name: 'Выйти из всех активных сеансов входа' }).uncheck();
     await page.getByRole('button', { name: 'Обновить пароль' }).click();
     await page.getByRole('heading', { level: 1, name: 'Пароль обновлен' }).waitFor();
-    expect(await statusWith(account.token)).toBe(200);
+    expect(await sessionStatus(world().portal.baseUrl, account.token)).toBe(200);
   });
 
   it('answers an unknown address like a known one: step 2, and no letter', async () => {
     const page = await openStepOne();
     await requestCode(page, 'nobody.at.all@example.com');
     expect(await page.getByText('nobody.at.all@example.com').isVisible()).toBe(true);
-    expect(smtp.letters.some((item) => item.to.includes('nobody.at.all@example.com'))).toBe(false);
+    expect(world().smtp.letters.some((item) => item.to.includes('nobody.at.all@example.com'))).toBe(
+      false,
+    );
   });
 });

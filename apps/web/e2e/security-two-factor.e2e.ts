@@ -1,38 +1,21 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeQrPng, secretOfOtpauthUrl } from '../../server/src/modules/two-factor/testing';
-import { totpCode } from '../../server/src/modules/two-factor/totp';
-import { startSmtpServer, type TestSmtpServer } from '../../server/test/smtp-server';
-import { createSignedInAccount, postJson, type TestAccount, waitForToast } from './auth-helpers';
+import { enableAuthenticator, type TestAccount, totpCode, waitForToast } from './auth-helpers';
 import { setupBrowser } from './browser';
-import { type Portal, startPortal } from './portal';
+import { newSignedInAccount, setupPortalWithSmtp } from './fixtures';
 
 const STEP_MS = 30_000;
 
-let smtp: TestSmtpServer;
-let portal: Portal;
-
-beforeAll(async () => {
-  smtp = await startSmtpServer({ closeAfterAll: false });
-  portal = await startPortal({
-    SMTP_URL: smtp.url,
-    ...(process.env.WEB_DIST_DIR ? { WEB_DIST_DIR: process.env.WEB_DIST_DIR } : {}),
-  });
-});
-
-afterAll(async () => {
-  await portal?.stop();
-  await smtp?.close();
-});
-
+const world = setupPortalWithSmtp();
 const browser = setupBrowser();
-const url = (pathname: string) => `${portal.baseUrl}${pathname}`;
+const url = (pathname: string) => `${world().portal.baseUrl}${pathname}`;
 
 /**
  * The code the authenticator app shows one step from now. The ±1-step window accepts it, and it
  * belongs to a later step than any code used a moment ago (a used step is never accepted again).
  */
-const nextCode = (secret: string) => totpCode(secret, new Date(Date.now() + STEP_MS));
+const nextCode = (secret: string) => totpCode(secret, Date.now() + STEP_MS);
 
 async function openProfile(token: string): Promise<Page> {
   const page = await browser.newPage({ localStorage: { access_token: token } });
@@ -62,7 +45,7 @@ async function connectAuthenticator(page: Page): Promise<string> {
   // Spec §5: 1–6 digits, else 'Заполните поле'.
   await dialog.getByRole('button', { name: 'Подключить' }).click();
   await dialog.getByText('Заполните поле').waitFor();
-  await dialog.getByLabel('Код из приложения').fill(totpCode(secret, new Date()));
+  await dialog.getByLabel('Код из приложения').fill(totpCode(secret));
   await dialog.getByRole('button', { name: 'Подключить' }).click();
   await dialog.waitFor({ state: 'hidden' });
   return secret;
@@ -86,7 +69,7 @@ async function signInWithCode(account: TestAccount, code: string): Promise<Page>
 
 describe('Google Authenticator on the profile', () => {
   it('connects by the code from the QR secret; then sign-in needs that code', async () => {
-    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const account = await newSignedInAccount(world());
     const page = await openProfile(account.token);
     const secret = await connectAuthenticator(page);
 
@@ -120,7 +103,7 @@ describe('Google Authenticator on the profile', () => {
   });
 
   it('a wrong code keeps it off, with the server message; disabling needs a code', async () => {
-    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const account = await newSignedInAccount(world());
     const page = await openProfile(account.token);
     const setting = page.getByTestId('google-two-factor');
     await setting.getByRole('button', { name: 'Подключить' }).click();
@@ -129,7 +112,7 @@ describe('Google Authenticator on the profile', () => {
     const secret = secretOfOtpauthUrl(decodeQrPng(source.split(',')[1] ?? ''));
 
     browser.allowConsoleErrors(/status of 400/);
-    const right = totpCode(secret, new Date());
+    const right = totpCode(secret);
     await dialog.getByLabel('Код из приложения').fill(right === '000000' ? '111111' : '000000');
     await dialog.getByRole('button', { name: 'Подключить' }).click();
     await waitForToast(page, 'Неверный код');
@@ -169,15 +152,8 @@ describe('Google Authenticator on the profile', () => {
   });
 
   it("signs in with a recovery code through 'Использовать резервный код', once", async () => {
-    const account = await createSignedInAccount(portal.baseUrl, smtp);
-    const { secret } = (await postJson(url('/authms/api/Auth/2fa/enable'), {}, account.token)) as {
-      secret: string;
-    };
-    const { recoveryCodes } = (await postJson(
-      url('/authms/api/Auth/2fa/verify'),
-      { code: totpCode(secret, new Date()) },
-      account.token,
-    )) as { recoveryCodes: string[] };
+    const account = await newSignedInAccount(world());
+    const { recoveryCodes } = await enableAuthenticator(world().portal.baseUrl, account.token);
 
     const page = await browser.newPage();
     await page.goto(url('/auth'));
@@ -203,7 +179,7 @@ describe('Google Authenticator on the profile', () => {
   });
 
   it("says 'Почта не найдена' when the account has no e-mail", async () => {
-    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const account = await newSignedInAccount(world());
     const page = await browser.newPage({ localStorage: { access_token: account.token } });
     await page.route('**/authms/api/Auth/user', async (route) => {
       const response = await route.fetch();

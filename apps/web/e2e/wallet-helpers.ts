@@ -1,8 +1,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { startSmtpServer, type TestSmtpServer } from '../../server/test/smtp-server';
-import { createSignedInAccount, postJson, startSiblingSite } from './auth-helpers';
+import { postJson, startSiblingSite } from './auth-helpers';
 import type { BrowserSession, NewPageOptions } from './browser';
+import { newSignedInAccount, openSignedInPage, type SignedInAccount } from './fixtures';
 import { type Portal, startPortal } from './portal';
 
 /** The hosting site's key for the server-to-server API (SIBLING_API_KEYS wants 24+ characters). */
@@ -49,19 +50,16 @@ export function setupWalletWorld(
   };
 }
 
-export type Customer = Awaited<ReturnType<typeof createSignedInAccount>>;
+export type Customer = SignedInAccount;
 
 /** A confirmed account with a session, made through the API. */
 export function newCustomer(world: WalletWorld): Promise<Customer> {
-  return createSignedInAccount(world.portal.baseUrl, world.smtp);
+  return newSignedInAccount(world);
 }
 
 /** A page that is signed in as `customer` before the app's first script runs. */
 export function openAs(browser: BrowserSession, customer: Customer, options: NewPageOptions = {}) {
-  return browser.newPage({
-    ...options,
-    localStorage: { access_token: customer.token, ...options.localStorage },
-  });
+  return openSignedInPage(browser, customer.token, options);
 }
 
 /**
