@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
-import { Card } from '@/shared/ui/card';
+import { BrandCard } from '@/shared/ui/brand-card';
 import { PageLoader } from '@/shared/ui/page-loader';
 import { Tabs } from '@/shared/ui/tabs';
 import { postRegister } from './api/register';
@@ -59,7 +59,7 @@ export default function AuthPage() {
 
   if (registeredEmail && confirmation) {
     return (
-      <Card className={styles.card}>
+      <BrandCard>
         <Suspense fallback={<PageLoader />}>
           <RegistrationCodeStep
             email={registeredEmail}
@@ -68,12 +68,12 @@ export default function AuthPage() {
             onConfirmed={goOn}
           />
         </Suspense>
-      </Card>
+      </BrandCard>
     );
   }
 
   return (
-    <Card className={styles.card}>
+    <BrandCard>
       <header className={styles.header}>
         <h1 className={styles.title}>Вход в личный кабинет</h1>
         <p className={styles.lead}>
@@ -106,6 +106,6 @@ export default function AuthPage() {
           />
         )}
       </Tabs>
-    </Card>
+    </BrandCard>
   );
 }

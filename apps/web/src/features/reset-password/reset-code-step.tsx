@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form';
 import { Button } from '@/shared/ui/button';
 import { Checkbox } from '@/shared/ui/checkbox';
 import { ArrowLeftIcon } from '@/shared/ui/icons';
+import { NewPasswordFields } from '@/shared/ui/new-password-fields';
 import { TextField } from '@/shared/ui/text-field';
 import { postLogoutAllAfterReset } from './api/logout-all-after-reset';
 import { postResetPassword } from './api/reset-password';
@@ -75,19 +76,15 @@ export function ResetCodeStep({ email, onBack, onPasswordReset }: ResetCodeStepP
           autoFocus
           error={errors.code?.message}
         />
-        <TextField
-          {...register('newPassword', clearing('newPassword'))}
-          type="password"
-          label="Новый пароль"
-          autoComplete="new-password"
-          error={errors.newPassword?.message}
-        />
-        <TextField
-          {...register('repeatPassword', clearing('repeatPassword'))}
-          type="password"
-          label="Повторите пароль"
-          autoComplete="new-password"
-          error={errors.repeatPassword?.message}
+        <NewPasswordFields
+          newPassword={{
+            ...register('newPassword', clearing('newPassword')),
+            error: errors.newPassword?.message,
+          }}
+          repeatPassword={{
+            ...register('repeatPassword', clearing('repeatPassword')),
+            error: errors.repeatPassword?.message,
+          }}
         />
         <Checkbox {...register('logoutAll')}>Выйти из всех активных сеансов входа</Checkbox>
         <Button type="submit" isFullWidth disabled={isSubmitting} aria-busy={isSubmitting}>

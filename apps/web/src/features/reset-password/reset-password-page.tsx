@@ -1,9 +1,8 @@
 import { useState } from 'react';
-import { Card } from '@/shared/ui/card';
+import { BrandCard } from '@/shared/ui/brand-card';
 import { ResetCodeStep } from './reset-code-step';
 import { ResetDoneStep } from './reset-done-step';
 import { ResetEmailStep } from './reset-email-step';
-import styles from './reset-password.module.css';
 
 type Step = 'email' | 'code' | 'done';
 
@@ -16,7 +15,7 @@ export default function ResetPasswordPage() {
   const [email, setEmail] = useState('');
 
   return (
-    <Card className={styles.card}>
+    <BrandCard>
       {step === 'email' && (
         <ResetEmailStep
           defaultEmail={email}
@@ -34,6 +33,6 @@ export default function ResetPasswordPage() {
         />
       )}
       {step === 'done' && <ResetDoneStep />}
-    </Card>
+    </BrandCard>
   );
 }

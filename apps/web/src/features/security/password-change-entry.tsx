@@ -17,6 +17,7 @@ import { Button } from '@/shared/ui/button';
 import { Checkbox } from '@/shared/ui/checkbox';
 import { CodeInput } from '@/shared/ui/code-input';
 import { Modal } from '@/shared/ui/modal';
+import { NewPasswordFields } from '@/shared/ui/new-password-fields';
 import { TextField } from '@/shared/ui/text-field';
 import { notify } from '@/shared/ui/toast';
 import { postPasswordChange } from './api/change-password';
@@ -253,19 +254,15 @@ export function PasswordChangeEntry() {
               autoFocus
               error={errors.oldPassword?.message}
             />
-            <TextField
-              {...register('newPassword', clearing('newPassword'))}
-              type="password"
-              label="Новый пароль"
-              autoComplete="new-password"
-              error={errors.newPassword?.message}
-            />
-            <TextField
-              {...register('repeatPassword', clearing('repeatPassword'))}
-              type="password"
-              label="Повторите пароль"
-              autoComplete="new-password"
-              error={errors.repeatPassword?.message}
+            <NewPasswordFields
+              newPassword={{
+                ...register('newPassword', clearing('newPassword')),
+                error: errors.newPassword?.message,
+              }}
+              repeatPassword={{
+                ...register('repeatPassword', clearing('repeatPassword')),
+                error: errors.repeatPassword?.message,
+              }}
             />
             <Checkbox
               checked={logoutOtherSessions}
