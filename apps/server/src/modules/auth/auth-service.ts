@@ -21,6 +21,7 @@ import {
 } from '../../adapters/rate-limit.js';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/unique-violation.js';
 import { AppError, unauthorized } from '../../http/app-error.js';
 import { emailKey, loginKeys, normalizeUserName, userNameKey } from './identity.js';
 import { registrationAttemptLetter, registrationCodeLetter } from './letters.js';
@@ -320,13 +321,4 @@ export function toUserAnswer(row: UserRow, isTwoFactorEnabled: boolean): User {
     balance: row.balanceKopecks / 100,
     balanceStars: row.balancePoints,
   };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }

@@ -5,6 +5,7 @@ import type { Mailer } from '../../adapters/mail.js';
 import type { FileStorage } from '../../adapters/storage.js';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/unique-violation.js';
 import { AppError, invalidInput, notFound } from '../../http/app-error.js';
 import { emailKey, normalizeUserName, userNameKey } from '../auth/identity.js';
 import { codeRefusal, type OneTimeCodes } from '../auth/one-time-codes.js';
@@ -215,13 +216,4 @@ export class ProfileService {
       });
     }
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }

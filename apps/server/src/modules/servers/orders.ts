@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { kopecksToRoubles, roublesToKopecks } from '@portal/contracts/common';
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../app.js';
+import { isUniqueViolation } from '../../db/unique-violation.js';
 import { AppError, notFound } from '../../http/app-error.js';
 import { lockBalances } from '../payments/ledger.js';
 import { chargeUser } from './charge.js';
@@ -31,14 +32,6 @@ function canonicalJson(value: unknown): string {
     return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
   }
   return JSON.stringify(value);
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 5; depth++) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 /**

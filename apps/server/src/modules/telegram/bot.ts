@@ -2,6 +2,7 @@ import { Bot, type Context } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { Clock } from '../../adapters/clock.js';
 import type { Db } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/unique-violation.js';
 import type { SessionStore } from '../auth/sessions.js';
 import { useLinkToken } from './link-tokens.js';
 import { BOT_TEXT } from './messages.js';
@@ -137,14 +138,6 @@ async function linkTelegram(
     if (isUniqueViolation(error)) return { kind: 'refused', text: BOT_TEXT.telegramTaken };
     throw error;
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 5; depth++) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 /** '79001234567', '+7 900 123-45-67' → '+79001234567'; null when it is not a phone number. */

@@ -3,6 +3,7 @@ import { USERNAME_MAX_LENGTH } from '@portal/contracts/constants';
 import { eq } from 'drizzle-orm';
 import type { Clock } from '../../adapters/clock.js';
 import type { Db, Tx } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/unique-violation.js';
 import { emailKey, userNameKey } from '../auth/identity.js';
 import { type UserRow, users } from '../auth/schema.js';
 import { findUserByEmailKey, findUserById } from '../auth/users-repository.js';
@@ -99,13 +100,4 @@ async function freeUserName(tx: Tx, login: string): Promise<string> {
     if (!taken) return candidate;
   }
   return `user${randomInt(10_000_000, 100_000_000)}`;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }

@@ -41,6 +41,10 @@ const refuse = (code: string, message: string, details?: string): TbankAnswer =>
 
 const WAITING = new Set(['NEW', 'FORM_SHOWED']);
 
+/** What remains paid after a partial refund; the whole amount otherwise (see settlement.ts). */
+const reportedAmount = (payment: SandboxPaymentRow) =>
+  payment.status === 'PARTIAL_REFUNDED' ? payment.currentAmountKopecks : payment.amountKopecks;
+
 /**
  * A stand-in for T-Bank acquiring (DESIGN §4, §6), served by the portal itself: the v2 methods
  * Init, GetQr, GetState and Cancel with the same JSON and signatures, and a checkout page where
@@ -80,106 +84,92 @@ export const sandboxRoutes: FastifyPluginAsyncZod<SandboxOptions> = async (app, 
     return row ?? null;
   }
 
-  const api = {
-    schema: {
-      tags: ['sandbox'],
-      body: tbankRequestSchema,
-      response: { 200: tbankAnswerSchema },
-    },
-  } as const;
+  /** Route options of a v2 API method: any JSON body in, a T-Bank answer out. */
+  const apiMethod = (summary: string) =>
+    ({
+      schema: {
+        tags: ['sandbox'],
+        summary,
+        body: tbankRequestSchema,
+        response: { 200: tbankAnswerSchema },
+      },
+    }) as const;
 
-  app.post(
-    '/v2/Init',
-    { ...api, schema: { ...api.schema, summary: 'Песочница T-Bank: Init' } },
-    async (request) => {
-      const body = request.body;
-      const refusal = authenticate(body);
-      if (refusal) return refusal;
-      const amount = body.Amount;
-      const orderId = body.OrderId;
-      if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0) {
-        return refuse('251', 'Неверная сумма');
-      }
-      if (typeof orderId !== 'string' || orderId.length === 0 || orderId.length > 36) {
-        return refuse('9999', 'Неверный OrderId');
-      }
-      const text = (value: unknown) => (typeof value === 'string' ? value : null);
-      const now = clock.now();
-      const [row] = await db
-        .insert(sandboxPayments)
-        .values({
-          terminalKey,
-          orderId,
-          amountKopecks: amount,
-          currentAmountKopecks: amount,
-          description: text(body.Description) ?? '',
-          notificationUrl: text(body.NotificationURL),
-          successUrl: text(body.SuccessURL),
-          failUrl: text(body.FailURL),
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      return {
-        Success: true,
-        ErrorCode: '0',
-        TerminalKey: terminalKey,
-        Status: 'NEW',
-        PaymentId: String(row!.id),
-        OrderId: orderId,
-        Amount: amount,
-        PaymentURL: `${publicBase}/pay/${row!.id}`,
-      };
-    },
-  );
+  const accepted = (fields: Record<string, unknown>): TbankAnswer => ({
+    Success: true,
+    ErrorCode: '0',
+    TerminalKey: terminalKey,
+    ...fields,
+  });
 
-  app.post(
-    '/v2/GetQr',
-    { ...api, schema: { ...api.schema, summary: 'Песочница T-Bank: GetQr' } },
-    async (request) => {
-      const refusal = authenticate(request.body);
-      if (refusal) return refusal;
-      const payment = await findPayment(request.body.PaymentId);
-      if (!payment) return refuse('7', 'Платёж не найден');
-      if (!WAITING.has(payment.status)) return refuse('8', 'Неверный статус транзакции');
-      return {
-        Success: true,
-        ErrorCode: '0',
-        TerminalKey: terminalKey,
-        OrderId: payment.orderId,
-        PaymentId: payment.id,
-        // Stands in for the NSPK link: opening it leads to the same checkout page.
-        Data: `${publicBase}/pay/${payment.id}?via=sbp`,
-      };
-    },
-  );
+  app.post('/v2/Init', apiMethod('Песочница T-Bank: Init'), async (request) => {
+    const body = request.body;
+    const refusal = authenticate(body);
+    if (refusal) return refusal;
+    const amount = body.Amount;
+    const orderId = body.OrderId;
+    if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0) {
+      return refuse('251', 'Неверная сумма');
+    }
+    if (typeof orderId !== 'string' || orderId.length === 0 || orderId.length > 36) {
+      return refuse('9999', 'Неверный OrderId');
+    }
+    const text = (value: unknown) => (typeof value === 'string' ? value : null);
+    const now = clock.now();
+    const [row] = await db
+      .insert(sandboxPayments)
+      .values({
+        terminalKey,
+        orderId,
+        amountKopecks: amount,
+        currentAmountKopecks: amount,
+        description: text(body.Description) ?? '',
+        notificationUrl: text(body.NotificationURL),
+        successUrl: text(body.SuccessURL),
+        failUrl: text(body.FailURL),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return accepted({
+      Status: 'NEW',
+      PaymentId: String(row!.id),
+      OrderId: orderId,
+      Amount: amount,
+      PaymentURL: `${publicBase}/pay/${row!.id}`,
+    });
+  });
 
-  app.post(
-    '/v2/GetState',
-    { ...api, schema: { ...api.schema, summary: 'Песочница T-Bank: GetState' } },
-    async (request) => {
-      const refusal = authenticate(request.body);
-      if (refusal) return refusal;
-      const payment = await findPayment(request.body.PaymentId);
-      if (!payment) return refuse('7', 'Платёж не найден');
-      return {
-        Success: true,
-        ErrorCode: '0',
-        TerminalKey: terminalKey,
-        Status: payment.status,
-        PaymentId: String(payment.id),
-        OrderId: payment.orderId,
-        Amount:
-          payment.status === 'PARTIAL_REFUNDED'
-            ? payment.currentAmountKopecks
-            : payment.amountKopecks,
-      };
-    },
-  );
+  app.post('/v2/GetQr', apiMethod('Песочница T-Bank: GetQr'), async (request) => {
+    const refusal = authenticate(request.body);
+    if (refusal) return refusal;
+    const payment = await findPayment(request.body.PaymentId);
+    if (!payment) return refuse('7', 'Платёж не найден');
+    if (!WAITING.has(payment.status)) return refuse('8', 'Неверный статус транзакции');
+    return accepted({
+      OrderId: payment.orderId,
+      PaymentId: payment.id,
+      // Stands in for the NSPK link: opening it leads to the same checkout page.
+      Data: `${publicBase}/pay/${payment.id}?via=sbp`,
+    });
+  });
+
+  app.post('/v2/GetState', apiMethod('Песочница T-Bank: GetState'), async (request) => {
+    const refusal = authenticate(request.body);
+    if (refusal) return refusal;
+    const payment = await findPayment(request.body.PaymentId);
+    if (!payment) return refuse('7', 'Платёж не найден');
+    return accepted({
+      Status: payment.status,
+      PaymentId: String(payment.id),
+      OrderId: payment.orderId,
+      Amount: reportedAmount(payment),
+    });
+  });
 
   app.post(
     '/v2/Cancel',
-    { ...api, schema: { ...api.schema, summary: 'Песочница T-Bank: Cancel (отмена и возврат)' } },
+    apiMethod('Песочница T-Bank: Cancel (отмена и возврат)'),
     async (request) => {
       const refusal = authenticate(request.body);
       if (refusal) return refusal;
@@ -223,22 +213,14 @@ export const sandboxRoutes: FastifyPluginAsyncZod<SandboxOptions> = async (app, 
       });
       if ('Success' in outcome) return outcome;
       const { payment, originalAmount } = outcome;
-      // What remains paid after a partial refund; the whole amount otherwise (see settlement.ts).
-      const reported =
-        payment.status === 'PARTIAL_REFUNDED'
-          ? payment.currentAmountKopecks
-          : payment.amountKopecks;
-      await notify(payment, payment.status, reported);
-      return {
-        Success: true,
-        ErrorCode: '0',
-        TerminalKey: terminalKey,
+      await notify(payment, payment.status, reportedAmount(payment));
+      return accepted({
         Status: payment.status,
         PaymentId: String(payment.id),
         OrderId: payment.orderId,
         OriginalAmount: originalAmount,
         NewAmount: payment.currentAmountKopecks,
-      };
+      });
     },
   );
 
