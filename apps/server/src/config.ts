@@ -92,7 +92,7 @@ const envSchema = z.object({
   SERVICE_CATALOGUE: z.string().default(''),
 });
 
-export type Env = z.infer<typeof envSchema>;
+type Env = z.infer<typeof envSchema>;
 
 export type Config = Env & {
   PUBLIC_URL: string;

@@ -9,13 +9,13 @@ import type { AddressInfo } from 'node:net';
  * would cause them and read what the bot sent out.
  */
 
-export interface FakeTelegramUser {
+interface FakeTelegramUser {
   id: number;
   first_name: string;
   username?: string;
 }
 
-export interface BotApiCall {
+interface BotApiCall {
   method: string;
   payload: Record<string, unknown>;
 }

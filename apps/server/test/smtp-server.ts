@@ -17,7 +17,7 @@ import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll } from 'vitest';
 
-export interface ReceivedLetter {
+interface ReceivedLetter {
   /** Envelope recipients, lower-cased. */
   to: string[];
   from: string;

@@ -10,10 +10,10 @@ import {
 } from './wallet-helpers';
 
 /** What a screen needs to open itself: where the portal is. */
-export type ScreenWorld = { baseUrl: string };
+type ScreenWorld = { baseUrl: string };
 
 /** A long name, so that wrapping is tested too. */
-export const SERVICE_NAME = 'Игровой сервер Minecraft Survival с очень длинным названием';
+const SERVICE_NAME = 'Игровой сервер Minecraft Survival с очень длинным названием';
 
 /**
  * One portal for the test file and one customer whose screens have content: money from a sandbox

@@ -84,11 +84,6 @@ export async function startSiblingSite(): Promise<{ origin: string; close(): Pro
   };
 }
 
-/** The text of every toast on screen. */
-export async function toastTexts(page: Page): Promise<string[]> {
-  return page.locator('[data-sonner-toast]').allInnerTexts();
-}
-
 export async function waitForToast(page: Page, text: string) {
   await page.locator('[data-sonner-toast]', { hasText: text }).first().waitFor();
 }

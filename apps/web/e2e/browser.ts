@@ -39,7 +39,7 @@ export type BrowserSession = {
   close(): Promise<void>;
 };
 
-export async function launchBrowser(): Promise<BrowserSession> {
+async function launchBrowser(): Promise<BrowserSession> {
   const browser: Browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,

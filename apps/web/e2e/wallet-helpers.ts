@@ -7,7 +7,7 @@ import { newSignedInAccount, openSignedInPage, type SignedInAccount } from './fi
 import { type Portal, startPortal } from './portal';
 
 /** The hosting site's key for the server-to-server API (SIBLING_API_KEYS wants 24+ characters). */
-export const SIBLING_API_KEY = 'e2e-hosting-key-0123456789abcdef';
+const SIBLING_API_KEY = 'e2e-hosting-key-0123456789abcdef';
 
 export type WalletWorld = {
   portal: Portal;

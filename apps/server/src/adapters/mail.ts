@@ -55,7 +55,7 @@ interface MailLog {
   warn(obj: object, message: string): void;
 }
 
-export class SmtpTransport implements MailTransport {
+class SmtpTransport implements MailTransport {
   readonly isDevMailbox = false;
   private readonly transporter;
 
@@ -86,7 +86,7 @@ export class SmtpTransport implements MailTransport {
 }
 
 /** No delivery at all: the outbox row is the letter, shown at /dev/mail. */
-export class DevMailboxTransport implements MailTransport {
+class DevMailboxTransport implements MailTransport {
   readonly isDevMailbox = true;
 
   constructor(private readonly publicUrl: string) {}
@@ -106,7 +106,7 @@ export function createMailTransport(config: Config): MailTransport {
     : new DevMailboxTransport(config.PUBLIC_URL);
 }
 
-export const OUTBOX_RULES = {
+const OUTBOX_RULES = {
   pollIntervalMs: 5_000,
   batchSize: 10,
   maxAttempts: 8,

@@ -36,7 +36,7 @@ export interface LimitRule {
   windowMs: number;
 }
 
-export const TOO_MANY_REQUESTS = 'Слишком много попыток, попробуйте позже';
+const TOO_MANY_REQUESTS = 'Слишком много попыток, попробуйте позже';
 
 export function tooManyRequests(resetInMs: number, message = TOO_MANY_REQUESTS): AppError {
   return new AppError('too_many_requests', message, {

@@ -13,7 +13,7 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type Executor = Db | Tx;
 
 /** The raw SQL surface the migrator needs, the same for both engines. */
-export interface SqlSession {
+interface SqlSession {
   exec(sql: string): Promise<void>;
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
 }

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 const SECRET_QUERY_PARAMS = /([?&](?:token|code|access_token|state|link)=)[^&#]*/gi;
 
 /** Request URLs may carry tokens (`/auth?token=…`, `/oauth` forwards): never log their values. */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   return url.replace(SECRET_QUERY_PARAMS, '$1[скрыто]');
 }
 

@@ -8,7 +8,7 @@ import { MESSAGES } from '../http/error-handler.js';
 const CONFIG_PLACEHOLDER = '<!--portal-config-->';
 
 /** Settings the browser app reads at start (apps/web/src/config/runtime-config.ts). */
-export function webSettings(config: Config) {
+function webSettings(config: Config) {
   return {
     apiBaseUrl: config.API_BASE_URL,
     msApiBaseUrl: config.MS_API_BASE_URL,
@@ -20,7 +20,7 @@ export function webSettings(config: Config) {
   };
 }
 
-export function renderIndexHtml(template: string, config: Config): string {
+function renderIndexHtml(template: string, config: Config): string {
   // `<` escaped so that no value can close the script element.
   const json = JSON.stringify(webSettings(config)).replaceAll('<', '\\u003c');
   return template.replace(

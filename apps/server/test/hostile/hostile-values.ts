@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 /** Strings an attacker or a broken client sends: injections, markup, odd Unicode, number look-alikes. */
-export const HOSTILE_STRINGS = [
+const HOSTILE_STRINGS = [
   '',
   ' ',
   '   \t\n',
@@ -84,7 +84,7 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** Amounts and counts nobody should accept blindly: negative, fractional, huge, precision traps. */
-export const HOSTILE_NUMBERS = [
+const HOSTILE_NUMBERS = [
   -1,
   0,
   -0,
@@ -121,7 +121,7 @@ export const hostileNumber: fc.Arbitrary<number> = fc.oneof(
  * Number-like tokens written into the JSON text itself: JSON.parse reads `1e400` as Infinity,
  * `-0` as -0 and a long integer with lost precision; the others are not JSON at all.
  */
-export const RAW_JSON_TOKENS = [
+const RAW_JSON_TOKENS = [
   '1e400',
   '-1e400',
   '1e-400',
@@ -149,7 +149,7 @@ export const RAW_JSON_TOKENS = [
 ];
 
 /** Keys that reach for prototypes or look like operators. */
-export const HOSTILE_KEYS = [
+const HOSTILE_KEYS = [
   '__proto__',
   'constructor',
   'prototype',
@@ -214,7 +214,7 @@ export function objectWith(
 }
 
 /** Byte sequences that are not UTF-8: lone continuation bytes, overlong forms, surrogates, > U+10FFFF. */
-export const INVALID_UTF8 = [
+const INVALID_UTF8 = [
   [0xff],
   [0xfe, 0xff],
   [0x80],
@@ -317,7 +317,7 @@ export function asHeaderValue(value: string): string {
 export const hostileHeaderValue: fc.Arbitrary<string> = hostileString.map(asHeaderValue);
 
 /** Path segments that are not ids: traversal, bad escapes, lengths past the router's limit. */
-export const RAW_PATH_SEGMENTS = [
+const RAW_PATH_SEGMENTS = [
   '%',
   '%zz',
   '%FF',

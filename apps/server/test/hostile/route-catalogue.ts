@@ -18,7 +18,7 @@ const sometimes = <T>(value: fc.Arbitrary<T>) =>
   fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: value });
 
 /** The subset of JSON Schema the OpenAPI document of fastify-type-provider-zod uses. */
-export interface JsonSchema {
+interface JsonSchema {
   type?: string;
   properties?: Record<string, JsonSchema>;
   required?: string[];
@@ -151,11 +151,7 @@ function plausibleNumber(schema: JsonSchema): fc.Arbitrary<number> {
 }
 
 /** Mostly values the schema accepts, now and then a hostile one in their place. */
-export function valueFor(
-  schema: JsonSchema,
-  name: string,
-  known: KnownValues,
-): fc.Arbitrary<unknown> {
+function valueFor(schema: JsonSchema, name: string, known: KnownValues): fc.Arbitrary<unknown> {
   let plausible: fc.Arbitrary<unknown>;
   if (schema.anyOf) {
     plausible = fc.oneof(...schema.anyOf.map((branch) => valueFor(branch, name, known)));

@@ -20,6 +20,6 @@ export function createStore() {
   return configureStore({ reducer: rootReducer });
 }
 
-export type AppStore = ReturnType<typeof createStore>;
+type AppStore = ReturnType<typeof createStore>;
 export type RootState = ReturnType<typeof rootReducer>;
 export type AppDispatch = AppStore['dispatch'];

@@ -12,5 +12,3 @@ export const paths = {
   oauth: { path: '/oauth', getHref: () => '/oauth' },
   notFound: { path: '*', getHref: () => '/404' },
 } as const;
-
-export type AppPath = keyof typeof paths;

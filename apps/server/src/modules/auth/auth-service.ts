@@ -34,12 +34,12 @@ import type { SecondFactor } from './second-factor.js';
 import type { SessionStore } from './sessions.js';
 import { findUserByEmailKey, findUserByLogin, findUserByUserNameKey } from './users-repository.js';
 
-export const REGISTRATION_PURPOSE = 'registration';
+const REGISTRATION_PURPOSE = 'registration';
 
 const MINUTE = 60_000;
 
 /** Per source address limits of the calls that send mail or check a secret (DESIGN §7). */
-export const AUTH_ADDRESS_LIMITS = {
+const AUTH_ADDRESS_LIMITS = {
   register: { limit: 20, windowMs: 60 * MINUTE },
   verifyRegistration: { limit: 30, windowMs: 15 * MINUTE },
   login: LOGIN_THROTTLE_RULES.perAddress,
@@ -61,7 +61,7 @@ function dummyPasswordHash(): Promise<string> {
   return dummyHash;
 }
 
-export const loginFailed = () => new AppError('unauthorized', LOGIN_FAILED);
+const loginFailed = () => new AppError('unauthorized', LOGIN_FAILED);
 
 export interface AuthServiceDeps {
   config: Config;
@@ -305,7 +305,7 @@ export class AuthService {
 }
 
 /** The User of spec §3 from a row; money leaves as roubles with two decimals. */
-export function toUserAnswer(row: UserRow, isTwoFactorEnabled: boolean): User {
+function toUserAnswer(row: UserRow, isTwoFactorEnabled: boolean): User {
   return {
     id: row.id,
     email: row.email,

@@ -20,7 +20,7 @@ export type HandOffRedemption =
   | { ok: false; revokedSessionId: string | null };
 
 /** Origins as URL.origin spells them, so 'https://Site.example/' matches 'https://site.example'. */
-export function normalizeOrigins(origins: readonly string[]): Set<string> {
+function normalizeOrigins(origins: readonly string[]): Set<string> {
   const result = new Set<string>();
   for (const origin of origins) {
     try {

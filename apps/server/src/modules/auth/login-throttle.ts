@@ -28,7 +28,7 @@ export const LOGIN_THROTTLE_RULES = {
   perAddress: { limit: 30, windowMs: 15 * MINUTE },
 } as const;
 
-export function lockDelayMs(failures: number): number {
+function lockDelayMs(failures: number): number {
   if (failures < LOGIN_THROTTLE_RULES.failuresBeforeDelay) return 0;
   const steps = failures - LOGIN_THROTTLE_RULES.failuresBeforeDelay;
   return Math.min(LOGIN_THROTTLE_RULES.maxDelayMs, LOGIN_THROTTLE_RULES.firstDelayMs * 2 ** steps);

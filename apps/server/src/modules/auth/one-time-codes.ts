@@ -49,7 +49,7 @@ import { oneTimeCodes } from './schema.js';
 const SECOND = 1000;
 const HOUR = 3600 * SECOND;
 
-export const ONE_TIME_CODE_RULES = {
+const ONE_TIME_CODE_RULES = {
   ttlMs: ONE_TIME_CODE_TTL_MINUTES * 60 * SECOND,
   maxAttempts: ONE_TIME_CODE_MAX_ATTEMPTS,
   firstResendAfterMs: RESEND_COUNTDOWN_FIRST_SECONDS * SECOND,

@@ -11,7 +11,7 @@ const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
 /** How long a session lives: idle limit since the last request, absolute limit since sign-in. */
-export const SESSION_LIMITS = {
+const SESSION_LIMITS = {
   normal: { idleMs: 1 * DAY, absoluteMs: 7 * DAY },
   rememberMe: { idleMs: 30 * DAY, absoluteMs: 90 * DAY },
   /** Last activity is written at most this often, not on every request. */

@@ -25,7 +25,7 @@ interface HistoryRow {
   created_key: string;
 }
 
-export const CURSOR_INVALID = 'Некорректный курсор страницы';
+const CURSOR_INVALID = 'Некорректный курсор страницы';
 
 function encodeCursor(row: HistoryRow): string {
   return Buffer.from(JSON.stringify([row.created_key, row.id])).toString('base64url');

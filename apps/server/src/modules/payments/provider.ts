@@ -4,7 +4,7 @@ import { type FetchLike, TbankClient } from '../../adapters/tbank/client.js';
 import { injectFetch } from '../../adapters/tbank/inject-fetch.js';
 import { type Config, ConfigError } from '../../config.js';
 
-export type ProviderName = 'tbank' | 'sandbox';
+type ProviderName = 'tbank' | 'sandbox';
 
 /** The acquiring terminal top-ups go through: T-Bank itself, or the sandbox that imitates it. */
 export interface PaymentProvider {
@@ -23,7 +23,7 @@ export function sandboxPassword(config: Pick<Config, 'SECRET_KEY'>): string {
   return createHmac('sha256', config.SECRET_KEY).update('tbank-sandbox').digest('base64url');
 }
 
-export function providerName(config: Config): ProviderName {
+function providerName(config: Config): ProviderName {
   if (config.PAYMENT_PROVIDER === 'auto') return config.TBANK_TERMINAL_KEY ? 'tbank' : 'sandbox';
   return config.PAYMENT_PROVIDER;
 }

@@ -26,12 +26,8 @@ const RANK: Record<string, number> = {
   REFUNDED: 30,
 };
 
-export function statusRank(status: string): number {
+function statusRank(status: string): number {
   return RANK[status] ?? -1;
-}
-
-export function isKnownStatus(status: string): boolean {
-  return status in RANK;
 }
 
 /** The later of two statuses; the current one when the report is older or unknown. */
@@ -58,10 +54,3 @@ export const FAILED_STATUSES = new Set([
 ]);
 
 export const CANCELED_STATUSES = new Set(['CANCELED', 'REVERSED', 'PARTIAL_REVERSED']);
-
-/** How the history shows a payment that never credited the balance. */
-export function historyStatusOf(status: string): 'pending' | 'failed' | 'canceled' {
-  if (FAILED_STATUSES.has(status)) return 'failed';
-  if (CANCELED_STATUSES.has(status)) return 'canceled';
-  return 'pending';
-}

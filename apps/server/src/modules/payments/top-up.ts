@@ -24,15 +24,15 @@ import { type PaymentRow, payments } from './schema.js';
 export type TopUpMethod = PaymentRow['method'];
 
 /** T-Bank refuses SBP payments under 10 ₽ (integrations.md §1). */
-export const SBP_MIN_ROUBLES = 10;
+const SBP_MIN_ROUBLES = 10;
 
 /** Top-up attempts per user: 30 per 10 minutes. */
-export const TOP_UP_RATE = { limit: 30, windowMs: 10 * 60_000 };
+const TOP_UP_RATE = { limit: 30, windowMs: 10 * 60_000 };
 
 /** Where the provider sends its notifications and the browser after paying. */
 export const NOTIFICATION_PATH = '/paymentms/api/Payment/notification';
 
-export function topUpLimits(config: AppDeps['config'], method: TopUpMethod) {
+function topUpLimits(config: AppDeps['config'], method: TopUpMethod) {
   const min = Math.max(config.TOP_UP_MIN_ROUBLES, method === 'sbp' ? SBP_MIN_ROUBLES : 0);
   return { minKopecks: min * 100, maxKopecks: config.TOP_UP_MAX_ROUBLES * 100 };
 }

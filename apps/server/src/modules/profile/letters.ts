@@ -59,7 +59,7 @@ export function emailChangedNoticeLetter(
 }
 
 /** 'ivan.petrov@example.com' → 'iv***@example.com': enough to recognise, not to harvest. */
-export function maskEmail(email: string): string {
+function maskEmail(email: string): string {
   const [local = '', domain = ''] = email.split('@');
   return `${local.slice(0, 2)}***@${domain}`;
 }

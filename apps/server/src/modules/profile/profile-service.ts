@@ -20,7 +20,7 @@ import { currentEmailCodeLetter, emailChangedNoticeLetter, newEmailCodeLetter } 
 import { PROFILE_MESSAGES } from './messages.js';
 import { emailChanges } from './schema.js';
 
-export const EMAIL_CHANGE_PURPOSES = {
+const EMAIL_CHANGE_PURPOSES = {
   current: 'email-change-current',
   next: 'email-change-new',
 } as const;

@@ -21,7 +21,7 @@ import { passwordChangeCodeLetter, passwordChangedLetter } from './letters.js';
 import { SECURITY_MESSAGES } from './messages.js';
 
 const PREFIX = `/${PASSWORD_CHANGE_PRODUCT}/auth/password`;
-export const PASSWORD_CHANGE_PURPOSE = 'password-change';
+const PASSWORD_CHANGE_PURPOSE = 'password-change';
 const common = { tags: ['password'], security: [{ bearer: [] }] };
 
 /**

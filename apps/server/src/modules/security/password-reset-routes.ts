@@ -20,9 +20,9 @@ import type { ResetLogoutGrants } from './reset-logout-grants.js';
 
 const PREFIX = '/authms/api/Auth';
 const MINUTE = 60_000;
-export const PASSWORD_RESET_PURPOSE = 'password-reset';
+const PASSWORD_RESET_PURPOSE = 'password-reset';
 /** Per source address, whatever the e-mail: a limit that says nothing about any account. */
-export const PASSWORD_RESET_LIMITS = {
+const PASSWORD_RESET_LIMITS = {
   requests: { limit: 10, windowMs: 15 * MINUTE },
   checks: { limit: 30, windowMs: 15 * MINUTE },
 } as const;

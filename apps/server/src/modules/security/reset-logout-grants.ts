@@ -6,7 +6,7 @@ import type { Db, Executor } from '../../db/database.js';
 import { deriveKey } from '../two-factor/secret-box.js';
 import { passwordResetLogoutGrants } from './schema.js';
 
-export const RESET_LOGOUT_GRANT_RULES = {
+const RESET_LOGOUT_GRANT_RULES = {
   ttlMs: ONE_TIME_CODE_TTL_MINUTES * 60_000,
   maxAttempts: ONE_TIME_CODE_MAX_ATTEMPTS,
 } as const;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { type Config, ConfigError } from '../../config.js';
 
 /** The brand's catalogue (spec §2 "Home"): hosting and the game launcher, both active. */
-export function defaultCatalogue(config: Config): CatalogueItem[] {
+function defaultCatalogue(config: Config): CatalogueItem[] {
   return [
     {
       imgUrl: '/images/catalogue/hosting.svg',

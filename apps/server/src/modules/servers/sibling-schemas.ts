@@ -72,7 +72,6 @@ export const siblingServiceUpdateSchema = z
     manageUrl: z.url().max(2048).nullable(),
   })
   .partial();
-export type SiblingServiceUpdate = z.infer<typeof siblingServiceUpdateSchema>;
 
 export const siblingWalletAnswerSchema = z.object({
   balance: z.number().describe('Рубли'),

@@ -15,7 +15,7 @@ export interface BotDeps {
   log: { warn(obj: object, message: string): void; error(obj: object, message: string): void };
 }
 
-export const END_SESSION_DATA = /^end-session:([0-9a-f-]{36})$/;
+const END_SESSION_DATA = /^end-session:([0-9a-f-]{36})$/;
 export const endSessionData = (sessionId: string) => `end-session:${sessionId}`;
 
 type LinkOutcome =
@@ -141,7 +141,7 @@ async function linkTelegram(
 }
 
 /** '79001234567', '+7 900 123-45-67' → '+79001234567'; null when it is not a phone number. */
-export function normalizePhone(raw: string): string | null {
+function normalizePhone(raw: string): string | null {
   const digits = raw.replace(/\D/g, '');
   if (digits.length < 7 || digits.length > 15) return null;
   return `+${digits}`;

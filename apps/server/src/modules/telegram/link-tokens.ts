@@ -4,13 +4,13 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { telegramLinkTokens } from './schema.js';
 
-export const LINK_TOKEN_TTL_MS = TELEGRAM_LINK_TTL_MINUTES * 60_000;
+const LINK_TOKEN_TTL_MS = TELEGRAM_LINK_TTL_MINUTES * 60_000;
 
 /**
  * Telegram's deep-link payload rule: up to 64 characters of A-Z a-z 0-9 _ -. 32 random bytes in
  * base64url are 43 such characters.
  */
-export const LINK_TOKEN_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+const LINK_TOKEN_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 

@@ -7,7 +7,7 @@ const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const GROUP = 5;
 
 /** 'k3f9q-7wx2m': ten symbols, 50 bits; spent on use, and every wrong try counts toward the lock. */
-export function generateRecoveryCode(): string {
+function generateRecoveryCode(): string {
   let code = '';
   for (let index = 0; index < GROUP * 2; index++) code += ALPHABET[randomInt(ALPHABET.length)];
   return `${code.slice(0, GROUP)}-${code.slice(GROUP)}`;
@@ -25,10 +25,6 @@ export function normalizeRecoveryCode(input: string): string | null {
   if (compact.length !== GROUP * 2) return null;
   for (const char of compact) if (!ALPHABET.includes(char)) return null;
   return compact;
-}
-
-export function isRecoveryCodeShaped(input: string): boolean {
-  return normalizeRecoveryCode(input) !== null;
 }
 
 /**

@@ -18,12 +18,12 @@ export const AVATAR_MESSAGES = {
   noFile: 'Выберите файл',
 } as const;
 
-export type ImageType = 'png' | 'jpeg';
+type ImageType = 'png' | 'jpeg';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** The type the bytes themselves declare; the file's name and the client's type are ignored. */
-export function sniffImageType(bytes: Buffer): ImageType | null {
+function sniffImageType(bytes: Buffer): ImageType | null {
   if (bytes.length >= 8 && bytes.subarray(0, 8).equals(PNG_SIGNATURE)) return 'png';
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) {
     return 'jpeg';

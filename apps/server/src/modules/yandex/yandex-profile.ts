@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The part of login.yandex.ru/info we use (yandex.ru/dev/id/doc/ru/user-information). */
-export const yandexProfileSchema = z.object({
+const yandexProfileSchema = z.object({
   id: z.string().min(1),
   login: z.string().default(''),
   client_id: z.string().optional(),

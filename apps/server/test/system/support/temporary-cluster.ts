@@ -23,7 +23,7 @@ export interface TemporaryCluster {
 }
 
 /** The newest PostgreSQL server binaries: PG_BIN_DIR, or Debian's /usr/lib/postgresql/<n>/bin. */
-export function postgresBinDir(): string | null {
+function postgresBinDir(): string | null {
   if (process.env.PG_BIN_DIR) return process.env.PG_BIN_DIR;
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return null;

@@ -6,7 +6,10 @@ import { createAction } from '@reduxjs/toolkit';
 /** A token is in storage now (a login, a confirmed registration, or `?token=` on /auth). */
 export const tokenSet = createAction<string>('auth/tokenSet');
 
-/** The token is gone from storage (logout, or the server refused it); every auth field resets. */
+/**
+ * The token is gone from storage (logout, or the server refused it); every auth field resets.
+ * Other features reset their state on sign-out by listening to this action.
+ */
 export const signedOut = createAction('auth/signedOut');
 
 /** The account's second factor was switched on or off (the authenticator settings, spec §4). */

@@ -129,13 +129,9 @@ export const authSlice = createSlice({
   },
   selectors: {
     selectIsAuth: (state) => state.isAuth,
-    selectToken: (state) => state.token,
     selectAuth: (state) => state,
   },
 });
 
 export const { tabChosen, codeScreenLeft, confirmationRequested } = authSlice.actions;
-export const { selectIsAuth, selectToken, selectAuth } = authSlice.selectors;
-
-// Other features reset their state on sign-out by listening to this action.
-export { signedOut, tokenSet } from './auth-actions';
+export const { selectIsAuth, selectAuth } = authSlice.selectors;

@@ -28,7 +28,7 @@ import { YandexLoginButton } from './yandex-login-button';
 type LoginValues = z.input<typeof loginRequestSchema>;
 
 /** Our text: the spec fixes the toast's 6 s, not its words. */
-export const TWO_FACTOR_INFO = 'Введите код двухфакторной аутентификации';
+const TWO_FACTOR_INFO = 'Введите код двухфакторной аутентификации';
 
 const plainResolver = zodResolver(loginFormSchema) as unknown as Resolver<LoginValues>;
 const twoFactorResolver = zodResolver(loginTwoFactorFormSchema) as unknown as Resolver<LoginValues>;

@@ -7,7 +7,7 @@ import { signedOut } from './auth-actions';
 import { signOutLocally } from './auth-session';
 
 /** User data of spec §4: loading clears data, success stores it, failure clears it. */
-export type UserState = {
+type UserState = {
   status: RequestStatus;
   data: User | null;
 };
@@ -37,7 +37,6 @@ export const userSlice = createSlice({
   name: 'user',
   initialState,
   reducers: {
-    userReset: () => initialState,
     /**
      * Spec §4: a profile update merges the names into the stored user, an avatar update replaces
      * avatarUrl (also: the new e-mail, a linked Telegram and phone). Nothing to merge into: ignored.
@@ -62,5 +61,5 @@ export const userSlice = createSlice({
   },
 });
 
-export const { userReset, userMerged } = userSlice.actions;
+export const { userMerged } = userSlice.actions;
 export const { selectUser, selectUserStatus } = userSlice.selectors;

@@ -1,13 +1,13 @@
 import type { Device } from '@portal/contracts/auth';
 import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
-import { signedOut } from '@/features/auth/auth-slice';
+import { signedOut } from '@/features/auth/auth-actions';
 import { errorText } from '@/shared/api/error-text';
 import type { RequestStatus } from '@/shared/lib/request-status';
 import { deleteDevice } from './api/delete-device';
 import { getDevices } from './api/get-devices';
 
 /** The linked devices (spec §3 "Device/session"): the caller's live sessions. */
-export type DevicesState = {
+type DevicesState = {
   status: RequestStatus;
   items: Device[];
 };

@@ -5,7 +5,7 @@ import { checkTelegramUser } from './api/telegram';
 /** Spec §3 "2FA settings" statuses. */
 export type TwoFactorMethodStatus = 'connected' | 'unconnected' | 'unavailable';
 
-export type TelegramState = { status: TwoFactorMethodStatus };
+type TelegramState = { status: TwoFactorMethodStatus };
 
 const initialState: TelegramState = { status: 'unavailable' };
 

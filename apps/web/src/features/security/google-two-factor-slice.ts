@@ -1,13 +1,13 @@
 import type { TwoFactorStatusAnswer } from '@portal/contracts/security';
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { signedOut } from '@/features/auth/auth-slice';
+import { signedOut } from '@/features/auth/auth-actions';
 import { fetchCurrentUser } from '@/features/auth/user-slice';
 import { getTwoFactorStatus } from './api/get-two-factor-status';
 
 /** Spec §3 "2FA settings", the google method: connected, unconnected, or unavailable (unknown). */
-export type GoogleTwoFactorStatus = 'connected' | 'unconnected' | 'unavailable';
+type GoogleTwoFactorStatus = 'connected' | 'unconnected' | 'unavailable';
 
-export type GoogleTwoFactorState = {
+type GoogleTwoFactorState = {
   status: GoogleTwoFactorStatus;
   /** Unspent recovery codes; null until asked. */
   recoveryCodesLeft: number | null;

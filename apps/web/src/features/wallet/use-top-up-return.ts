@@ -6,7 +6,7 @@ import { notify } from '@/shared/ui/toast';
 import { getCurrentBalances } from './api/get-current-balances';
 
 /** The query parameter the checkout returns the browser with: `?topup=success` or `fail`. */
-export const TOP_UP_RETURN_PARAM = 'topup';
+const TOP_UP_RETURN_PARAM = 'topup';
 
 // The bank's notification usually lands within seconds of the redirect; this covers a slow one.
 const POLL_INTERVAL_MS = 1500;

@@ -7,11 +7,11 @@ import {
   type PaymentHistoryQuery,
 } from '@portal/contracts/wallet';
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { signedOut } from '@/features/auth/auth-slice';
+import { signedOut } from '@/features/auth/auth-actions';
 import { errorText } from '@/shared/api/error-text';
 import { getPaymentHistory } from './api/get-payment-history';
 
-export const HISTORY_PAGE_SIZE = 20;
+const HISTORY_PAGE_SIZE = 20;
 
 export type HistoryFilter = {
   direction: HistoryDirection | 'all';
@@ -19,7 +19,7 @@ export type HistoryFilter = {
 };
 
 /** Wallet state of spec §3: the offered methods, the history and whether it is loading. */
-export type WalletState = {
+type WalletState = {
   paymentMethods: OfferedPaymentMethod[];
   paymentHistory: PaymentHistoryItem[];
   /** Spec §3: initially true, so the history screen starts with its loading state. */

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import styles from './segmented-control.module.css';
 
-export type SegmentedOption<T extends string> = { value: T; label: string };
+type SegmentedOption<T extends string> = { value: T; label: string };
 
 type SegmentedControlProps<T extends string> = {
   options: readonly SegmentedOption<T>[];

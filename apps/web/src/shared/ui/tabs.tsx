@@ -1,7 +1,7 @@
 import { type CSSProperties, type KeyboardEvent, type ReactNode, useId, useRef } from 'react';
 import styles from './tabs.module.css';
 
-export type TabItem<T extends string> = { value: T; label: string };
+type TabItem<T extends string> = { value: T; label: string };
 
 type TabsProps<T extends string> = {
   items: readonly TabItem<T>[];

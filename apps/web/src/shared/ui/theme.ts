@@ -23,7 +23,7 @@ function systemTheme(): Theme {
   return DEFAULT_THEME;
 }
 
-export function currentTheme(): Theme {
+function currentTheme(): Theme {
   return storedTheme() ?? systemTheme();
 }
 

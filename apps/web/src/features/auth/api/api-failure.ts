@@ -31,10 +31,6 @@ export function toApiFailure(error: unknown): ApiFailure {
   };
 }
 
-export function isApiFailure(value: unknown): value is ApiFailure {
-  return typeof value === 'object' && value !== null && 'text' in value && 'status' in value;
-}
-
 function isFieldErrors(value: unknown): value is Record<string, string[]> {
   return (
     typeof value === 'object' &&
