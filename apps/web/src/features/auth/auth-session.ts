@@ -1,6 +1,6 @@
 import type { Dispatch } from '@reduxjs/toolkit';
 import { clearAccessToken, storeAccessToken } from '@/shared/api/token-storage';
-import { signedOut, tokenSet } from './auth-actions';
+import { requiresTwoFactorChanged, signedOut, tokenSet } from './auth-actions';
 import { writeRequiresTwoFactor } from './two-factor-flag';
 
 /** Storage first, then the store: requests made right after read the new token. */
@@ -17,5 +17,13 @@ export function signOutLocally() {
     clearAccessToken();
     writeRequiresTwoFactor(false);
     dispatch(signedOut());
+  };
+}
+
+/** The account's second factor was switched on or off (spec §4): the stored flag, then the store. */
+export function setRequiresTwoFactor(value: boolean) {
+  return (dispatch: Dispatch) => {
+    writeRequiresTwoFactor(value);
+    dispatch(requiresTwoFactorChanged(value));
   };
 }

@@ -10,8 +10,7 @@ import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { requiresTwoFactorChanged } from '@/features/auth/auth-actions';
-import { writeRequiresTwoFactor } from '@/features/auth/two-factor-flag';
+import { setRequiresTwoFactor } from '@/features/auth/auth-session';
 import { selectUser } from '@/features/auth/user-slice';
 import { errorText } from '@/shared/api/error-text';
 import { Button } from '@/shared/ui/button';
@@ -139,8 +138,7 @@ export function GoogleTwoFactorSetting() {
         onClose={() => setDialog('none')}
         onConfirm={async (code) => {
           const answer = await postDisableTwoFactor(code);
-          writeRequiresTwoFactor(false);
-          dispatch(requiresTwoFactorChanged(false));
+          dispatch(setRequiresTwoFactor(false));
           dispatch(googleDisconnected());
           notify.success(answer.message);
           setDialog('none');
@@ -188,13 +186,11 @@ function ConnectDialog({ isOpen, enrollment, onClose, onConnected }: ConnectDial
     try {
       const answer = await postVerifyTwoFactor(code);
       // Spec §4: a successful verify sets the requiresTwoFactor flag, a failed one clears it.
-      writeRequiresTwoFactor(true);
-      dispatch(requiresTwoFactorChanged(true));
+      dispatch(setRequiresTwoFactor(true));
       notify.success(answer.message);
       onConnected(answer.recoveryCodes);
     } catch (error) {
-      writeRequiresTwoFactor(false);
-      dispatch(requiresTwoFactorChanged(false));
+      dispatch(setRequiresTwoFactor(false));
       notify.error(errorText(error));
     }
   });
