@@ -2,6 +2,7 @@ import { combineSlices, configureStore } from '@reduxjs/toolkit';
 import { type AxiosAdapter, AxiosError, type InternalAxiosRequestConfig } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { msApi } from '@/shared/api/http';
+import { memoryStorage } from '@/shared/lib/memory-storage';
 import { signIn } from './auth-session';
 import { authSlice, codeScreenLeft } from './auth-slice';
 import { loginUser, logoutUser, registerUser, verifyRegistration } from './auth-thunks';
@@ -34,20 +35,6 @@ const fakeServer: AxiosAdapter = async (config: InternalAxiosRequestConfig) => {
   }
   return response;
 };
-
-function memoryStorage(): Storage {
-  const map = new Map<string, string>();
-  return {
-    getItem: (key) => map.get(key) ?? null,
-    setItem: (key, value) => void map.set(key, value),
-    removeItem: (key) => void map.delete(key),
-    clear: () => map.clear(),
-    key: (index) => [...map.keys()][index] ?? null,
-    get length() {
-      return map.size;
-    },
-  };
-}
 
 const newStore = () => configureStore({ reducer: combineSlices(authSlice, userSlice) });
 

@@ -1,6 +1,7 @@
 import { NO_AUTHORISATION } from '@portal/contracts/messages';
 import type { AxiosAdapter } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { memoryStorage } from '@/shared/lib/memory-storage';
 import { api, msApi } from './http';
 
 // Answers with what would have been sent, so no network is involved.
@@ -12,22 +13,8 @@ const echo: AxiosAdapter = async (config) => ({
   config,
 });
 
-function storageWith(entries: Record<string, string>): Storage {
-  const map = new Map(Object.entries(entries));
-  return {
-    getItem: (key) => map.get(key) ?? null,
-    setItem: (key, value) => void map.set(key, value),
-    removeItem: (key) => void map.delete(key),
-    clear: () => map.clear(),
-    key: (index) => [...map.keys()][index] ?? null,
-    get length() {
-      return map.size;
-    },
-  };
-}
-
 describe('http clients', () => {
-  beforeEach(() => vi.stubGlobal('localStorage', storageWith({})));
+  beforeEach(() => vi.stubGlobal('localStorage', memoryStorage({})));
   afterEach(() => vi.unstubAllGlobals());
 
   it('refuses protected calls locally without a token, before any network', async () => {
@@ -44,7 +31,7 @@ describe('http clients', () => {
   });
 
   it('adds the stored token as a bearer header on both bases', async () => {
-    vi.stubGlobal('localStorage', storageWith({ access_token: 'tok-123' }));
+    vi.stubGlobal('localStorage', memoryStorage({ access_token: 'tok-123' }));
     const main = await api.get('/payments/payments/user', { requiresAuth: true, adapter: echo });
     const ms = await msApi.post('/authms/api/Auth/devices', undefined, {
       requiresAuth: true,
