@@ -31,6 +31,18 @@ export async function registrationCode(smtp: TestSmtpServer, email: string): Pro
   return codeIn(letter.text);
 }
 
+/** Registers the account through the API; it stays unconfirmed until the mailed code is sent. */
+export async function registerAccount(baseUrl: string, account: TestAccount): Promise<void> {
+  const [firstName = '', lastName = ''] = account.name.split(' ');
+  await postJson(`${baseUrl}/authms/api/Auth/register`, {
+    email: account.email,
+    password: account.password,
+    username: account.username,
+    firstName,
+    lastName,
+  });
+}
+
 /**
  * A confirmed account and a session made through the API (STYLE #9: fixtures do not click
  * through the UI); answers the access token.
@@ -40,14 +52,7 @@ export async function createSignedInAccount(
   smtp: TestSmtpServer,
   account: TestAccount = newAccount(),
 ): Promise<TestAccount & { token: string; userId: string }> {
-  const [firstName = '', lastName = ''] = account.name.split(' ');
-  await postJson(`${baseUrl}/authms/api/Auth/register`, {
-    email: account.email,
-    password: account.password,
-    username: account.username,
-    firstName,
-    lastName,
-  });
+  await registerAccount(baseUrl, account);
   const code = await registrationCode(smtp, account.email);
   const answer = (await postJson(`${baseUrl}/authms/api/Auth/verify-registration`, {
     email: account.email,

@@ -1,41 +1,32 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtpServer, type TestSmtpServer } from '../../server/test/smtp-server';
 import {
-  createSignedInAccount,
   enableAuthenticator,
   newAccount,
   postJson,
+  registerAccount,
   registrationCode,
   startSiblingSite,
   totpCode,
   waitForToast,
 } from './auth-helpers';
 import { setupBrowser } from './browser';
-import { type Portal, startPortal } from './portal';
+import { newSignedInAccount, setupPortalWithSmtp } from './fixtures';
 
 // A real SMTP server receives the letters; a local "sibling site" is the only allow-listed origin.
-let smtp: TestSmtpServer;
 let sibling: Awaited<ReturnType<typeof startSiblingSite>>;
-let portal: Portal;
-
+const env: Record<string, string> = {};
 beforeAll(async () => {
-  smtp = await startSmtpServer({ closeAfterAll: false });
   sibling = await startSiblingSite();
-  portal = await startPortal({
-    SMTP_URL: smtp.url,
-    SSO_ALLOWED_ORIGINS: sibling.origin,
-  });
+  env.SSO_ALLOWED_ORIGINS = sibling.origin;
 });
-
 afterAll(async () => {
-  await portal?.stop();
   await sibling?.close();
-  await smtp?.close();
 });
+const world = setupPortalWithSmtp(env);
 
 const browser = setupBrowser();
-const url = (pathname: string) => `${portal.baseUrl}${pathname}`;
+const url = (pathname: string) => `${world().portal.baseUrl}${pathname}`;
 const storedToken = (page: Page) => page.evaluate(() => localStorage.getItem('access_token'));
 
 async function openAuth(page: Page, pathname = '/auth') {
@@ -74,7 +65,7 @@ describe('registration', () => {
     expect(await resend.isDisabled()).toBe(true);
 
     browser.allowConsoleErrors(/status of 400/);
-    const code = await registrationCode(smtp, account.email);
+    const code = await registrationCode(world().smtp, account.email);
     const wrong = `${(Number(code[0]) + 1) % 10}${code.slice(1)}`;
     const boxes = page.getByLabel('Код из письма');
     await boxes.fill(wrong);
@@ -98,7 +89,7 @@ describe('registration', () => {
     await fillRegistration(page, account);
     await page.getByRole('button', { name: 'Зарегистрироваться' }).click();
     await page.getByRole('heading', { level: 1, name: 'Подтверждение почты' }).waitFor();
-    await registrationCode(smtp, account.email);
+    await registrationCode(world().smtp, account.email);
     expect(
       await page.getByRole('button', { name: /^Отправить повторно через 1:00$/ }).isDisabled(),
     ).toBe(true);
@@ -146,14 +137,14 @@ describe('registration', () => {
 
 describe('sign-in', () => {
   it('signs out on the server, drops the dead token at start, and signs in again', async () => {
-    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const account = await newSignedInAccount(world());
     const page = await browser.newPage({ localStorage: { access_token: account.token } });
     await page.goto(url('/'));
     await page.getByRole('heading', { level: 1, name: 'Главная' }).waitFor();
 
     browser.allowConsoleErrors(/status of 401/);
     // Signed out elsewhere: at the next start the token check fails, the token goes, /auth shows.
-    await postJson(`${portal.baseUrl}/authms/api/Auth/logout`, {}, account.token);
+    await postJson(`${world().portal.baseUrl}/authms/api/Auth/logout`, {}, account.token);
     await page.reload();
     await page.waitForURL((address) => address.pathname === '/auth');
     await page.getByRole('heading', { level: 1, name: 'Вход в личный кабинет' }).waitFor();
@@ -168,7 +159,7 @@ describe('sign-in', () => {
   });
 
   it("shows the server's message for a wrong password and stays signed out", async () => {
-    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const account = await newSignedInAccount(world());
     const page = await browser.newPage();
     browser.allowConsoleErrors(/status of 401/);
     await openAuth(page);
@@ -180,15 +171,8 @@ describe('sign-in', () => {
 
   it('opens the code screen for an unconfirmed account signing in by e-mail', async () => {
     const account = newAccount();
-    const [firstName = '', lastName = ''] = account.name.split(' ');
-    await postJson(`${portal.baseUrl}/authms/api/Auth/register`, {
-      email: account.email,
-      password: account.password,
-      username: account.username,
-      firstName,
-      lastName,
-    });
-    const code = await registrationCode(smtp, account.email);
+    await registerAccount(world().portal.baseUrl, account);
+    const code = await registrationCode(world().smtp, account.email);
     const page = await browser.newPage();
     browser.allowConsoleErrors(/status of 403/);
     await openAuth(page);
@@ -212,7 +196,7 @@ describe('sign-in', () => {
   });
 
   it('stores ?token= (the Yandex return) as the access token and goes home', async () => {
-    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const account = await newSignedInAccount(world());
     const page = await browser.newPage();
     await page.goto(url(`/auth?token=${encodeURIComponent(account.token)}`));
     await page.waitForURL((address) => address.pathname === '/');
@@ -223,8 +207,8 @@ describe('sign-in', () => {
 
 describe('sign-in with two-factor', () => {
   it('keeps the user signed out until the authenticator code, then signs in', async () => {
-    const account = await createSignedInAccount(portal.baseUrl, smtp);
-    const { secret } = await enableAuthenticator(portal.baseUrl, account.token);
+    const account = await newSignedInAccount(world());
+    const { secret } = await enableAuthenticator(world().portal.baseUrl, account.token);
     const page = await browser.newPage();
     await openAuth(page);
     await signIn(page, account.email, account.password);
@@ -246,8 +230,8 @@ describe('sign-in with two-factor', () => {
   });
 
   it('takes a recovery code instead, through the switch on the code field', async () => {
-    const account = await createSignedInAccount(portal.baseUrl, smtp);
-    const { recoveryCodes } = await enableAuthenticator(portal.baseUrl, account.token);
+    const account = await newSignedInAccount(world());
+    const { recoveryCodes } = await enableAuthenticator(world().portal.baseUrl, account.token);
     const page = await browser.newPage();
     await openAuth(page);
     await signIn(page, account.username, account.password);
@@ -264,7 +248,7 @@ describe('sign-in with two-factor', () => {
 
 describe('SSO hand-off (?link=)', () => {
   it('shows the redirect notice and carries a fresh hand-off code to an allow-listed site', async () => {
-    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const account = await newSignedInAccount(world());
     const page = await browser.newPage({ localStorage: { access_token: account.token } });
     const link = `${sibling.origin}/panel?tab=servers`;
     await page.goto(url(`/auth?link=${encodeURIComponent(link)}`));
@@ -281,7 +265,7 @@ describe('SSO hand-off (?link=)', () => {
     expect(handOffCode).toBeTruthy();
     // Not the portal's own token, but a code the sibling redeems once for a session of its own.
     expect(handOffCode).not.toBe(account.token);
-    const redeemed = (await postJson(`${portal.baseUrl}/authms/api/Auth/verify-token`, {
+    const redeemed = (await postJson(`${world().portal.baseUrl}/authms/api/Auth/verify-token`, {
       token: handOffCode,
     })) as { userId: string; token?: string };
     expect(redeemed.userId).toBe(account.userId);
@@ -289,7 +273,7 @@ describe('SSO hand-off (?link=)', () => {
   });
 
   it('signs a visitor in first, then hands off', async () => {
-    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const account = await newSignedInAccount(world());
     const page = await browser.newPage();
     const link = `${sibling.origin}/after-login`;
     await openAuth(page, `/auth?link=${encodeURIComponent(link)}`);
@@ -299,7 +283,7 @@ describe('SSO hand-off (?link=)', () => {
   });
 
   it('ignores a link off the allow-list: no notice, no redirect, home instead', async () => {
-    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const account = await newSignedInAccount(world());
     const page = await browser.newPage({ localStorage: { access_token: account.token } });
     browser.allowConsoleErrors(/status of 400/);
     const foreignRequests: string[] = [];
