@@ -220,6 +220,14 @@ async function main() {
         });
         continue;
       }
+      // A short unmeasured run first: JIT, connection pool and caches warm up.
+      await autocannon({
+        url: `${base}${read.path}`,
+        method: read.method,
+        headers: auth,
+        duration: 2,
+        connections: CONNECTIONS,
+      });
       const result = await load({ url: `${base}${read.path}`, method: read.method, headers: auth });
       const ratio = result.requestsPerSecond / reference.requestsPerSecond;
       rows.push({
