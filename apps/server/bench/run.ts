@@ -24,6 +24,7 @@ import { freePort, startProcess } from './processes.js';
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 20;
 const NOTIFICATIONS = Number(process.env.BENCH_NOTIFICATIONS ?? 3000);
+const PAYERS = 50;
 const TOP_UP_KOPECKS = 10_000;
 // Fixed so the bench can sign sandbox notifications the way the provider would.
 const SECRET_KEY = 'bench-secret-key-bench-secret-key-0123456789';
@@ -77,9 +78,9 @@ async function openBenchDatabase() {
 }
 
 /** Pending sandbox top-ups, one per notification the bench will send. */
-async function seedPayments(database: Database, userId: string, count: number) {
+async function seedPayments(database: Database, userIds: string[], count: number) {
   const rows = Array.from({ length: count }, (_, index) => ({
-    userId,
+    userId: userIds[index % userIds.length]!,
     method: 'card' as const,
     amountKopecks: TOP_UP_KOPECKS,
     provider: 'sandbox' as const,
@@ -160,8 +161,11 @@ async function main() {
 
   const bench = await openBenchDatabase();
   const database = await bench.open();
-  const [user, payer] = await seed(database, 2);
-  const notifications = await seedPayments(database, payer!.id, NOTIFICATIONS);
+  // Customers pay independently: the top-ups are spread over PAYERS accounts (each credit locks
+  // its account's row, so one account would measure a queue, not the server).
+  const [user, ...payers] = await seed(database, 1 + PAYERS);
+  const payerIds = payers.map((payer) => payer.id);
+  const notifications = await seedPayments(database, payerIds, NOTIFICATIONS);
   await database.close();
 
   const port = await freePort();
@@ -297,8 +301,8 @@ async function main() {
   const result = (await check.db.execute(sql`
     SELECT count(*)::int AS entries, count(DISTINCT reference)::int AS payments,
            coalesce(sum(amount), 0)::bigint AS total,
-           (SELECT balance_kopecks FROM users WHERE id = ${payer!.id}) AS balance
-    FROM ledger_entries WHERE user_id = ${payer!.id} AND kind = 'topUp'`)) as unknown as {
+           (SELECT sum(balance_kopecks) FROM users WHERE user_name LIKE 'bench_%') AS balance
+    FROM ledger_entries WHERE kind = 'topUp'`)) as unknown as {
     rows: {
       entries: number;
       payments: number;
