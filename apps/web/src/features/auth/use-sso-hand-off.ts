@@ -1,5 +1,5 @@
 import { REDIRECT_DELAY_MS } from '@portal/contracts/constants';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
@@ -24,7 +24,11 @@ export type HandOffState =
 export function useSsoHandOff(link: string | null): HandOffState {
   const isAuth = useAppSelector(selectIsAuth);
   const dispatch = useAppDispatch();
-  const navigate = useNavigate();
+  // `navigate` changes with every location change; the hand-off (and its 500 ms timer) must not
+  // restart because of that, only when the link or the sign-in state changes.
+  const currentNavigate = useNavigate();
+  const navigate = useRef(currentNavigate);
+  navigate.current = currentNavigate;
   const [state, setState] = useState<HandOffState>({ phase: 'idle' });
 
   useEffect(() => {
@@ -48,13 +52,13 @@ export function useSsoHandOff(link: string | null): HandOffState {
           dispatch(signOutLocally());
           return;
         }
-        void navigate(paths.home.getHref(), { replace: true });
+        void navigate.current(paths.home.getHref(), { replace: true });
       });
     return () => {
       isCancelled = true;
       clearTimeout(timer);
     };
-  }, [link, isAuth, dispatch, navigate]);
+  }, [link, isAuth, dispatch]);
 
   return state;
 }
