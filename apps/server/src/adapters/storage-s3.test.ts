@@ -108,7 +108,7 @@ describe('choosing the storage', () => {
   it('lets the page load avatars from the bucket’s public origin (CSP img-src)', async () => {
     const { default: Fastify } = await import('fastify');
     const app = Fastify();
-    await registerSecurityHeaders(app, testConfig({ S3_PUBLIC_URL: 'https://cdn.example.com/b' }));
+    registerSecurityHeaders(app, testConfig({ S3_PUBLIC_URL: 'https://cdn.example.com/b' }));
     app.get('/', async () => 'ok');
     const response = await app.inject({ method: 'GET', url: '/' });
     expect(String(response.headers['content-security-policy'])).toContain(
