@@ -14,6 +14,7 @@ import { createFileStorage, type FileStorage } from './adapters/storage.js';
 import type { FetchLike } from './adapters/tbank/client.js';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/database.js';
+import { UserReadCache } from './db/user-reads.js';
 import { answerFrameworkError, registerErrorHandler } from './http/error-handler.js';
 import { loggerOptions } from './http/logging.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
@@ -51,6 +52,8 @@ export interface AppDeps extends IdentityDeps {
   db: Db;
   clock: Clock;
   sessions: SessionStore;
+  /** Per-process memory of each account's frequent reads, dropped when the account changes. */
+  userReads: UserReadCache;
   payments: PaymentsDeps;
   twoFactor: TwoFactorService;
   storage: FileStorage;
@@ -89,6 +92,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  const userReads = new UserReadCache(database);
+  await userReads.start();
+  app.addHook('onClose', () => userReads.stop());
   const sessions = new SessionStore(
     database.db,
     clock,
@@ -97,6 +103,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           app.log.warn({ err: error }, 'revocation bus unavailable, session cache bypassed'),
         )
       : undefined,
+    userReads,
   );
   app.addHook('onClose', () => sessions.close());
   const identity = await createIdentityDeps(
@@ -116,6 +123,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     clock,
     payments: createPaymentsDeps(config, () => app, { fetch: options.paymentFetch }),
     sessions,
+    userReads,
     twoFactor,
     // The authenticator answers login's second-factor port (auth/second-factor.ts).
     secondFactor: options.secondFactor ?? twoFactor,

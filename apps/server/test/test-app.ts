@@ -26,6 +26,11 @@ export async function createTestApp(
   const clock = options.clock instanceof ManualClock ? options.clock : new ManualClock();
   const config = testConfig(options.config);
   const app = await buildApp({ ...options, config, database, clock });
+  // Over a network a request arrives after the change notices of earlier commits (user-reads.ts);
+  // `app.inject` skips the network, so each request waits for them here.
+  app.addHook('onRequest', async () => {
+    await app.deps.userReads.settled();
+  });
   await app.ready();
   afterAll(async () => {
     await app.close();

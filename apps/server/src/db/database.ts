@@ -18,11 +18,26 @@ interface SqlSession {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
 }
 
+/** What a listener on a NOTIFY channel is told. */
+export interface ChannelHandlers {
+  onNotify(payload: string): void;
+  /** The subscription is in place (again): anything sent before this moment may have been missed. */
+  onListening(): void;
+  /** The subscription is gone until the next `onListening`: notifications meanwhile are lost. */
+  onLost(): void;
+}
+
 export interface Database {
   readonly kind: 'pglite' | 'postgres';
   readonly db: Db;
   /** Runs `fn` on one connection holding the migration lock. */
   withMigrationLock<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
+  /**
+   * Listens on a NOTIFY channel (delivered after the notifying transaction commits) until the
+   * answered function is called. Resolves after the first attempt to subscribe; a lost
+   * subscription is renewed in the background.
+   */
+  listen(channel: string, handlers: ChannelHandlers): Promise<() => Promise<void>>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -58,12 +73,67 @@ export function connectPostgres(url: string): Database {
         client.release();
       }
     },
+    listen: (channel, handlers) => listenPostgres(url, channel, handlers),
     async ping() {
       await pool.query('SELECT 1');
     },
     async close() {
       await pool.end();
     },
+  };
+}
+
+const RELISTEN_AFTER_MS = 1_000;
+
+/** A connection of its own that LISTENs, and reconnects after losing the server. */
+async function listenPostgres(url: string, channel: string, handlers: ChannelHandlers) {
+  let current: pg.Client | null = null;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  const scheduleRetry = () => {
+    if (stopped) return;
+    retry = setTimeout(() => void subscribe(), RELISTEN_AFTER_MS);
+    retry.unref();
+  };
+  const subscribe = async () => {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+    // 'error' is followed by 'end'; the end is what matters here.
+    client.on('error', () => {});
+    client.on('notification', (message) => {
+      if (message.channel === channel && message.payload !== undefined) {
+        handlers.onNotify(message.payload);
+      }
+    });
+    client.on('end', () => {
+      if (current !== client) return;
+      current = null;
+      handlers.onLost();
+      scheduleRetry();
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch {
+      client.end().catch(() => {});
+      scheduleRetry();
+      return;
+    }
+    if (stopped) {
+      await client.end().catch(() => {});
+      return;
+    }
+    current = client;
+    handlers.onListening();
+  };
+
+  await subscribe();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const client = current;
+    current = null;
+    await client?.end().catch(() => {});
   };
 }
 
@@ -91,6 +161,14 @@ export function pgliteDatabase(client: PGlite): Database {
     db,
     // One embedded database has exactly one connection and one process: nothing to race with.
     withMigrationLock: (fn) => fn(session),
+    // The embedded database delivers a notification before the committing query resolves.
+    async listen(channel, handlers) {
+      const stop = await client.listen(channel, handlers.onNotify);
+      handlers.onListening();
+      return async () => {
+        if (!client.closed) await stop();
+      };
+    },
     async ping() {
       await client.query('SELECT 1');
     },

@@ -188,3 +188,45 @@ describe('a top-up notification delivered to both processes at once', () => {
     ).toHaveLength(1);
   });
 });
+
+describe("an account's data changed through one process", () => {
+  it('is read fresh by the other, though it answered those reads from memory', async () => {
+    const user = await createPortalUser(scratch);
+    const token = await login(a.url, user, randomClientIp());
+    const firstNameSeenBy = async (server: ServerProcess) =>
+      (await currentUser(server, token)).body.firstName as string;
+    const before = await firstNameSeenBy(b);
+
+    // Control: a change that announces nothing (triggers off for the transaction) is not seen by
+    // B, which answers from memory. So what follows proves the announcement, not a fresh read.
+    await scratch.query(
+      `BEGIN; SET LOCAL session_replication_role = replica;
+       UPDATE users SET first_name = 'Тихоня' WHERE id = '${user.id}'; COMMIT;`,
+    );
+    expect(await firstNameSeenBy(b)).toBe(before);
+
+    const update = await call(a.url, 'PUT', `${API}/update-profile`, {
+      token,
+      body: { firstName: 'Новое', middleName: 'Отчество', lastName: 'Имя', userName: user.userName },
+    });
+    expect(update.status).toBe(200);
+    expect(await firstNameSeenBy(b)).toBe('Новое');
+
+    // A credit by a notification through A: B's balance and history are fresh at once too.
+    const topUps = async () =>
+      (
+        (await call(b.url, 'GET', '/payments/payments/user', { token })).body.data as {
+          kind: string;
+          status: string;
+          amount: number;
+        }[]
+      ).filter((item) => item.kind === 'topUp');
+    expect((await currentUser(b, token)).body.balance).toBe(0);
+    const payment = await startTopUp(a.url, token, scratch, 120);
+    expect(await topUps()).toMatchObject([{ amount: 120, status: 'pending' }]);
+    const credited = await call(a.url, 'POST', NOTIFICATION, { body: signedNotification(payment) });
+    expect(credited.status).toBe(200);
+    expect((await currentUser(b, token)).body.balance).toBe(120);
+    expect(await topUps()).toMatchObject([{ amount: 120, status: 'completed' }]);
+  });
+});

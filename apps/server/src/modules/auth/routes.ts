@@ -44,7 +44,7 @@ const errors = {
 
 /** Spec §7 authms: register, verify-registration, login, logout, user, verify-token, handoff. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { auth, handOff, sessions } = app.deps;
+  const { auth, handOff, sessions, userReads } = app.deps;
 
   app.post(
     '/register',
@@ -131,7 +131,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: userSchema, 401: errors[401] },
       },
     },
-    async (request) => auth.currentUser(sessionOf(request).userId),
+    async (request) => {
+      const { userId } = sessionOf(request);
+      return userReads.read(userId, 'user', () => auth.currentUser(userId));
+    },
   );
 
   app.post(

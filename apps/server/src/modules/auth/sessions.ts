@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../adapters/clock.js';
 import { LocalRevocationBus, type RevocationBus } from '../../adapters/revocation-bus.js';
 import type { Db, Executor } from '../../db/database.js';
+import { UserReadCache } from '../../db/user-reads.js';
 import { unauthorized } from '../../http/app-error.js';
 import { type SessionRow, sessions } from './schema.js';
 
@@ -71,6 +72,7 @@ export class SessionStore {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly bus: RevocationBus = new LocalRevocationBus(),
+    private readonly reads = new UserReadCache(),
   ) {
     bus.subscribe(
       (ids) => this.forget(ids),
@@ -200,16 +202,18 @@ export class SessionStore {
     await this.bus.publish(ids);
   }
 
+  /** The user's live sessions, most recently active first. */
   async listActive(userId: string): Promise<SessionRow[]> {
+    const rows = await this.reads.read(userId, 'sessions', () =>
+      this.db
+        .select()
+        .from(sessions)
+        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt))),
+    );
+    // Remembered rows age: expiry is decided now, not when they were read.
     const now = this.clock.now();
-    const rows = await this.db
-      .select()
-      .from(sessions)
-      .where(
-        and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)),
-      );
     return rows
-      .filter((row) => !isIdleExpired(row, now))
+      .filter((row) => row.expiresAt > now && !isIdleExpired(row, now))
       .sort((a, b) => +b.lastActivityAt - +a.lastActivityAt);
   }
 

@@ -154,13 +154,11 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { cursor, limit, direction, currency } = request.query;
-      return listHistory(deps.db, {
-        userId: sessionOf(request).userId,
-        cursor,
-        limit: limit ?? 20,
-        direction,
-        currency,
-      });
+      const { userId } = sessionOf(request);
+      const page = JSON.stringify(['history', cursor, limit, direction, currency]);
+      return deps.userReads.read(userId, page, () =>
+        listHistory(deps.db, { userId, cursor, limit: limit ?? 20, direction, currency }),
+      );
     },
   );
 };

@@ -28,12 +28,15 @@ export const serviceRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const rows = await deps.db
-        .select()
-        .from(services)
-        .where(eq(services.userId, sessionOf(request).userId))
-        .orderBy(asc(services.createdAt), asc(services.id));
-      return rows.map(toOwnerService);
+      const { userId } = sessionOf(request);
+      return deps.userReads.read(userId, 'services', async () => {
+        const rows = await deps.db
+          .select()
+          .from(services)
+          .where(eq(services.userId, userId))
+          .orderBy(asc(services.createdAt), asc(services.id));
+        return rows.map(toOwnerService);
+      });
     },
   );
 
