@@ -3,7 +3,6 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
@@ -15,6 +14,7 @@ import type { FetchLike } from './adapters/tbank/client.js';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/database.js';
 import { UserReadCache } from './db/user-reads.js';
+import { answerSerializerCompiler } from './http/answer-serializer.js';
 import { answerFrameworkError, registerErrorHandler } from './http/error-handler.js';
 import { loggerOptions } from './http/logging.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
@@ -90,7 +90,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(answerSerializerCompiler);
 
   const userReads = new UserReadCache(database);
   await userReads.start();
