@@ -27,6 +27,8 @@ import {
 } from './modules/auth/wiring.js';
 import { devMailRoutes } from './modules/dev-mail/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
+import { purgeExpired } from './modules/housekeeping/purge.js';
+import { schedulePeriodicJob } from './modules/payments/periodic-job.js';
 import {
   createPaymentsDeps,
   type PaymentsDeps,
@@ -41,6 +43,9 @@ import { TwoFactorService } from './modules/two-factor/two-factor-service.js';
 import { uploadRoutes } from './modules/uploads/routes.js';
 import { yandexRoutes } from './modules/yandex/routes.js';
 import { registerWebApp } from './web/serve-web.js';
+
+/** Spent codes, old letters and ended sessions are purged this often (modules/housekeeping). */
+const HOUSEKEEPING_EVERY_S = 60 * 60;
 
 // Messages a schema does not word itself (a wrong type, say) are Russian too.
 z.config(z.locales.ru());
@@ -152,6 +157,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes);
   await registerPayments(app, { fetch: options.paymentFetch });
   await registerServers(app);
+  schedulePeriodicJob(app, 'housekeeping', HOUSEKEEPING_EVERY_S, () =>
+    purgeExpired(database.db, clock.now()),
+  );
   await app.register(authRoutes, { prefix: AUTH_PREFIX });
   await app.register(devMailRoutes);
   await app.register(twoFactorRoutes);
