@@ -220,8 +220,14 @@ describe('top-up: creating a payment', () => {
 
 describe('top-up: the provider fails', () => {
   let mode: 'throw' | 'refuse' | 'http500' | 'pass' = 'throw';
+  let qrFails = false;
+  const recorder = recording();
   const testApp = createWalletTestApp({
     wrap: (inner) => async (url, init) => {
+      if (qrFails && url.endsWith('/GetQr')) {
+        return Response.json({ Success: false, ErrorCode: '9999', Message: 'Внутренняя ошибка' });
+      }
+      if (url.endsWith('/Cancel')) return recorder.wrap(inner)(url, init);
       if (mode === 'throw') throw new TypeError('fetch failed');
       if (mode === 'http500') return new Response('oops', { status: 500 });
       if (mode === 'refuse') {
@@ -258,5 +264,32 @@ describe('top-up: the provider fails', () => {
     mode = 'pass';
     const retry = await t.app.inject({ method: 'POST', url: CREATE, headers: withKey, payload });
     expect(retry.statusCode).toBe(200);
+  });
+
+  it('SBP: cancels at the provider a payment whose QR could not be had', async () => {
+    const t = await testApp;
+    const { user, headers } = await createSignedInUser(t);
+    qrFails = true;
+    recorder.calls.length = 0;
+    const payload = buildTopUpPayment({ userId: user.id, email: user.email, amount: 300 });
+    const response = await t.app.inject({ method: 'POST', url: SBP, headers, payload });
+    qrFails = false;
+    expect(response.statusCode).toBe(503);
+    expect(response.json().message).toMatch(/^Ошибка при отправке запроса\./);
+    const [payment] = await t.database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.userId, user.id));
+    expect(payment).toMatchObject({ status: 'INIT_FAILED', creditedAt: null });
+    expect(recorder.calls).toEqual([
+      {
+        method: 'Cancel',
+        body: expect.objectContaining({ PaymentId: payment!.providerPaymentId }),
+      },
+    ]);
+    const state = await t.app.deps.payments.provider.client.getState({
+      PaymentId: payment!.providerPaymentId!,
+    });
+    expect(state.Status).toBe('CANCELED');
   });
 });

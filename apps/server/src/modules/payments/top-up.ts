@@ -94,6 +94,7 @@ export async function startTopUp(
     .returning();
   if (!created) return repeatAnswer(deps, input);
 
+  let providerPaymentId: string | undefined;
   try {
     const init = await provider.client.init({
       Amount: input.amountKopecks,
@@ -121,6 +122,7 @@ export async function startTopUp(
     if (init.Amount !== input.amountKopecks || init.OrderId !== created.id) {
       throw new PaymentProviderError('Init answered another order or amount');
     }
+    providerPaymentId = init.PaymentId;
     // Kept before GetQr: should GetQr fail, reconciliation can still ask about this payment.
     await deps.db
       .update(payments)
@@ -141,6 +143,13 @@ export async function startTopUp(
       { err: error, paymentId: created.id, providerCode: error.providerCode },
       'payment provider refused or failed',
     );
+    // Created at the provider but never shown to the customer (GetQr failed): nobody can pay
+    // it, so it is cancelled there too rather than left open until it expires.
+    if (providerPaymentId) {
+      await provider.client.cancel({ PaymentId: providerPaymentId }).catch((cancelError) => {
+        log.warn({ err: cancelError, paymentId: created.id }, 'could not cancel at the provider');
+      });
+    }
     // The key is released so that the caller's retry starts a fresh payment.
     await deps.db
       .update(payments)
