@@ -6,7 +6,7 @@ import {
   secondFactorCodeSchema,
   type TwoFactorEnableAnswer,
 } from '@portal/contracts/security';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
@@ -51,6 +51,8 @@ export function GoogleTwoFactorSetting() {
   const [enrollment, setEnrollment] = useState<TwoFactorEnableAnswer | null>(null);
   const [recoveryCodes, setRecoveryCodes] = useState<string[]>([]);
   const [isStarting, setIsStarting] = useState(false);
+  const isStartingRef = useRef(false);
+  const actionsRef = useRef<HTMLDivElement>(null);
   const isConnected = status === 'connected';
 
   useEffect(() => {
@@ -60,11 +62,13 @@ export function GoogleTwoFactorSetting() {
   }, [dispatch, isConnected, recoveryCodesLeft]);
 
   async function connect() {
+    if (isStartingRef.current) return;
     // Spec §8: the authenticator is labelled with the account's address.
     if (!user?.email) {
       notify.error(EMAIL_NOT_FOUND);
       return;
     }
+    isStartingRef.current = true;
     setIsStarting(true);
     try {
       setEnrollment(await postEnableTwoFactor());
@@ -72,6 +76,7 @@ export function GoogleTwoFactorSetting() {
     } catch (error) {
       notify.error(errorText(error));
     } finally {
+      isStartingRef.current = false;
       setIsStarting(false);
     }
   }
@@ -97,7 +102,7 @@ export function GoogleTwoFactorSetting() {
           </span>
         ) : null}
       </div>
-      <div className={styles.actions}>
+      <div className={styles.actions} ref={actionsRef}>
         {isConnected ? (
           <>
             <Button variant="ghost" size="sm" onClick={() => setDialog('renew')}>
@@ -108,9 +113,12 @@ export function GoogleTwoFactorSetting() {
             </Button>
           </>
         ) : (
+          // Not disabled while the key is fetched: a disabled button drops the keyboard focus, and
+          // the dialog could not give it back on closing. Clicks in the meantime are ignored.
           <Button
             size="sm"
-            disabled={status === 'unavailable' || isStarting}
+            disabled={status === 'unavailable'}
+            aria-disabled={isStarting || undefined}
             aria-busy={isStarting}
             onClick={() => void connect()}
           >
@@ -157,7 +165,12 @@ export function GoogleTwoFactorSetting() {
           showRecoveryCodes(answer.recoveryCodes);
         }}
       />
-      <RecoveryCodesDialog codes={recoveryCodes} onClose={() => setRecoveryCodes([])} />
+      <RecoveryCodesDialog
+        codes={recoveryCodes}
+        onClose={() => setRecoveryCodes([])}
+        // It follows the connect or renew dialog: back to this line's first button.
+        returnFocusTo={() => actionsRef.current?.querySelector('button')}
+      />
     </div>
   );
 }

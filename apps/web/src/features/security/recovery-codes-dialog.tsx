@@ -9,6 +9,8 @@ type RecoveryCodesDialogProps = {
   /** The codes to show; the dialog is open while there are any. */
   codes: string[];
   onClose: () => void;
+  /** Where the focus goes afterwards: the dialog follows another one, so no opener is left. */
+  returnFocusTo?: () => HTMLElement | null | undefined;
 };
 
 function recoveryCodesFile(codes: string[], account: string): string {
@@ -25,7 +27,7 @@ function recoveryCodesFile(codes: string[], account: string): string {
  * The ten recovery codes, shown once (the server keeps only their hashes), with copy and
  * download, so the account survives a lost phone.
  */
-export function RecoveryCodesDialog({ codes, onClose }: RecoveryCodesDialogProps) {
+export function RecoveryCodesDialog({ codes, onClose, returnFocusTo }: RecoveryCodesDialogProps) {
   const user = useAppSelector(selectUser);
   const text = recoveryCodesFile(codes, user?.email ?? '');
 
@@ -55,6 +57,7 @@ export function RecoveryCodesDialog({ codes, onClose }: RecoveryCodesDialogProps
       title="Резервные коды"
       description="Сохраните их в надёжном месте. Каждый код можно один раз ввести вместо кода из приложения, если телефона не окажется под рукой. Больше мы их не покажем."
       footer={<Button onClick={onClose}>Я сохранил коды</Button>}
+      returnFocusTo={returnFocusTo}
     >
       <ol className={styles.codes} aria-label="Резервные коды">
         {codes.map((code) => (

@@ -24,6 +24,11 @@ export type ModalProps = {
   size?: keyof typeof WIDTHS;
   /** Buttons at the bottom, right-aligned (stacked on narrow screens). */
   footer?: ReactNode;
+  /**
+   * Where the focus goes when the modal closes, if not back to what opened it: for a modal that
+   * follows another one (its opener was inside the first), or whose opener is gone by then.
+   */
+  returnFocusTo?: () => HTMLElement | null | undefined;
   children?: ReactNode;
 };
 
@@ -38,6 +43,7 @@ export function Modal({
   description,
   size = 'sm',
   footer,
+  returnFocusTo,
   children,
 }: ModalProps) {
   const style = { '--modal-width': `${WIDTHS[size]}px` } as CSSProperties;
@@ -56,9 +62,10 @@ export function Modal({
               document.activeElement instanceof HTMLElement ? document.activeElement : null;
           }}
           onCloseAutoFocus={(event) => {
-            if (!openerRef.current?.isConnected) return;
+            const target = returnFocusTo?.() ?? openerRef.current;
+            if (!target?.isConnected) return;
             event.preventDefault();
-            openerRef.current.focus();
+            target.focus();
           }}
           // Without a description Radix warns in the console unless told there is none.
           {...(description ? {} : { 'aria-describedby': undefined })}
