@@ -1,7 +1,8 @@
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { horizontalOverflow } from './a11y-helpers';
 import { waitForToast } from './auth-helpers';
-import { setupBrowser } from './browser';
+import { MOBILE_VIEWPORT, setupBrowser } from './browser';
 import {
   newCustomer,
   openAs,
@@ -124,6 +125,22 @@ describe('top-up through the sandbox checkout', () => {
     const entries = await historyAmounts(page);
     expect(entries).toHaveLength(1);
     expect(entries[0]).toContain('+750,00 ₽');
+  });
+
+  it('the checkout page fits a 375 px phone', async () => {
+    const customer = await newCustomer(world());
+    const page = await openAs(browser, customer, { viewport: MOBILE_VIEWPORT });
+    await openHome(page);
+    const dialog = await openTopUp(page);
+    await dialog.getByRole('button', { name: '1 500', exact: true }).click();
+    await dialog.getByRole('button', { name: /Банковская карта/ }).click();
+    await page.waitForURL((address) => address.pathname.startsWith('/sandbox/tbank/pay/'));
+    await page.getByRole('button', { name: 'Отменить' }).waitFor();
+    const overflow = await horizontalOverflow(page);
+    expect(
+      overflow.scrollWidth,
+      `sticking out: ${overflow.sticking.join(', ')}`,
+    ).toBeLessThanOrEqual(MOBILE_VIEWPORT.width);
   });
 
   it('a cancelled checkout returns home with the balance unchanged', async () => {

@@ -15,6 +15,7 @@ const STYLE = `
   body { font-family: system-ui, sans-serif; background: #0f1115; color: #e8eaed; margin: 0;
          display: grid; place-items: center; min-height: 100vh; }
   main { background: #1a1d23; border-radius: 16px; padding: 32px; width: min(420px, 90vw);
+         box-sizing: border-box;
          box-shadow: 0 8px 32px rgba(0,0,0,.4); }
   h1 { font-size: 20px; margin: 0 0 4px; }
   .note { color: #9aa0a6; font-size: 13px; margin: 0 0 24px; }
