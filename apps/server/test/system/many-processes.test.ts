@@ -207,7 +207,12 @@ describe("an account's data changed through one process", () => {
 
     const update = await call(a.url, 'PUT', `${API}/update-profile`, {
       token,
-      body: { firstName: 'Новое', middleName: 'Отчество', lastName: 'Имя', userName: user.userName },
+      body: {
+        firstName: 'Новое',
+        middleName: 'Отчество',
+        lastName: 'Имя',
+        userName: user.userName,
+      },
     });
     expect(update.status).toBe(200);
     expect(await firstNameSeenBy(b)).toBe('Новое');
