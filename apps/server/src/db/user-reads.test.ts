@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSignedInUser, signIn } from '../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { fundUser } from '../modules/payments/test-support.js';
+import { ENTRIES_PER_USER, ENTRY_LIMIT } from './user-reads.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -112,6 +114,35 @@ describe('the frequent reads of an account', () => {
     expect(stale).toBe('loaded before the change');
     expect(await reads.read(user.id, 'probe', async () => 'loaded after')).toBe('loaded after');
     expect(await reads.read(user.id, 'probe', async () => 'not asked')).toBe('loaded after');
+  });
+
+  it('remembers at most ENTRIES_PER_USER answers of one account, forgetting the oldest', async () => {
+    const { user } = await createSignedInUser(t);
+    const reads = t.app.deps.userReads;
+    const keys = Array.from({ length: ENTRIES_PER_USER + 1 }, (_, index) => `page-${index}`);
+    for (const key of keys) await reads.read(user.id, key, async () => `loaded ${key}`);
+    expect(await reads.read(user.id, keys[0]!, async () => 'loaded again')).toBe('loaded again');
+    expect(await reads.read(user.id, keys.at(-1)!, async () => 'not asked')).toBe(
+      `loaded ${keys.at(-1)}`,
+    );
+  });
+
+  it('remembers at most ENTRY_LIMIT answers in all, forgetting the oldest accounts first', async () => {
+    const reads = t.app.deps.userReads;
+    const accounts = Array.from({ length: Math.ceil(ENTRY_LIMIT / ENTRIES_PER_USER) + 1 }, () =>
+      randomUUID(),
+    );
+    for (const account of accounts) {
+      for (let page = 0; page < ENTRIES_PER_USER; page++) {
+        await reads.read(account, `page-${page}`, async () => 'first load');
+      }
+    }
+    expect(await reads.read(accounts[0]!, 'page-7', async () => 'loaded again')).toBe(
+      'loaded again',
+    );
+    expect(await reads.read(accounts.at(-1)!, 'page-7', async () => 'not asked')).toBe(
+      'first load',
+    );
   });
 
   it('does not remember a failed read', async () => {

@@ -6,9 +6,15 @@ import type { Database } from './database.js';
 const CHANNEL = 'portal_user_changed';
 /** `settled()` sends this prefix on the same channel; an account id is a UUID and never has it. */
 const MARKER_PREFIX = 'settled:';
-/** How many accounts one process remembers, and how many answers per account. */
-const USER_LIMIT = 10_000;
-const ENTRIES_PER_USER = 16;
+/**
+ * How much one process remembers: answers in all (the largest, a history page of 20, is ~12 KB
+ * in memory, so at most ~120 MB; real answers are mostly far smaller), answers per account (the
+ * user, sessions, services and a few history pages), and accounts. Beyond a limit the accounts
+ * remembered longest ago are forgotten first.
+ */
+export const ENTRY_LIMIT = 10_000;
+export const ENTRIES_PER_USER = 8;
+const USER_LIMIT = 5_000;
 const SETTLE_TIMEOUT_MS = 2_000;
 
 type Entries = Map<string, unknown>;
@@ -27,6 +33,7 @@ type Entries = Map<string, unknown>;
 export class UserReadCache {
   private readonly users = new Map<string, Entries>();
   private readonly markers = new Map<string, () => void>();
+  private entryCount = 0;
   private live = false;
   private stopListening: (() => Promise<void>) | undefined;
 
@@ -37,12 +44,12 @@ export class UserReadCache {
     this.stopListening = await this.database.listen(CHANNEL, {
       onNotify: (payload) => this.onNotify(payload),
       onListening: () => {
-        this.users.clear();
+        this.forgetAll();
         this.live = true;
       },
       onLost: () => {
         this.live = false;
-        this.users.clear();
+        this.forgetAll();
         this.releaseMarkers();
       },
     });
@@ -50,7 +57,7 @@ export class UserReadCache {
 
   async stop(): Promise<void> {
     this.live = false;
-    this.users.clear();
+    this.forgetAll();
     this.releaseMarkers();
     await this.stopListening?.();
   }
@@ -66,10 +73,7 @@ export class UserReadCache {
     if (!entries) entries = this.track(userId);
     const value = await load();
     // A change announced during the load replaced (or dropped) this account's entries.
-    if (this.live && this.users.get(userId) === entries) {
-      if (entries.size >= ENTRIES_PER_USER) entries.delete(entries.keys().next().value as string);
-      entries.set(key, value);
-    }
+    if (this.live && this.users.get(userId) === entries) this.remember(entries, key, value);
     return value;
   }
 
@@ -97,17 +101,42 @@ export class UserReadCache {
       this.markers.get(payload)?.();
       return;
     }
-    this.users.delete(payload);
+    this.forgetUser(payload);
   }
 
   private track(userId: string): Entries {
-    if (this.users.size >= USER_LIMIT) {
-      // Maps iterate in insertion order: forget the account remembered longest ago.
-      this.users.delete(this.users.keys().next().value as string);
-    }
+    if (this.users.size >= USER_LIMIT) this.forgetOldestUser();
     const entries: Entries = new Map();
     this.users.set(userId, entries);
     return entries;
+  }
+
+  private remember(entries: Entries, key: string, value: unknown) {
+    if (entries.size >= ENTRIES_PER_USER) {
+      entries.delete(entries.keys().next().value as string);
+      this.entryCount -= 1;
+    }
+    entries.set(key, value);
+    this.entryCount += 1;
+    while (this.entryCount > ENTRY_LIMIT) this.forgetOldestUser();
+  }
+
+  /** Maps iterate in insertion order: the first account is the one remembered longest ago. */
+  private forgetOldestUser() {
+    const oldest = this.users.keys().next().value;
+    if (oldest !== undefined) this.forgetUser(oldest);
+  }
+
+  private forgetUser(userId: string) {
+    const entries = this.users.get(userId);
+    if (!entries) return;
+    this.entryCount -= entries.size;
+    this.users.delete(userId);
+  }
+
+  private forgetAll() {
+    this.users.clear();
+    this.entryCount = 0;
   }
 
   private releaseMarkers() {
