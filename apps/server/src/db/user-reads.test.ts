@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createSignedInUser, signIn } from '../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { fundUser } from '../modules/payments/test-support.js';
-import { ENTRIES_PER_USER, ENTRY_LIMIT } from './user-reads.js';
+import { ENTRIES_PER_USER, SIZE_LIMIT } from './user-reads.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -127,22 +127,14 @@ describe('the frequent reads of an account', () => {
     );
   });
 
-  it('remembers at most ENTRY_LIMIT answers in all, forgetting the oldest accounts first', async () => {
+  it('remembers at most SIZE_LIMIT of answers in all, forgetting the oldest accounts first', async () => {
     const reads = t.app.deps.userReads;
-    const accounts = Array.from({ length: Math.ceil(ENTRY_LIMIT / ENTRIES_PER_USER) + 1 }, () =>
-      randomUUID(),
-    );
-    for (const account of accounts) {
-      for (let page = 0; page < ENTRIES_PER_USER; page++) {
-        await reads.read(account, `page-${page}`, async () => 'first load');
-      }
-    }
-    expect(await reads.read(accounts[0]!, 'page-7', async () => 'loaded again')).toBe(
-      'loaded again',
-    );
-    expect(await reads.read(accounts.at(-1)!, 'page-7', async () => 'not asked')).toBe(
-      'first load',
-    );
+    // Answers of 1 MB as JSON (a string of 1 MB minus its quotes).
+    const answer = 'x'.repeat(1024 * 1024 - 2);
+    const accounts = Array.from({ length: SIZE_LIMIT / (1024 * 1024) + 1 }, () => randomUUID());
+    for (const account of accounts) await reads.read(account, 'big', async () => answer);
+    expect(await reads.read(accounts[0]!, 'big', async () => 'loaded again')).toBe('loaded again');
+    expect(await reads.read(accounts.at(-1)!, 'big', async () => 'not asked')).toBe(answer);
   });
 
   it('does not remember a failed read', async () => {

@@ -7,17 +7,17 @@ const CHANNEL = 'portal_user_changed';
 /** `settled()` sends this prefix on the same channel; an account id is a UUID and never has it. */
 const MARKER_PREFIX = 'settled:';
 /**
- * How much one process remembers: answers in all (the largest, a history page of 20, is ~12 KB
- * in memory, so at most ~120 MB; real answers are mostly far smaller), answers per account (the
- * user, sessions, services and a few history pages), and accounts. Beyond a limit the accounts
- * remembered longest ago are forgotten first.
+ * How much one process remembers: answers in all, by the length of their JSON (in memory an answer
+ * takes about three times that: ~100 MB at most), answers per account (the user, sessions,
+ * services and a few history pages), and accounts. Beyond a limit the accounts remembered longest
+ * ago are forgotten first.
  */
-export const ENTRY_LIMIT = 10_000;
+export const SIZE_LIMIT = 32 * 1024 * 1024;
 export const ENTRIES_PER_USER = 8;
 const USER_LIMIT = 5_000;
 const SETTLE_TIMEOUT_MS = 2_000;
 
-type Entries = Map<string, unknown>;
+type Entries = Map<string, { value: unknown; size: number }>;
 
 /**
  * What each account reads most (its user answer, devices, services, history pages), remembered
@@ -33,7 +33,7 @@ type Entries = Map<string, unknown>;
 export class UserReadCache {
   private readonly users = new Map<string, Entries>();
   private readonly markers = new Map<string, () => void>();
-  private entryCount = 0;
+  private rememberedSize = 0;
   private live = false;
   private stopListening: (() => Promise<void>) | undefined;
 
@@ -69,7 +69,8 @@ export class UserReadCache {
   async read<T>(userId: string, key: string, load: () => Promise<T>): Promise<T> {
     if (!this.live) return load();
     let entries = this.users.get(userId);
-    if (entries?.has(key)) return entries.get(key) as T;
+    const remembered = entries?.get(key);
+    if (remembered) return remembered.value as T;
     if (!entries) entries = this.track(userId);
     const value = await load();
     // A change announced during the load replaced (or dropped) this account's entries.
@@ -113,12 +114,14 @@ export class UserReadCache {
 
   private remember(entries: Entries, key: string, value: unknown) {
     if (entries.size >= ENTRIES_PER_USER) {
-      entries.delete(entries.keys().next().value as string);
-      this.entryCount -= 1;
+      const oldest = entries.keys().next().value as string;
+      this.rememberedSize -= entries.get(oldest)!.size;
+      entries.delete(oldest);
     }
-    entries.set(key, value);
-    this.entryCount += 1;
-    while (this.entryCount > ENTRY_LIMIT) this.forgetOldestUser();
+    const size = JSON.stringify(value)?.length ?? 0;
+    entries.set(key, { value, size });
+    this.rememberedSize += size;
+    while (this.rememberedSize > SIZE_LIMIT) this.forgetOldestUser();
   }
 
   /** Maps iterate in insertion order: the first account is the one remembered longest ago. */
@@ -130,13 +133,13 @@ export class UserReadCache {
   private forgetUser(userId: string) {
     const entries = this.users.get(userId);
     if (!entries) return;
-    this.entryCount -= entries.size;
+    for (const entry of entries.values()) this.rememberedSize -= entry.size;
     this.users.delete(userId);
   }
 
   private forgetAll() {
     this.users.clear();
-    this.entryCount = 0;
+    this.rememberedSize = 0;
   }
 
   private releaseMarkers() {
