@@ -190,7 +190,7 @@ describe('dialogs opened from the keyboard', () => {
     await first.waitFor();
     await expect.poll(() => hasFocusInside(first)).toBe(true);
     await example.reach?.(page, account);
-    const dialog = page.getByRole('dialog', { name: example.dialog });
+    const dialog = page.getByRole('dialog', { name: example.dialog, exact: true });
     await dialog.waitFor();
     await settled(page);
     await expect.poll(() => hasFocusInside(dialog)).toBe(true);

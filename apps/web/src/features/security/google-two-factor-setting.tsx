@@ -81,10 +81,16 @@ export function GoogleTwoFactorSetting() {
     }
   }
 
+  // New codes are shown once the dialog that got them has closed (see Modal's onClosed).
+  const pendingCodesRef = useRef<string[] | null>(null);
   function showRecoveryCodes(codes: string[]) {
+    pendingCodesRef.current = codes;
     setDialog('none');
-    setEnrollment(null);
-    setRecoveryCodes(codes);
+  }
+  function showPendingCodes() {
+    if (!pendingCodesRef.current) return;
+    setRecoveryCodes(pendingCodesRef.current);
+    pendingCodesRef.current = null;
   }
 
   return (
@@ -132,6 +138,10 @@ export function GoogleTwoFactorSetting() {
           isOpen={dialog === 'connect'}
           enrollment={enrollment}
           onClose={() => setDialog('none')}
+          onClosed={() => {
+            setEnrollment(null);
+            showPendingCodes();
+          }}
           onConnected={(codes) => {
             dispatch(googleConnected({ recoveryCodes: codes.length }));
             showRecoveryCodes(codes);
@@ -158,6 +168,7 @@ export function GoogleTwoFactorSetting() {
         description="Прежние резервные коды перестанут действовать. Для подтверждения введите код из приложения или один из резервных кодов."
         submitLabel="Получить новые коды"
         onClose={() => setDialog('none')}
+        onClosed={showPendingCodes}
         onConfirm={async (code) => {
           const answer = await postRenewRecoveryCodes(code);
           dispatch(recoveryCodesRenewed(answer.recoveryCodes.length));
@@ -179,11 +190,12 @@ type ConnectDialogProps = {
   isOpen: boolean;
   enrollment: TwoFactorEnableAnswer;
   onClose: () => void;
+  onClosed: () => void;
   onConnected: (recoveryCodes: string[]) => void;
 };
 
 /** The QR code, the key for typing by hand, and the first code (1–6 digits, spec §5). */
-function ConnectDialog({ isOpen, enrollment, onClose, onConnected }: ConnectDialogProps) {
+function ConnectDialog({ isOpen, enrollment, onClose, onClosed, onConnected }: ConnectDialogProps) {
   const dispatch = useAppDispatch();
   const {
     register,
@@ -214,6 +226,7 @@ function ConnectDialog({ isOpen, enrollment, onClose, onConnected }: ConnectDial
       onOpenChange={(open) => {
         if (!open) onClose();
       }}
+      onClosed={onClosed}
       title="Подключение Google Authenticator"
       footer={
         <>
@@ -275,6 +288,7 @@ type ConfirmWithCodeDialogProps = {
   description: string;
   submitLabel: string;
   onClose: () => void;
+  onClosed?: () => void;
   /** Throws when the server refuses: its message becomes the toast (spec §8). */
   onConfirm: (code: string) => Promise<void>;
 };
@@ -285,6 +299,7 @@ function ConfirmWithCodeDialog({
   description,
   submitLabel,
   onClose,
+  onClosed,
   onConfirm,
 }: ConfirmWithCodeDialogProps) {
   const formId = useId();
@@ -318,6 +333,7 @@ function ConfirmWithCodeDialog({
       onOpenChange={(open) => {
         if (!open) onClose();
       }}
+      onClosed={onClosed}
       title={title}
       description={description}
       footer={

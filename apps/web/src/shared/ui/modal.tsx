@@ -29,6 +29,11 @@ export type ModalProps = {
    * follows another one (its opener was inside the first), or whose opener is gone by then.
    */
   returnFocusTo?: () => HTMLElement | null | undefined;
+  /**
+   * Called once the modal is gone and the focus is back: the moment to open a modal that follows
+   * this one (opened while this one still held the focus, the two would fight over it).
+   */
+  onClosed?: () => void;
   children?: ReactNode;
 };
 
@@ -44,6 +49,7 @@ export function Modal({
   size = 'sm',
   footer,
   returnFocusTo,
+  onClosed,
   children,
 }: ModalProps) {
   const style = { '--modal-width': `${WIDTHS[size]}px` } as CSSProperties;
@@ -63,9 +69,11 @@ export function Modal({
           }}
           onCloseAutoFocus={(event) => {
             const target = returnFocusTo?.() ?? openerRef.current;
-            if (!target?.isConnected) return;
-            event.preventDefault();
-            target.focus();
+            if (target?.isConnected) {
+              event.preventDefault();
+              target.focus();
+            }
+            onClosed?.();
           }}
           // Without a description Radix warns in the console unless told there is none.
           {...(description ? {} : { 'aria-describedby': undefined })}
