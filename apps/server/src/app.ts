@@ -18,6 +18,7 @@ import { answerSerializerCompiler } from './http/answer-serializer.js';
 import { answerFrameworkError, registerErrorHandler } from './http/error-handler.js';
 import { loggerOptions } from './http/logging.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { schedulePeriodicJob } from './jobs/periodic-job.js';
 import { AUTH_PREFIX, authRoutes } from './modules/auth/routes.js';
 import { SessionStore } from './modules/auth/sessions.js';
 import {
@@ -28,7 +29,6 @@ import {
 import { devMailRoutes } from './modules/dev-mail/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { purgeExpired } from './modules/housekeeping/purge.js';
-import { schedulePeriodicJob } from './modules/payments/periodic-job.js';
 import {
   createPaymentsDeps,
   type PaymentsDeps,

@@ -39,6 +39,14 @@ function capturePaymentRequest(page: Page, path: string) {
   });
 }
 
+/** Tops up 1 500 ₽ by card from the home page, up to the sandbox checkout. */
+async function openCardCheckout(page: Page) {
+  const dialog = await openTopUp(page);
+  await dialog.getByRole('button', { name: '1 500', exact: true }).click();
+  await dialog.getByRole('button', { name: /Банковская карта/ }).click();
+  await page.waitForURL((address) => address.pathname.startsWith('/sandbox/tbank/pay/'));
+}
+
 async function historyAmounts(page: Page) {
   return (await page.locator('li[data-status]').allInnerTexts()).map(plain);
 }
@@ -131,10 +139,7 @@ describe('top-up through the sandbox checkout', () => {
     const customer = await newCustomer(world());
     const page = await openAs(browser, customer, { viewport: MOBILE_VIEWPORT });
     await openHome(page);
-    const dialog = await openTopUp(page);
-    await dialog.getByRole('button', { name: '1 500', exact: true }).click();
-    await dialog.getByRole('button', { name: /Банковская карта/ }).click();
-    await page.waitForURL((address) => address.pathname.startsWith('/sandbox/tbank/pay/'));
+    await openCardCheckout(page);
     await page.getByRole('button', { name: 'Отменить' }).waitFor();
     const overflow = await horizontalOverflow(page);
     expect(
@@ -148,10 +153,7 @@ describe('top-up through the sandbox checkout', () => {
     const page = await openAs(browser, customer);
     await openHome(page);
 
-    const dialog = await openTopUp(page);
-    await dialog.getByRole('button', { name: '1 500', exact: true }).click();
-    await dialog.getByRole('button', { name: /Банковская карта/ }).click();
-    await page.waitForURL((address) => address.pathname.startsWith('/sandbox/tbank/pay/'));
+    await openCardCheckout(page);
     await page.getByRole('button', { name: 'Отменить' }).click();
 
     await page.waitForURL((address) => address.pathname === '/');

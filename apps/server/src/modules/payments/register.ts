@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FetchLike } from '../../adapters/tbank/client.js';
 import { sandboxRoutes } from '../../adapters/tbank/sandbox/routes.js';
 import type { Config } from '../../config.js';
-import { schedulePeriodicJob } from './periodic-job.js';
+import { schedulePeriodicJob } from '../../jobs/periodic-job.js';
 import { createPaymentProvider, type PaymentProvider, SANDBOX_PATH } from './provider.js';
 import { reconcilePayments } from './reconcile.js';
 import { paymentRoutes } from './routes.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { schedulePeriodicJob } from '../payments/periodic-job.js';
+import { schedulePeriodicJob } from '../../jobs/periodic-job.js';
 import { renewDueServices } from './renewal.js';
 import { serviceRoutes } from './routes.js';
 import { SIBLING_PREFIX, siblingRoutes } from './sibling-routes.js';
