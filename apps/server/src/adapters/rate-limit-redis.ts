@@ -11,6 +11,13 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1])
 return {count, ttl}
 `;
 
+// Never below zero, and never creates a key (nor touches the expiry of one).
+const REFUND_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then redis.call('DECR', KEYS[1]) end
+return 0
+`;
+
 const none: RateCount = { count: 0, resetInMs: 0 };
 
 /**
@@ -46,18 +53,11 @@ export class RedisRateLimiter implements RateLimiter {
     }
   }
 
-  async peek(key: string): Promise<RateCount> {
+  async refund(key: string): Promise<void> {
     try {
-      const [[, value], [, ttl]] = (await this.redis
-        .multi()
-        .get(this.prefix + key)
-        .pttl(this.prefix + key)
-        .exec()) as [[unknown, string | null], [unknown, number]];
-      if (value === null || ttl <= 0) return none;
-      return { count: Number(value), resetInMs: ttl };
+      await this.redis.eval(REFUND_SCRIPT, 1, this.prefix + key);
     } catch (error) {
       this.onError(error);
-      return none;
     }
   }
 

@@ -6,9 +6,9 @@ import { ManualClock } from './clock.js';
 import {
   createRateLimiter,
   enforceLimit,
+  limitFailures,
   MemoryRateLimiter,
   type RateLimiter,
-  refuseIfOverLimit,
 } from './rate-limit.js';
 import { RedisRateLimiter } from './rate-limit-redis.js';
 
@@ -51,13 +51,11 @@ function contract(
 
     it('counts hits in a window and tells when it ends', async () => {
       const k = key();
-      expect(await limiter.peek(k)).toEqual({ count: 0, resetInMs: 0 });
       expect((await limiter.hit(k, 60_000)).count).toBe(1);
       const second = await limiter.hit(k, 60_000);
       expect(second.count).toBe(2);
       expect(second.resetInMs).toBeGreaterThan(55_000);
       expect(second.resetInMs).toBeLessThanOrEqual(60_000);
-      expect((await limiter.peek(k)).count).toBe(2);
     });
 
     it('starts over when the window ends', async () => {
@@ -65,7 +63,6 @@ function contract(
       await limiter.hit(k, 300);
       await limiter.hit(k, 300);
       await wait(350);
-      expect((await limiter.peek(k)).count).toBe(0);
       expect((await limiter.hit(k, 300)).count).toBe(1);
     });
 
@@ -76,7 +73,41 @@ function contract(
       await limiter.hit(a, 60_000);
       expect((await limiter.hit(b, 60_000)).count).toBe(1);
       await limiter.reset(a);
-      expect((await limiter.peek(a)).count).toBe(0);
+      expect((await limiter.hit(a, 60_000)).count).toBe(1);
+    });
+
+    it('takes a hit back, never below zero, and never makes a window', async () => {
+      const k = key();
+      await limiter.refund(k);
+      expect((await limiter.hit(k, 60_000)).count).toBe(1);
+      await limiter.hit(k, 60_000);
+      await limiter.refund(k);
+      await limiter.refund(k);
+      await limiter.refund(k);
+      expect((await limiter.hit(k, 60_000)).count).toBe(1);
+    });
+
+    it('checks at most `limit` of 100 parallel failing attempts, and gives successes back', async () => {
+      const k = key();
+      const rule = { limit: 7, windowMs: 60_000 };
+      let checks = 0;
+      const failing = async () => {
+        checks += 1;
+        throw new Error('wrong secret');
+      };
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 100 }, () => limitFailures(limiter, k, rule, failing)),
+      );
+      expect(checks).toBe(7);
+      const refused = outcomes.filter(
+        (outcome) => outcome.status === 'rejected' && outcome.reason instanceof AppError,
+      );
+      expect(refused).toHaveLength(93);
+
+      const fresh = key();
+      for (let i = 0; i < 20; i++) {
+        expect(await limitFailures(limiter, fresh, rule, async () => 'right')).toBe('right');
+      }
     });
 
     it('refuses over the limit with 429 and Retry-After', async () => {
@@ -88,8 +119,6 @@ function contract(
       expect(refused).toBeInstanceOf(AppError);
       expect(refused.statusCode).toBe(429);
       expect(refused.details.retryAfter).toBeGreaterThan(55);
-      await expect(refuseIfOverLimit(limiter, k, rule)).rejects.toBeInstanceOf(AppError);
-      await expect(refuseIfOverLimit(limiter, key(), rule)).resolves.toBeUndefined();
     });
   });
 }
@@ -138,7 +167,7 @@ describe('redis rate limiter without Redis', () => {
     const errors: unknown[] = [];
     const limiter = new RedisRateLimiter('redis://127.0.0.1:1', (error) => errors.push(error));
     expect(await limiter.hit('k', 1000)).toEqual({ count: 0, resetInMs: 0 });
-    expect(await limiter.peek('k')).toEqual({ count: 0, resetInMs: 0 });
+    await limiter.refund('k');
     expect(errors.length).toBeGreaterThanOrEqual(2);
     await limiter.close();
   });

@@ -5,9 +5,15 @@
  * API (`app.deps.rateLimiter`):
  *
  *   const { count, resetInMs } = await limiter.hit(key, windowMs);  // add one, answer the total
- *   const { count, resetInMs } = await limiter.peek(key);           // look without adding
+ *   await limiter.refund(key);                                      // take one back
  *   await limiter.reset(key);
  *   await enforceLimit(limiter, key, { limit, windowMs });          // hit; 429 once over `limit`
+ *   await limitFailures(limiter, key, rule, check);                 // the same, and a success
+ *                                                                   // is taken back
+ *
+ * Every limit counts the request BEFORE anything is checked: a limit that is read first and
+ * counted after the failure lets a burst of parallel requests through before the first failure
+ * lands.
  *
  * A window is fixed: it starts at the key's first hit and lasts `windowMs`; `count` is the hits
  * in it. Keys are free text; prefix them with what they count ('login-fail:ip:…').
@@ -26,7 +32,8 @@ export interface RateCount {
 
 export interface RateLimiter {
   hit(key: string, windowMs: number): Promise<RateCount>;
-  peek(key: string): Promise<RateCount>;
+  /** Takes one hit back (never below zero), for limits that count only failures. */
+  refund(key: string): Promise<void>;
   reset(key: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -54,14 +61,20 @@ export async function enforceLimit(
   if (count > rule.limit) throw tooManyRequests(resetInMs);
 }
 
-/** Refuses with 429 when the key has already reached `limit`, without counting this request. */
-export async function refuseIfOverLimit(
+/**
+ * A limit on failures: counts the attempt first (429 once over `limit`, and `check` never runs),
+ * then takes it back when `check` succeeds. A throwing `check` is a failure and stays counted.
+ */
+export async function limitFailures<T>(
   limiter: RateLimiter,
   key: string,
   rule: LimitRule,
-): Promise<void> {
-  const { count, resetInMs } = await limiter.peek(key);
-  if (count >= rule.limit) throw tooManyRequests(resetInMs);
+  check: () => Promise<T>,
+): Promise<T> {
+  await enforceLimit(limiter, key, rule);
+  const result = await check();
+  await limiter.refund(key);
+  return result;
 }
 
 /** One process only: the counters live in this Map. Time comes from the app clock. */
@@ -92,10 +105,9 @@ export class MemoryRateLimiter implements RateLimiter {
     return { count: window.count, resetInMs: window.endsAt - now };
   }
 
-  async peek(key: string): Promise<RateCount> {
-    const now = this.clock.now().getTime();
-    const window = this.live(key, now);
-    return window ? { count: window.count, resetInMs: window.endsAt - now } : empty;
+  async refund(key: string): Promise<void> {
+    const window = this.live(key, this.clock.now().getTime());
+    if (window && window.count > 0) window.count -= 1;
   }
 
   async reset(key: string): Promise<void> {
@@ -115,8 +127,6 @@ export class MemoryRateLimiter implements RateLimiter {
     }
   }
 }
-
-const empty: RateCount = { count: 0, resetInMs: 0 };
 
 export async function createRateLimiter(
   config: Pick<Config, 'REDIS_URL'>,

@@ -13,19 +13,14 @@ import {
 import { eq } from 'drizzle-orm';
 import type { Clock } from '../../adapters/clock.js';
 import type { Mailer } from '../../adapters/mail.js';
-import {
-  enforceLimit,
-  type RateLimiter,
-  refuseIfOverLimit,
-  tooManyRequests,
-} from '../../adapters/rate-limit.js';
+import { enforceLimit, type RateLimiter } from '../../adapters/rate-limit.js';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/unique-violation.js';
 import { AppError, unauthorized } from '../../http/app-error.js';
 import { emailKey, loginKeys, normalizeUserName, userNameKey } from './identity.js';
 import { registrationAttemptLetter, registrationCodeLetter } from './letters.js';
-import { LOGIN_THROTTLE_RULES, type LoginThrottle } from './login-throttle.js';
+import { accountSubject, LOGIN_THROTTLE_RULES, type LoginThrottle } from './login-throttle.js';
 import { CodeResendRefused, codeRefusal, type OneTimeCodes } from './one-time-codes.js';
 import { assertPasswordAllowed } from './password-policy.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -211,58 +206,49 @@ export class AuthService {
   // ------------------------------------------------------------------ login
 
   /**
-   * DESIGN §3 login: one message for every failure, the same cost for unknown logins, the
-   * account lock and the per-address 429, the second-factor hook.
+   * One message for every failure, the same cost for unknown logins, the account lock and the
+   * per-address 429, the second factor. Both limits count the attempt before any secret is
+   * checked (see login-throttle.ts); an attempt that proves the password is given back.
    */
   async login(input: LoginRequest, client: ClientInfo): Promise<LoginAnswer> {
     const { rateLimiter, loginThrottle } = this.deps;
     const addressKey = `login-fail:ip:${client.ipAddress}`;
-    await refuseIfOverLimit(rateLimiter, addressKey, AUTH_ADDRESS_LIMITS.login);
+    await enforceLimit(rateLimiter, addressKey, AUTH_ADDRESS_LIMITS.login);
 
     const user = await findUserByLogin(this.deps.db, input.usernameOrEmail);
     const subject = user
-      ? `user:${user.id}`
+      ? accountSubject(user.id)
       : `login:${loginKeys(input.usernameOrEmail).userNameKey}`;
-    const fail = async (message = LOGIN_FAILED) => {
-      await loginThrottle.recordFailure(subject);
-      const { count, resetInMs } = await rateLimiter.hit(
-        addressKey,
-        AUTH_ADDRESS_LIMITS.login.windowMs,
-      );
-      if (count > AUTH_ADDRESS_LIMITS.login.limit) return tooManyRequests(resetInMs);
-      return new AppError('unauthorized', message);
-    };
-
-    if ((await loginThrottle.waitMs(subject)) > 0) {
-      // Refused unchecked and uncounted toward the account (it is waiting already).
-      const { count, resetInMs } = await rateLimiter.hit(
-        addressKey,
-        AUTH_ADDRESS_LIMITS.login.windowMs,
-      );
-      if (count > AUTH_ADDRESS_LIMITS.login.limit) throw tooManyRequests(resetInMs);
-      throw loginFailed();
-    }
+    // Refused unchecked while the account waits; the address count stays.
+    if (!(await loginThrottle.admit(subject)).isAdmitted) throw loginFailed();
 
     const isPasswordRight = await verifyPassword(
       user?.passwordHash ?? (await dummyPasswordHash()),
       input.password,
     );
-    if (!user?.passwordHash || !isPasswordRight) throw await fail();
+    if (!user?.passwordHash || !isPasswordRight) throw loginFailed();
+    const giveBack = () =>
+      Promise.all([loginThrottle.refund(subject), rateLimiter.refund(addressKey)]);
 
     if (!user.confirmedAt) {
+      await giveBack();
       await this.resendRegistrationCode(user);
       throw new AppError('forbidden', ACCOUNT_NOT_CONFIRMED);
     }
 
     const secondFactor = this.deps.secondFactor();
     if (await secondFactor.isEnabled(user.id)) {
-      if (!input.twoFactorCode) return { requiresTwoFactor: true };
+      if (!input.twoFactorCode) {
+        await giveBack();
+        return { requiresTwoFactor: true };
+      }
+      // A wrong code stays counted, like a wrong password.
       if (!(await secondFactor.verifyLoginCode(user.id, input.twoFactorCode))) {
-        throw await fail(CODE_WRONG);
+        throw new AppError('unauthorized', CODE_WRONG);
       }
     }
 
-    await loginThrottle.reset(subject);
+    await Promise.all([loginThrottle.reset(subject), rateLimiter.refund(addressKey)]);
     const { token } = await this.deps.sessions.create({
       userId: user.id,
       ipAddress: client.ipAddress,

@@ -1,20 +1,29 @@
 /**
- * Brute-force protection of login (DESIGN §3), the account half: consecutive failures per
- * account, counted in the database so every server process sees the same count.
+ * Brute-force protection of an account's secrets, the account half: password checks at sign-in
+ * and every check of a second factor or the current password on behalf of a signed-in account.
+ * Counted in the database, so every server process sees the same count.
  *
- * After `failuresBeforeDelay` (10) consecutive failures the account waits: 1 min, then 2, 4, 8,
- * up to 15 min per further failure. While it waits, every attempt — the right password included
- * — is refused with the same message and not counted. A success resets the count; a count
- * untouched for 12 hours starts over. Subjects: 'user:<id>' for accounts (so username, e-mail
- * and letter case all count together), 'login:<key>' for names no account has, so an unknown
- * login behaves exactly like a known one.
+ * An attempt is counted BEFORE its secret is looked at (`admit`), in one conditional upsert: of
+ * any number of parallel requests, at most `failuresBeforeDelay` (10) are let through, and the
+ * one that reaches the tenth sets the wait in the same statement. So the wait is in force before
+ * the tenth secret is even checked; a right answer lifts it again (`reset`).
+ *
+ * After 10 counted attempts the account waits: 1 min, then 2, 4, 8, up to 15 min per further
+ * attempt. While it waits, every attempt — the right password included — is refused with the
+ * same message and not counted. A success resets the count (`reset`); an attempt that proved the
+ * password but is not a success yet (the second factor still to come) is given back (`refund`);
+ * a count untouched for 12 hours starts over. Subjects: `accountSubject(id)` for accounts (so
+ * username, e-mail and letter case all count together), 'login:<key>' for names no account has,
+ * so an unknown login behaves exactly like a known one.
  *
  * The per-address half (many accounts from one address → 429) lives in the rate limiter.
  */
 import { LOGIN_FAILURES_BEFORE_DELAY, LOGIN_MAX_DELAY_MINUTES } from '@portal/contracts/constants';
 import { eq, sql } from 'drizzle-orm';
 import type { Clock } from '../../adapters/clock.js';
+import { tooManyRequests } from '../../adapters/rate-limit.js';
 import type { Db } from '../../db/database.js';
+import { AppError } from '../../http/app-error.js';
 import { loginThrottles } from './schema.js';
 
 const MINUTE = 60_000;
@@ -28,11 +37,14 @@ export const LOGIN_THROTTLE_RULES = {
   perAddress: { limit: 30, windowMs: 15 * MINUTE },
 } as const;
 
-function lockDelayMs(failures: number): number {
-  if (failures < LOGIN_THROTTLE_RULES.failuresBeforeDelay) return 0;
-  const steps = failures - LOGIN_THROTTLE_RULES.failuresBeforeDelay;
-  return Math.min(LOGIN_THROTTLE_RULES.maxDelayMs, LOGIN_THROTTLE_RULES.firstDelayMs * 2 ** steps);
+/** The throttle subject of an account: every check of its secrets counts here. */
+export function accountSubject(userId: string): string {
+  return `user:${userId}`;
 }
+
+export type Admission = { isAdmitted: true } | { isAdmitted: false; waitMs: number };
+
+const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
 export class LoginThrottle {
   constructor(
@@ -40,42 +52,85 @@ export class LoginThrottle {
     private readonly clock: Clock,
   ) {}
 
-  /** Milliseconds the subject must still wait; 0 when it may try. */
-  async waitMs(subject: string): Promise<number> {
+  /**
+   * Counts one attempt and answers whether its secret may be checked. Refused (and not counted)
+   * while the subject waits; the attempt that reaches the threshold starts the wait itself.
+   */
+  async admit(subject: string): Promise<Admission> {
+    const { failuresBeforeDelay, firstDelayMs, maxDelayMs, forgetAfterMs } = LOGIN_THROTTLE_RULES;
+    const now = this.clock.now();
+    const stale = new Date(now.getTime() - forgetAfterMs);
+    const next = sql`(CASE WHEN ${loginThrottles.lastFailureAt} < ${at(stale)} THEN 1 ELSE ${loginThrottles.failures} + 1 END)`;
+    // 2^steps is capped before it is raised, so a long siege cannot overflow the interval.
+    const delayMs = sql`LEAST(${maxDelayMs}::bigint, ${firstDelayMs}::bigint * power(2, LEAST(${next} - ${failuresBeforeDelay}::int, 20))::bigint)`;
+    const rows = await this.db
+      .insert(loginThrottles)
+      .values({ subject, failures: 1, lastFailureAt: now, lockedUntil: lockedUntil(1, now) })
+      .onConflictDoUpdate({
+        target: loginThrottles.subject,
+        set: {
+          failures: next,
+          lastFailureAt: now,
+          lockedUntil: sql`CASE WHEN ${next} >= ${failuresBeforeDelay}::int THEN ${at(now)} + ${delayMs} * interval '1 millisecond' ELSE NULL END`,
+        },
+        setWhere: sql`${loginThrottles.lockedUntil} IS NULL OR ${loginThrottles.lockedUntil} <= ${at(now)}`,
+      })
+      .returning({ failures: loginThrottles.failures });
+    if (rows.length > 0) return { isAdmitted: true };
+    return { isAdmitted: false, waitMs: await this.waitMs(subject, now) };
+  }
+
+  private async waitMs(subject: string, now: Date): Promise<number> {
     const [row] = await this.db
       .select({ lockedUntil: loginThrottles.lockedUntil })
       .from(loginThrottles)
       .where(eq(loginThrottles.subject, subject));
-    const left = (row?.lockedUntil?.getTime() ?? 0) - this.clock.now().getTime();
-    return Math.max(0, left);
+    return Math.max(1, (row?.lockedUntil?.getTime() ?? 0) - now.getTime());
   }
 
-  async recordFailure(subject: string): Promise<{ failures: number; waitMs: number }> {
-    const now = this.clock.now();
-    const stale = new Date(now.getTime() - LOGIN_THROTTLE_RULES.forgetAfterMs).toISOString();
-    const [row] = await this.db
-      .insert(loginThrottles)
-      .values({ subject, failures: 1, lastFailureAt: now, lockedUntil: null })
-      .onConflictDoUpdate({
-        target: loginThrottles.subject,
-        set: {
-          failures: sql`CASE WHEN ${loginThrottles.lastFailureAt} < ${stale}::timestamptz THEN 1 ELSE ${loginThrottles.failures} + 1 END`,
-          lastFailureAt: now,
-        },
-      })
-      .returning({ failures: loginThrottles.failures });
-    const failures = row?.failures ?? 1;
-    const waitMs = lockDelayMs(failures);
-    if (waitMs > 0) {
-      await this.db
-        .update(loginThrottles)
-        .set({ lockedUntil: new Date(now.getTime() + waitMs) })
-        .where(eq(loginThrottles.subject, subject));
-    }
-    return { failures, waitMs };
+  /**
+   * Gives back one admitted attempt whose password was right but which signs nobody in yet (the
+   * second factor is still to come, the address is unconfirmed). The wait it may have started
+   * ends with it: the count it was set for is no longer reached.
+   */
+  async refund(subject: string): Promise<void> {
+    await this.db
+      .update(loginThrottles)
+      .set({ failures: sql`GREATEST(${loginThrottles.failures} - 1, 0)`, lockedUntil: null })
+      .where(eq(loginThrottles.subject, subject));
   }
 
   async reset(subject: string): Promise<void> {
     await this.db.delete(loginThrottles).where(eq(loginThrottles.subject, subject));
   }
+
+  /**
+   * Checks a secret of a signed-in account (its password, an authenticator or recovery code)
+   * under the account's lock: a waiting account gets 429 and nothing is checked; a wrong secret
+   * (`check` throws a 400) stays counted; a right one resets the count; any other refusal gives
+   * the attempt back.
+   */
+  async guard<T>(userId: string, check: () => Promise<T>): Promise<T> {
+    const subject = accountSubject(userId);
+    const admission = await this.admit(subject);
+    if (!admission.isAdmitted) throw tooManyRequests(admission.waitMs);
+    let result: T;
+    try {
+      result = await check();
+    } catch (error) {
+      const isWrongSecret = error instanceof AppError && error.code === 'invalid_input';
+      if (!isWrongSecret) await this.refund(subject);
+      throw error;
+    }
+    await this.reset(subject);
+    return result;
+  }
+}
+
+/** The wait an attempt starts when its number reaches the threshold; null below it. */
+function lockedUntil(failures: number, now: Date): Date | null {
+  const { failuresBeforeDelay, firstDelayMs, maxDelayMs } = LOGIN_THROTTLE_RULES;
+  if (failures < failuresBeforeDelay) return null;
+  const delay = Math.min(maxDelayMs, firstDelayMs * 2 ** (failures - failuresBeforeDelay));
+  return new Date(now.getTime() + delay);
 }

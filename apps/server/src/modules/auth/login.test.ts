@@ -17,9 +17,13 @@ const FAILED = { message: 'Неверный логин или пароль' };
 
 /** A pretend authenticator: on for users in `enabled`, accepting only '246810'. */
 const enabled = new Set<string>();
+let secondFactorChecks = 0;
 const fakeSecondFactor: SecondFactor = {
   isEnabled: async (userId) => enabled.has(userId),
-  verifyLoginCode: async (userId, code) => enabled.has(userId) && code === '246810',
+  verifyLoginCode: async (userId, code) => {
+    secondFactorChecks += 1;
+    return enabled.has(userId) && code === '246810';
+  },
 };
 
 let testApp: TestApp;
@@ -281,6 +285,82 @@ describe('login', () => {
       twoFactorCode: '246810',
     });
     expect(locked.json()).toEqual(FAILED);
+  });
+
+  it('checks at most 10 passwords of 100 parallel attempts on one account', async () => {
+    const user = await createUser(testApp, { userName: 'BurstMe' });
+    const checks = vi.mocked(verifyPassword);
+    checks.mockClear();
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        login({ usernameOrEmail: 'burstme', password: `Wrong-Pass${i}` }),
+      ),
+    );
+    expect(checks).toHaveBeenCalledTimes(10);
+    expect(answers.every((answer) => answer.statusCode === 401)).toBe(true);
+    expect(answers.every((answer) => answer.body === JSON.stringify(FAILED))).toBe(true);
+    // The lock is in force: even the right password is refused, and nothing was checked for it.
+    checks.mockClear();
+    expect((await login({ usernameOrEmail: user.email, password: DEFAULT_PASSWORD })).body).toBe(
+      JSON.stringify(FAILED),
+    );
+    expect(checks).not.toHaveBeenCalled();
+  });
+
+  it('checks at most 10 second-factor codes of 100 parallel attempts with the right password', async () => {
+    const user = await createUser(testApp, { userName: 'BurstCodes' });
+    enabled.add(user.id);
+    secondFactorChecks = 0;
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        login({
+          usernameOrEmail: 'burstcodes',
+          password: DEFAULT_PASSWORD,
+          twoFactorCode: String(100_000 + i),
+        }),
+      ),
+    );
+    expect(secondFactorChecks).toBe(10);
+    const wrongCodes = answers.filter((answer) => answer.json().message === 'Неверный код');
+    expect(wrongCodes).toHaveLength(10);
+    expect(answers.filter((answer) => answer.body === JSON.stringify(FAILED))).toHaveLength(90);
+    const locked = await login({
+      usernameOrEmail: 'burstcodes',
+      password: DEFAULT_PASSWORD,
+      twoFactorCode: '246810',
+    });
+    expect(locked.body).toBe(JSON.stringify(FAILED));
+  });
+
+  it('lets one address check exactly its limit of 100 parallel attempts on many accounts', async () => {
+    const ip = nextIp();
+    const checks = vi.mocked(verifyPassword);
+    checks.mockClear();
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        login({ usernameOrEmail: `burst_victim_${i}`, password: 'Wrong-Pass1' }, ip),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(30);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(70);
+    expect(checks).toHaveBeenCalledTimes(30);
+  });
+
+  it('does not count a sign-in, nor the password step of a two-factor sign-in, against the address', async () => {
+    const ip = nextIp();
+    const user = await createUser(testApp, { userName: 'OftenHere' });
+    const guarded = await createUser(testApp, { userName: 'OftenCoded' });
+    enabled.add(guarded.id);
+    for (let i = 0; i < 40; i++) {
+      expect(
+        (await login({ usernameOrEmail: user.userName, password: DEFAULT_PASSWORD }, ip))
+          .statusCode,
+      ).toBe(200);
+      expect(
+        (await login({ usernameOrEmail: guarded.userName, password: DEFAULT_PASSWORD }, ip)).json(),
+      ).toEqual({ requiresTwoFactor: true });
+    }
   });
 
   it('validates the payload with the spec messages', async () => {

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { refuseIfOverLimit } from '../../adapters/rate-limit.js';
+import { limitFailures } from '../../adapters/rate-limit.js';
 import { hasValidTbankToken } from '../../adapters/tbank/token.js';
 import type { AppDeps } from '../../app.js';
 import { AppError, invalidInput, notFound } from '../../http/app-error.js';
@@ -29,12 +29,12 @@ export async function receiveNotification(
 ): Promise<void> {
   const provider = deps.payments.provider;
   const failureKey = `payment-notification-fail:${sourceIp}`;
-  await refuseIfOverLimit(deps.rateLimiter, failureKey, FORGED_NOTIFICATION_RATE);
-  if (body.TerminalKey !== provider.terminalKey || !hasValidTbankToken(body, provider.password)) {
-    await deps.rateLimiter.hit(failureKey, FORGED_NOTIFICATION_RATE.windowMs);
-    log.warn({ orderId: body.OrderId }, 'payment notification with a wrong signature refused');
-    throw new AppError('forbidden', NOTIFICATION_BAD_TOKEN);
-  }
+  await limitFailures(deps.rateLimiter, failureKey, FORGED_NOTIFICATION_RATE, async () => {
+    if (body.TerminalKey !== provider.terminalKey || !hasValidTbankToken(body, provider.password)) {
+      log.warn({ orderId: body.OrderId }, 'payment notification with a wrong signature refused');
+      throw new AppError('forbidden', NOTIFICATION_BAD_TOKEN);
+    }
+  });
   const { OrderId: orderId, Status: status, Amount: amount, PaymentId: paymentId } = body;
   if (typeof status !== 'string' || status === 'RECEIPT' || body.NotificationType !== undefined) {
     return;

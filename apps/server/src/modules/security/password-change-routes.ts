@@ -7,7 +7,6 @@ import {
 } from '@portal/contracts/security';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { tooManyRequests } from '../../adapters/rate-limit.js';
 import type { Tx } from '../../db/database.js';
 import { AppError, invalidInput, notFound } from '../../http/app-error.js';
 import { codeRefusal } from '../auth/one-time-codes.js';
@@ -100,25 +99,16 @@ export const passwordChangeRoutes: FastifyPluginAsyncZod = async (app) => {
       const session = sessionOf(request);
       const { oldPassword, newPassword, code, logoutOtherSessions } = request.body;
       const user = await currentUser(session.userId);
-      const throttleKey = `user:${user.id}`;
-
-      const waitMs = await loginThrottle.waitMs(throttleKey);
-      if (waitMs > 0) throw tooManyRequests(waitMs);
-      if (!user.passwordHash || !(await verifyPassword(user.passwordHash, oldPassword))) {
-        await loginThrottle.recordFailure(throttleKey);
-        throw invalidInput(SECURITY_MESSAGES.oldPasswordWrong, {
-          oldPassword: [SECURITY_MESSAGES.oldPasswordWrong],
-        });
-      }
+      // The new password is judged before any secret is checked, so a typo in it never counts
+      // toward the lock.
       if (newPassword === oldPassword) {
         throw invalidInput(SECURITY_MESSAGES.samePassword, {
           newPassword: [SECURITY_MESSAGES.samePassword],
         });
       }
       assertPasswordAllowed(newPassword, user, 'newPassword');
-      const passwordHash = await hashPassword(newPassword);
 
-      const apply = async (tx: Tx) => {
+      const apply = async (tx: Tx, passwordHash: string) => {
         await tx
           .update(users)
           .set({ passwordHash, updatedAt: clock.now() })
@@ -136,24 +126,30 @@ export const passwordChangeRoutes: FastifyPluginAsyncZod = async (app) => {
         );
       };
 
-      if (await twoFactor.isEnabled(user.id)) {
-        const accepted = await db.transaction(async (tx) => {
-          if (!(await twoFactor.verifySecondFactor(user.id, code, tx))) return false;
-          await apply(tx);
-          return true;
-        });
-        if (!accepted) {
-          await loginThrottle.recordFailure(throttleKey);
-          throw wrongCode();
+      // Under the account's sign-in lock: a wrong current password or a wrong code stays
+      // counted, a waiting account is refused before anything is checked.
+      await loginThrottle.guard(user.id, async () => {
+        if (!user.passwordHash || !(await verifyPassword(user.passwordHash, oldPassword))) {
+          throw invalidInput(SECURITY_MESSAGES.oldPasswordWrong, {
+            oldPassword: [SECURITY_MESSAGES.oldPasswordWrong],
+          });
         }
-      } else {
-        const result = await codes.redeem(
-          { purpose: PASSWORD_CHANGE_PURPOSE, subject: user.id, code },
-          (_redeemed, tx) => apply(tx),
-        );
-        if (!result.ok) throw codeRefusal(result.reason);
-      }
-      await loginThrottle.reset(throttleKey);
+        const passwordHash = await hashPassword(newPassword);
+        if (await twoFactor.isEnabled(user.id)) {
+          const accepted = await db.transaction(async (tx) => {
+            if (!(await twoFactor.verifySecondFactor(user.id, code, tx))) return false;
+            await apply(tx, passwordHash);
+            return true;
+          });
+          if (!accepted) throw wrongCode();
+        } else {
+          const result = await codes.redeem(
+            { purpose: PASSWORD_CHANGE_PURPOSE, subject: user.id, code },
+            (_redeemed, tx) => apply(tx, passwordHash),
+          );
+          if (!result.ok) throw codeRefusal(result.reason);
+        }
+      });
       return { status: 'ok' as const, message: SECURITY_MESSAGES.passwordChanged };
     },
   );

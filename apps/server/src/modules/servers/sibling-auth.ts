@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { refuseIfOverLimit } from '../../adapters/rate-limit.js';
+import { limitFailures } from '../../adapters/rate-limit.js';
 import type { Config } from '../../config.js';
 import { unauthorized } from '../../http/app-error.js';
 import { API_KEY_INVALID } from './messages.js';
@@ -28,14 +28,13 @@ export function requireSiblingKey(keys: ReturnType<typeof siblingKeys>) {
   return async (request: FastifyRequest) => {
     const limiter = request.server.deps.rateLimiter;
     const failureKey = `sibling-key-fail:${request.ip}`;
-    await refuseIfOverLimit(limiter, failureKey, WRONG_KEY_RATE);
-    const header = request.headers['x-api-key'];
-    const given = typeof header === 'string' ? digest(header) : null;
-    const match = given && keys.find((key) => timingSafeEqual(key.digest, given));
-    if (!match) {
-      await limiter.hit(failureKey, WRONG_KEY_RATE.windowMs);
-      throw unauthorized(API_KEY_INVALID);
-    }
+    const match = await limitFailures(limiter, failureKey, WRONG_KEY_RATE, async () => {
+      const header = request.headers['x-api-key'];
+      const given = typeof header === 'string' ? digest(header) : null;
+      const found = given && keys.find((key) => timingSafeEqual(key.digest, given));
+      if (!found) throw unauthorized(API_KEY_INVALID);
+      return found;
+    });
     siblingByRequest.set(request, match.name);
   };
 }

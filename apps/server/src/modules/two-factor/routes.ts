@@ -9,8 +9,7 @@ import {
 } from '@portal/contracts/security';
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { tooManyRequests } from '../../adapters/rate-limit.js';
-import { AppError, notFound } from '../../http/app-error.js';
+import { notFound } from '../../http/app-error.js';
 import { users } from '../auth/schema.js';
 import { requireSession, sessionOf } from '../auth/sessions.js';
 import { TWO_FACTOR_MESSAGES } from './messages.js';
@@ -27,24 +26,8 @@ const common = { tags: ['two-factor'], security: [{ bearer: [] }] };
 /** The authenticator app (spec §7 `2fa/*`, DESIGN §3) and its recovery codes. */
 export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
   const { twoFactor, loginThrottle } = app.deps;
-
-  /**
-   * Switching the authenticator off or renewing recovery codes checks a second factor: a locked
-   * account is refused, and a wrong code counts toward the lock like a failed login.
-   */
-  async function withAccountLock<T>(userId: string, check: () => Promise<T>): Promise<T> {
-    const subject = `user:${userId}`;
-    const waitMs = await loginThrottle.waitMs(subject);
-    if (waitMs > 0) throw tooManyRequests(waitMs);
-    try {
-      return await check();
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'invalid_input') {
-        await loginThrottle.recordFailure(subject);
-      }
-      throw error;
-    }
-  }
+  // Switching the authenticator off and renewing recovery codes check a second factor under the
+  // account's sign-in lock (loginThrottle.guard): a wrong code counts like a failed login.
 
   app.post(
     `${PREFIX}/enable`,
@@ -98,7 +81,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { userId } = sessionOf(request);
-      await withAccountLock(userId, () => twoFactor.disable(userId, request.body.code));
+      await loginThrottle.guard(userId, () => twoFactor.disable(userId, request.body.code));
       return { message: TWO_FACTOR_MESSAGES.disabled };
     },
   );
@@ -116,7 +99,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { userId } = sessionOf(request);
-      const recoveryCodes = await withAccountLock(userId, () =>
+      const recoveryCodes = await loginThrottle.guard(userId, () =>
         twoFactor.regenerateRecoveryCodes(userId, request.body.code),
       );
       return { message: TWO_FACTOR_MESSAGES.recoveryCodesRenewed, recoveryCodes };
