@@ -1,11 +1,13 @@
 /**
- * Issue 7 "Many processes": two server processes share one PostgreSQL database and one Redis, and
+ * Many processes: two server processes share one PostgreSQL database and one Redis, and
  * nothing but their own ports. What one process does, the other honours at once.
  */
 import { LOGIN_FAILURES_BEFORE_DELAY } from '@portal/contracts/constants';
-import { LOGIN_FAILED } from '@portal/contracts/messages';
+import { CODE_WRONG, LOGIN_FAILED } from '@portal/contracts/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_THROTTLE_RULES } from '../../src/modules/auth/login-throttle.js';
+import { totpCode } from '../../src/modules/two-factor/totp.js';
+import { otherCode } from '../auth-helpers.js';
 import { DEFAULT_PASSWORD } from '../fixtures.js';
 import { call, randomClientIp } from './support/http.js';
 import {
@@ -156,6 +158,63 @@ describe('brute-force protection counts across processes', () => {
     }
     // Another address is not affected.
     expect((await failLogin(a, 'nobody_else', randomClientIp())).status).toBe(401);
+  });
+});
+
+describe('bursts of 100 parallel sign-ins split between the two processes', () => {
+  const hundred = <T>(make: (i: number) => Promise<T>) =>
+    Promise.all(Array.from({ length: 100 }, (_, i) => make(i)));
+
+  it('check at most 10 passwords of one account', async () => {
+    const user = await createPortalUser(scratch);
+    const answers = await hundred((i) => failLogin(i % 2 ? b : a, user.userName, randomClientIp()));
+    expect(answers.every((answer) => answer.status === 401)).toBe(true);
+    // Attempts are counted before the password is looked at, and refused ones are not counted:
+    // the count is the number of passwords checked.
+    const [throttle] = await scratch.query<{ failures: number }>(
+      'SELECT failures FROM login_throttles WHERE subject = $1',
+      [`user:${user.id}`],
+    );
+    expect(throttle?.failures).toBe(LOGIN_FAILURES_BEFORE_DELAY);
+    const right = await call(b.url, 'POST', `${API}/login`, {
+      body: { usernameOrEmail: user.userName, password: DEFAULT_PASSWORD },
+      ip: randomClientIp(),
+    });
+    expect(right.body.message).toBe(LOGIN_FAILED);
+  });
+
+  it('check at most 10 authenticator codes when the password is right', async () => {
+    const user = await createPortalUser(scratch);
+    const token = await login(a.url, user, randomClientIp());
+    const enabled = await call(a.url, 'POST', `${API}/2fa/enable`, { token });
+    const secret: string = enabled.body.secret;
+    const code = totpCode(secret, new Date());
+    expect((await call(a.url, 'POST', `${API}/2fa/verify`, { token, body: { code } })).status).toBe(
+      200,
+    );
+    const answers = await hundred((i) =>
+      call(i % 2 ? b.url : a.url, 'POST', `${API}/login`, {
+        body: {
+          usernameOrEmail: user.userName,
+          password: DEFAULT_PASSWORD,
+          twoFactorCode: otherCode(code),
+        },
+        ip: randomClientIp(),
+      }),
+    );
+    const wrongCodes = answers.filter((answer) => answer.body.message === CODE_WRONG);
+    expect(wrongCodes).toHaveLength(LOGIN_FAILURES_BEFORE_DELAY);
+    expect(answers.filter((answer) => answer.body.message === LOGIN_FAILED)).toHaveLength(
+      100 - LOGIN_FAILURES_BEFORE_DELAY,
+    );
+  });
+
+  it('let one address check exactly its limit', async () => {
+    const ip = randomClientIp();
+    const { limit } = LOGIN_THROTTLE_RULES.perAddress;
+    const answers = await hundred((i) => failLogin(i % 2 ? b : a, `nobody_${i}_${ip}`, ip));
+    expect(answers.filter((answer) => answer.status === 401)).toHaveLength(limit);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(100 - limit);
   });
 });
 
