@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { DataDirLocked, lockDataDir } from './db/data-dir-lock.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 
@@ -15,20 +16,32 @@ async function main() {
     throw error;
   }
 
-  const database = await openDatabase(config);
+  // The embedded database belongs to one process (db/data-dir-lock.ts).
+  let releaseDataDir = () => {};
+  if (!config.DATABASE_URL) {
+    try {
+      releaseDataDir = await lockDataDir(config.DATA_DIR);
+    } catch (error) {
+      if (error instanceof DataDirLocked) return fail(error.message);
+      throw error;
+    }
+    process.on('exit', () => releaseDataDir());
+  }
+
+  let database: Awaited<ReturnType<typeof openDatabase>>;
   try {
+    database = await openDatabase(config);
     await database.ping();
   } catch (error) {
-    await database.close().catch(() => {});
     return fail(
-      `База данных недоступна (${config.DATABASE_URL ? 'DATABASE_URL' : config.DATA_DIR}): ${(error as Error).message}`,
+      `База данных недоступна (${config.DATABASE_URL ? 'DATABASE_URL' : config.DATA_DIR}): ${firstLine(error)}`,
     );
   }
   try {
     await migrate(database);
   } catch (error) {
     await database.close().catch(() => {});
-    return fail((error as Error).message);
+    return fail(firstLine(error));
   }
 
   const app = await buildApp({ config, database });
@@ -59,6 +72,13 @@ async function main() {
   console.info(
     `Портал запущен: ${config.PUBLIC_URL} (${where}); письма: ${app.deps.mail.describe()}`,
   );
+}
+
+/** An error in one line: the embedded database's aborts carry kilobytes of compiled source. */
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const line = text.split('\n')[0]?.trim() || 'неизвестная ошибка';
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
 function fail(line: string): never {

@@ -21,7 +21,10 @@ beforeAll(async () => {
 });
 
 /** 100 parallel requests, each from its own address; answers their status codes. */
-async function burst(request: (i: number) => { url: string; payload: unknown }, headers: object) {
+async function burst(
+  request: (i: number) => { url: string; payload: Record<string, unknown> },
+  headers: object,
+) {
   const answers = await Promise.all(
     Array.from({ length: 100 }, (_, i) =>
       testApp.app.inject({
