@@ -15,6 +15,7 @@ import type { Config } from './config.js';
 import type { Database, Db } from './db/database.js';
 import { UserReadCache } from './db/user-reads.js';
 import { answerSerializerCompiler } from './http/answer-serializer.js';
+import { registerClosingAnswer } from './http/closing.js';
 import { answerFrameworkError, registerErrorHandler } from './http/error-handler.js';
 import { loggerOptions } from './http/logging.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
@@ -92,6 +93,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     requestTimeout: 60_000,
     routerOptions: { maxParamLength: 200 },
     frameworkErrors: answerFrameworkError,
+    // http/closing.ts answers instead, in Russian.
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -138,6 +141,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorateRequest('session', null);
 
   registerErrorHandler(app);
+  registerClosingAnswer(app);
   registerSecurityHeaders(app, config);
 
   await app.register(fastifySwagger, {

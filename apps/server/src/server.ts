@@ -5,6 +5,9 @@ import { DataDirLocked, lockDataDir } from './db/data-dir-lock.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 
+/** In-flight requests get this long to finish after SIGTERM before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 /** Starts the portal: configuration, database, migrations, then listen; stops gracefully. */
 async function main() {
   z.config(z.locales.ru());
@@ -49,18 +52,24 @@ async function main() {
     await database.close();
   });
 
+  // A reader of our output that has gone away must not turn logging into a crash or a hang.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+
   let closing = false;
-  const shutdown = async (signal: string) => {
+  const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
+    // Armed first, whatever happens next: a database that is gone or a letter stuck in flight
+    // cannot hold the process past the grace period.
+    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
     app.log.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => process.exit(1), 10_000);
-    timer.unref();
-    await app.close();
-    process.exit(0);
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   try {
     await app.listen({ port: config.PORT, host: config.HOST });

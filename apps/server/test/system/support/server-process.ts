@@ -18,6 +18,14 @@ export interface ServerProcess {
   readonly url: string;
   readonly pid: number;
   hasExited(): boolean;
+  /** Its exit code once it has exited (null while it runs, or when a signal ended it). */
+  exitCode(): number | null;
+  /** Stops reading its output, as a log reader that has gone away would. */
+  closeOutput(): void;
+  /** Sends a signal without waiting. */
+  signal(name: NodeJS.Signals): void;
+  /** Resolves when it has exited. */
+  exited(): Promise<void>;
   /** What it printed (stdout and stderr): for failure messages. */
   output(): string;
   /** SIGTERM: the graceful stop. */
@@ -147,6 +155,16 @@ export async function startServer(
     url,
     pid: child.pid!,
     hasExited,
+    exitCode: () => child.exitCode,
+    closeOutput() {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    },
+    signal: (name) => child.kill(name),
+    exited: () =>
+      hasExited()
+        ? Promise.resolve()
+        : new Promise((resolve) => child.once('exit', () => resolve())),
     output: () => printed,
     stop: () => end(child, 'SIGTERM'),
     kill: () => end(child, 'SIGKILL'),
