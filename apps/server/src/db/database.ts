@@ -44,8 +44,24 @@ export interface Database {
 
 const MIGRATION_LOCK_KEY = 727_274_001;
 
+/**
+ * Deadlines on the way to PostgreSQL, so that a hung server (frozen, not stopped: connections
+ * stay open and nothing answers) costs a request a few seconds and a Russian 503, not a hang:
+ * a connection is had within 2 s or not at all, and a query answers within 4 s (checked by the
+ * client, since a frozen server enforces nothing; the server's own statement_timeout stops a
+ * runaway query). Migrations and the LISTEN connection have connections of their own, without
+ * them.
+ */
+export const POSTGRES_DEADLINES = { connectMs: 2_000, queryMs: 4_000 } as const;
+
 export function connectPostgres(url: string): Database {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: POSTGRES_DEADLINES.connectMs,
+    query_timeout: POSTGRES_DEADLINES.queryMs,
+    statement_timeout: POSTGRES_DEADLINES.queryMs,
+  });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {});
   // Nor may a checked-out one (a transaction in progress): pg emits 'error' on the client, and the
@@ -59,7 +75,10 @@ export function connectPostgres(url: string): Database {
     kind: 'postgres',
     db,
     async withMigrationLock(fn) {
-      const client = await pool.connect();
+      // A long migration, or waiting for another process's, is not held to the query deadline.
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+      client.on('error', () => {});
+      await client.connect();
       try {
         await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
         return await fn({
@@ -70,7 +89,7 @@ export function connectPostgres(url: string): Database {
         });
       } finally {
         await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
-        client.release();
+        await client.end().catch(() => {});
       }
     },
     listen: (channel, handlers) => listenPostgres(url, channel, handlers),

@@ -19,12 +19,14 @@ export const MESSAGES = {
 } as const;
 
 // Connection-level failures of the database: the request may succeed later, so 503, not 500.
-// 57P01-57P03: shut down, crashed, starting up; class 08: connection exceptions.
+// 57P01-57P03: shut down, crashed, starting up; class 08: connection exceptions; 57014: the
+// statement ran past its deadline (database.ts).
 const UNAVAILABLE_ERRNO = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
   'EPIPE',
+  '57014',
   '57P01',
   '57P02',
   '57P03',
@@ -45,7 +47,7 @@ function isDatabaseUnavailable(error: unknown): boolean {
       typeof message === 'string' &&
       // "not queryable": a transaction whose connection died fails again on its ROLLBACK, and
       // that is the error that reaches here.
-      /Connection terminated|timeout exceeded when trying to connect|is not queryable/i.test(
+      /Connection terminated|timeout exceeded when trying to connect|is not queryable|Query read timeout/i.test(
         message,
       )
     ) {

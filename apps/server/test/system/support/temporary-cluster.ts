@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -18,6 +18,10 @@ export interface TemporaryCluster {
   /** `pg_ctl stop -m immediate`: every backend dies at once, as in a crash. */
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** SIGSTOP to the server and every backend: connections stay open and nothing answers. */
+  freeze(): Promise<void>;
+  /** SIGCONT: it answers again, as if nothing happened. */
+  thaw(): Promise<void>;
   /** Stops it if running and deletes its directory. */
   destroy(): Promise<void>;
 }
@@ -90,6 +94,13 @@ export async function startTemporaryCluster(): Promise<TemporaryCluster> {
     await asOwner('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
     running = false;
   };
+  // The postmaster's pid is the first line of postmaster.pid; backends are its children.
+  const signalAll = async (signal: 'STOP' | 'CONT') => {
+    const pid = readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]!.trim();
+    if (signal === 'STOP') await run('kill', [`-${signal}`, pid]);
+    await run('pkill', [`-${signal}`, '-P', pid]).catch(() => {});
+    if (signal === 'CONT') await run('kill', [`-${signal}`, pid]);
+  };
   await start();
   running = true;
   // A worker that dies must not leave a PostgreSQL server behind.
@@ -111,8 +122,11 @@ export async function startTemporaryCluster(): Promise<TemporaryCluster> {
       await start();
       running = true;
     },
+    freeze: () => signalAll('STOP'),
+    thaw: () => signalAll('CONT'),
     async destroy() {
       process.off('exit', onExit);
+      await signalAll('CONT').catch(() => {});
       if (running) await stop().catch(() => {});
       rmSync(dir, { recursive: true, force: true });
     },
