@@ -106,3 +106,6 @@ export const REGISTRATION_CONFIRMED = 'Почта подтверждена, до
 export const LOGOUT_DONE = 'Вы вышли из аккаунта';
 export const CODE_EXPIRED = 'Срок действия кода истёк. Запросите новый код';
 export const CODE_ATTEMPTS_EXHAUSTED = 'Слишком много неверных попыток. Запросите новый код';
+
+// Ours: the object storage did not take an uploaded image.
+export const STORAGE_UNAVAILABLE = 'Не удалось сохранить изображение, попробуйте позже';

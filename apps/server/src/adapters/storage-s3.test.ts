@@ -1,58 +1,89 @@
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { STORAGE_UNAVAILABLE } from '@portal/contracts/messages';
 import { afterAll, describe, expect, it } from 'vitest';
+import { checkSignature, startS3StandIn } from '../../test/s3-stand-in.js';
 import { ConfigError, loadConfig, testConfig } from '../config.js';
+import { AppError } from '../http/app-error.js';
 import { registerSecurityHeaders } from '../http/security-headers.js';
 import { createFileStorage, LocalFileStorage } from './storage.js';
 import { S3FileStorage } from './storage-s3.js';
 
-// A stand-in for an S3-compatible bucket: keeps what is PUT and the headers it came with.
-const received: { method: string; url: string; headers: IncomingHttpHeaders; body: Buffer }[] = [];
-let failWith: number | null = null;
-const server = createServer((request, response) => {
-  const chunks: Buffer[] = [];
-  request.on('data', (chunk: Buffer) => chunks.push(chunk));
-  request.on('end', () => {
-    received.push({
-      method: request.method ?? '',
-      url: request.url ?? '',
-      headers: request.headers,
-      body: Buffer.concat(chunks),
-    });
-    response.writeHead(failWith ?? 200);
-    response.end(failWith ? '<Error><Code>AccessDenied</Code></Error>' : '');
-  });
-});
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const credentials = {
+  accessKeyId: 'AKIDEXAMPLE',
+  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+  region: 'ru-central1',
+};
+const bucket = await startS3StandIn(credentials);
+afterAll(() => bucket.close());
+const endpoint = bucket.endpoint;
 
 const settings = {
   endpoint,
   bucket: 'portal-avatars',
-  region: 'ru-central1',
-  accessKeyId: 'AKIDEXAMPLE',
-  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY',
+  ...credentials,
   publicUrl: 'https://cdn.example.com/portal-avatars',
   prefix: 'avatars/',
 };
 const key = `${'a1'.repeat(16)}.png`;
 
+describe('the S3 stand-in checks signatures as S3 does', () => {
+  it('accepts the example request of the S3 API reference ("GET Object")', () => {
+    const check = checkSignature(
+      {
+        method: 'GET',
+        url: '/test.txt',
+        body: Buffer.alloc(0),
+        headers: {
+          host: 'examplebucket.s3.amazonaws.com',
+          range: 'bytes=0-9',
+          'x-amz-content-sha256': createHash('sha256').update('').digest('hex'),
+          'x-amz-date': '20130524T000000Z',
+          authorization:
+            'AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request,' +
+            'SignedHeaders=host;range;x-amz-content-sha256;x-amz-date,' +
+            'Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41',
+        },
+      },
+      {
+        accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+        secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+        region: 'us-east-1',
+      },
+      new Date('2013-05-24T00:01:00Z'),
+    );
+    expect(check).toEqual({ ok: true });
+  });
+
+  it('refuses a request whose signed parts were changed', async () => {
+    const storage = new S3FileStorage(settings);
+    await storage.put(key, Buffer.from('png-bytes'), 'image/png');
+    const signed = bucket.requests.at(-1)!;
+    const tampered = [
+      { ...signed, url: signed.url.replace('avatars/', 'other/') },
+      { ...signed, headers: { ...signed.headers, 'cache-control': 'no-cache' } },
+      { ...signed, method: 'DELETE' },
+    ];
+    for (const request of tampered) {
+      expect(checkSignature(request, credentials)).toMatchObject({ code: 'SignatureDoesNotMatch' });
+    }
+    expect(checkSignature({ ...signed, body: Buffer.from('other') }, credentials)).toMatchObject({
+      code: 'XAmzContentSHA256Mismatch',
+    });
+    expect(checkSignature(signed, credentials, new Date(Date.now() + 20 * 60_000))).toMatchObject({
+      code: 'RequestTimeTooSkewed',
+    });
+  });
+});
+
 describe('S3FileStorage', () => {
-  it('PUTs the object with a SigV4 signature and answers its public address', async () => {
+  it('PUTs the object with a SigV4 signature the bucket accepts, and answers its public address', async () => {
     const storage = new S3FileStorage(settings);
     const address = await storage.put(key, Buffer.from('png-bytes'), 'image/png');
     expect(address).toBe(`https://cdn.example.com/portal-avatars/avatars/${key}`);
-    const request = received.at(-1)!;
-    expect(request.method).toBe('PUT');
-    expect(request.url).toBe(`/portal-avatars/avatars/${key}`);
-    expect(request.body.toString()).toBe('png-bytes');
-    expect(request.headers['content-type']).toBe('image/png');
-    expect(request.headers.authorization).toMatch(
-      /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/ru-central1\/s3\/aws4_request, SignedHeaders=[a-z0-9;-]+, Signature=[0-9a-f]{64}$/,
-    );
-    expect(request.headers['x-amz-content-sha256']).toBe(
+    const stored = bucket.objects.get(`/portal-avatars/avatars/${key}`);
+    expect(stored?.body.toString()).toBe('png-bytes');
+    expect(stored?.contentType).toBe('image/png');
+    expect(bucket.requests.at(-1)!.headers['x-amz-content-sha256']).toBe(
       createHash('sha256').update('png-bytes').digest('hex'),
     );
   });
@@ -65,11 +96,26 @@ describe('S3FileStorage', () => {
     expect(storage.keyOf(`https://evil.example/portal-avatars/avatars/${key}`)).toBeNull();
   });
 
-  it('fails loudly when the bucket refuses, and never writes a key it did not generate', async () => {
+  it('answers the Russian 503 when the bucket refuses, fails or cannot be reached', async () => {
+    const wrongSecret = new S3FileStorage({ ...settings, secretAccessKey: 'not-the-secret' });
+    const failing = new S3FileStorage(settings);
+    const unreachable = new S3FileStorage({ ...settings, endpoint: 'http://127.0.0.1:1' });
+    for (const [storage, failWith] of [
+      [wrongSecret, null],
+      [failing, 500],
+      [unreachable, null],
+    ] as const) {
+      bucket.failWith = failWith;
+      const error = await storage.put(key, Buffer.from('x'), 'image/png').catch((e) => e);
+      expect(error).toBeInstanceOf(AppError);
+      expect(error.statusCode).toBe(503);
+      expect(error.message).toBe(STORAGE_UNAVAILABLE);
+    }
+    bucket.failWith = null;
+  });
+
+  it('never writes a key it did not generate', async () => {
     const storage = new S3FileStorage(settings);
-    failWith = 403;
-    await expect(storage.put(key, Buffer.from('x'), 'image/png')).rejects.toThrow(/403/);
-    failWith = null;
     await expect(storage.put('../escape.png', Buffer.from('x'), 'image/png')).rejects.toThrow();
   });
 });

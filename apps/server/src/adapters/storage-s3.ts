@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { STORAGE_UNAVAILABLE } from '@portal/contracts/messages';
+import { AppError } from '../http/app-error.js';
 import { assertKey, type FileStorage, STORED_KEY_PATTERN } from './storage.js';
 
 export interface S3Settings {
@@ -12,6 +14,16 @@ export interface S3Settings {
   publicUrl: string;
   /** Key prefix inside the bucket. */
   prefix: string;
+}
+
+/**
+ * The bucket did not take the file (unreachable, refusing, failing): the upload answers the
+ * Russian 503 and nothing is recorded; the reason goes to the log, not to the person.
+ */
+function storageUnavailable(reason: string, cause?: unknown): AppError {
+  const error = new AppError('unavailable', STORAGE_UNAVAILABLE);
+  error.cause = new Error(reason, { cause });
+  return error;
 }
 
 /**
@@ -29,20 +41,24 @@ export class S3FileStorage implements FileStorage {
     const client = await this.loadClient();
     const objectKey = `${this.settings.prefix}${key}`;
     const url = `${this.settings.endpoint.replace(/\/+$/, '')}/${this.settings.bucket}/${objectKey}`;
-    const response = await client.fetch(url, {
-      method: 'PUT',
-      body: new Uint8Array(body),
-      headers: {
-        'Content-Type': contentType,
-        'Cache-Control': 'public, max-age=31536000, immutable',
-        'X-Content-Type-Options': 'nosniff',
-        // Signed payload, not UNSIGNED-PAYLOAD: the bucket checks the bytes it stores.
-        'X-Amz-Content-Sha256': createHash('sha256').update(body).digest('hex'),
-      },
-    });
+    const response = await client
+      .fetch(url, {
+        method: 'PUT',
+        body: new Uint8Array(body),
+        headers: {
+          'Content-Type': contentType,
+          'Cache-Control': 'public, max-age=31536000, immutable',
+          'X-Content-Type-Options': 'nosniff',
+          // Signed payload, not UNSIGNED-PAYLOAD: the bucket checks the bytes it stores.
+          'X-Amz-Content-Sha256': createHash('sha256').update(body).digest('hex'),
+        },
+      })
+      .catch((error: unknown) => {
+        throw storageUnavailable(`S3 PUT ${objectKey} failed: ${(error as Error).message}`, error);
+      });
     if (!response.ok) {
       const detail = (await response.text()).slice(0, 300);
-      throw new Error(`S3 PUT ${objectKey} answered ${response.status}: ${detail}`);
+      throw storageUnavailable(`S3 PUT ${objectKey} answered ${response.status}: ${detail}`);
     }
     return `${this.settings.publicUrl.replace(/\/+$/, '')}/${objectKey}`;
   }

@@ -105,6 +105,10 @@ export function answerFrameworkError(
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
+      // An outside part failed: what failed goes to the log, the person reads the message.
+      if (error.statusCode >= 500 && error.cause) {
+        request.log.warn({ err: error.cause }, error.message);
+      }
       if (error.details.retryAfter !== undefined) {
         reply.header('Retry-After', String(Math.max(1, Math.ceil(error.details.retryAfter))));
       }

@@ -1,11 +1,14 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { STORAGE_UNAVAILABLE } from '@portal/contracts/messages';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createSignedInUser } from '../../../test/fixtures.js';
+import { startS3StandIn } from '../../../test/s3-stand-in.js';
 import { createTestApp } from '../../../test/test-app.js';
+import { S3FileStorage } from '../../adapters/storage-s3.js';
 import { AVATAR_LIMITS, AVATAR_MESSAGES } from './avatar-image.js';
 import { UPLOAD_RATE_LIMIT } from './routes.js';
 import { uploads } from './schema.js';
@@ -212,5 +215,77 @@ describe('/upload', () => {
       const response = await app.inject({ method: 'GET', url });
       expect(response.statusCode).toBe(404);
     }
+  });
+});
+
+describe('/upload to an S3 bucket', async () => {
+  const credentials = {
+    accessKeyId: 'AKIDUPLOADS',
+    secretAccessKey: 'uploads-secret',
+    region: 'ru-central1',
+  };
+  const bucket = await startS3StandIn(credentials);
+  afterAll(() => bucket.close());
+  const settings = {
+    endpoint: bucket.endpoint,
+    bucket: 'avatars',
+    ...credentials,
+    publicUrl: 'https://cdn.example.com/avatars',
+    prefix: 'a/',
+  };
+  const s3App = await createTestApp({ storage: new S3FileStorage(settings) });
+  const s3Upload = (headers: Record<string, string>, part: FilePart) => {
+    const body = multipartBody([part]);
+    return s3App.app.inject({
+      method: 'POST',
+      url: '/upload',
+      headers: { ...headers, ...body.headers },
+      payload: body.payload,
+    });
+  };
+  const rowsOf = (userId: string) =>
+    s3App.database.db.select().from(uploads).where(eq(uploads.userId, userId));
+
+  it('stores the image in the bucket, signed as the bucket checks', async () => {
+    const { user, headers } = await createSignedInUser(s3App);
+    const response = await s3Upload(headers, png(await pngImage(64, 64)));
+    expect(response.statusCode).toBe(200);
+    const { data } = response.json<{ data: string }>();
+    expect(data).toMatch(/^https:\/\/cdn\.example\.com\/avatars\/a\/[0-9a-f]{32}\.png$/);
+    expect(bucket.objects.has(`/avatars/a/${data.split('/').at(-1)}`)).toBe(true);
+    expect(await rowsOf(user.id)).toHaveLength(1);
+  });
+
+  it('answers the Russian 503 and records nothing when the bucket fails or is unreachable', async () => {
+    const { user, headers } = await createSignedInUser(s3App);
+    bucket.failWith = 503;
+    const objectsBefore = bucket.objects.size;
+    const failing = await s3Upload(headers, png(await pngImage(64, 64)));
+    bucket.failWith = null;
+    expect(failing.statusCode).toBe(503);
+    expect(failing.json()).toEqual({ message: STORAGE_UNAVAILABLE });
+
+    const unreachableApp = await createTestApp({
+      storage: new S3FileStorage({ ...settings, endpoint: 'http://127.0.0.1:1' }),
+    });
+    const signedIn = await createSignedInUser(unreachableApp);
+    const body = multipartBody([png(await pngImage(64, 64))]);
+    const unreachable = await unreachableApp.app.inject({
+      method: 'POST',
+      url: '/upload',
+      headers: { ...signedIn.headers, ...body.headers },
+      payload: body.payload,
+    });
+    expect(unreachable.statusCode).toBe(503);
+    expect(unreachable.json()).toEqual({ message: STORAGE_UNAVAILABLE });
+
+    expect(bucket.objects.size).toBe(objectsBefore);
+    expect(await rowsOf(user.id)).toHaveLength(0);
+    expect(
+      await unreachableApp.database.db
+        .select()
+        .from(uploads)
+        .where(eq(uploads.userId, signedIn.user.id)),
+    ).toHaveLength(0);
   });
 });
