@@ -29,6 +29,7 @@ import {
 } from './modules/auth/wiring.js';
 import { devMailRoutes } from './modules/dev-mail/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
+import { opsRoutes } from './modules/ops/routes.js';
 import { purgeExpired } from './modules/housekeeping/purge.js';
 import {
   createPaymentsDeps,
@@ -159,6 +160,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   await app.register(healthRoutes);
+  await app.register(opsRoutes);
   await registerPayments(app, { fetch: options.paymentFetch });
   await registerServers(app);
   schedulePeriodicJob(app, 'housekeeping', HOUSEKEEPING_EVERY_S, () =>

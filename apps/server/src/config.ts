@@ -32,7 +32,10 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   REDIS_URL: optionalUrl,
   /** Signs one-time codes and encrypts authenticator secrets. Generated into DATA_DIR when unset. */
-  SECRET_KEY: z.string().min(32, 'SECRET_KEY: нужно не меньше 32 символов').optional(),
+  SECRET_KEY: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.string().min(32, 'SECRET_KEY: нужно не меньше 32 символов').optional(),
+  ),
   TRUSTED_PROXIES: list,
   SSO_ALLOWED_ORIGINS: list,
   BRAND_NAME: z.string().default('GameHost'),

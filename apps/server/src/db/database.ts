@@ -39,6 +39,11 @@ export interface Database {
    */
   listen(channel: string, handlers: ChannelHandlers): Promise<() => Promise<void>>;
   ping(): Promise<void>;
+  /**
+   * The embedded database's whole data directory as a gzipped tar, consistent: taken while no
+   * other transaction runs. Null for PostgreSQL, which pg_dump backs up while it runs.
+   */
+  snapshot(): Promise<Blob | null>;
   close(): Promise<void>;
 }
 
@@ -96,6 +101,7 @@ export function connectPostgres(url: string): Database {
     async ping() {
       await pool.query('SELECT 1');
     },
+    snapshot: async () => null,
     async close() {
       await pool.end();
     },
@@ -191,6 +197,8 @@ export function pgliteDatabase(client: PGlite): Database {
     async ping() {
       await client.query('SELECT 1');
     },
+    // Inside a transaction of its own, so no other transaction is half-way through the files.
+    snapshot: () => client.transaction(() => client.dumpDataDir('gzip')),
     async close() {
       if (!client.closed) await client.close();
     },

@@ -59,7 +59,7 @@ describe('the embedded database belongs to one process', () => {
     expect((await register(first.url, 'still_here')).status).toBe(200);
     await first.stop();
     expect(existsSync(path.join(dir, 'portal.lock'))).toBe(false);
-  });
+  }, 240_000);
 
   it('starts over a lock left by a killed process, with the data it had written', async () => {
     const dir = dataDir();
@@ -73,7 +73,7 @@ describe('the embedded database belongs to one process', () => {
     const again = await register(second.url, 'before_kill');
     expect(again.status).toBe(429);
     await second.stop();
-  });
+  }, 240_000);
 
   it('says in one line that a database directory does not open', async () => {
     const dir = dataDir();
@@ -82,5 +82,5 @@ describe('the embedded database belongs to one process', () => {
     const lines = await refusedStart({ DATA_DIR: dir });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^База данных недоступна \(.+\): .{1,201}$/);
-  });
+  }, 120_000);
 });

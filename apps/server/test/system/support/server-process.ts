@@ -142,7 +142,7 @@ export async function startServer(
         const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) });
         return response.ok && 'listening';
       },
-      { timeoutMs: 30_000, intervalMs: 100 },
+      { timeoutMs: 90_000, intervalMs: 100 },
     );
     if (state === 'exited') throw new Error(`the server exited with ${child.exitCode}`);
   } catch (error) {
