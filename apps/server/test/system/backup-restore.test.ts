@@ -14,12 +14,17 @@ import { totpCode } from '../../src/modules/two-factor/totp.js';
 import { pngImage } from '../../src/modules/uploads/testing/images.js';
 import { multipartBody } from '../../src/modules/uploads/testing/multipart-body.js';
 import { SERVER_ROOT } from '../../src/paths.js';
+import { withDatabaseName } from '../database-url.js';
 import { DEFAULT_PASSWORD } from '../fixtures.js';
 import { call, randomClientIp } from './support/http.js';
 import { API, TOP_UP } from './support/portal.js';
-import { createScratchDatabase, type ScratchDatabase } from './support/scratch-database.js';
+import {
+  adminQuery,
+  createScratchDatabase,
+  type ScratchDatabase,
+} from './support/scratch-database.js';
 import { startServer } from './support/server-process.js';
-import { SYSTEM_SECRET_KEY } from './support/services.js';
+import { POSTGRES_ADMIN_URL, SYSTEM_SECRET_KEY } from './support/services.js';
 
 const REPOSITORY_ROOT = path.resolve(SERVER_ROOT, '../..');
 const temporary: string[] = [];
@@ -186,6 +191,44 @@ describe('npm run backup / npm run restore', () => {
     expect(seen.user.avatarUrl).toBe(account.avatarUrl);
     expect(seen.avatarStatus).toBe(200);
     expect(seen.avatarBytes).toBeGreaterThan(0);
+    await revived.stop();
+  }, 300_000);
+
+  it('round-trips a portal on PostgreSQL', async () => {
+    const scratch = await createScratchDatabase();
+    scratches.push(scratch);
+    const original = freshDir('data');
+    const env = { DATABASE_URL: scratch.url, DATA_DIR: original, SECRET_KEY: SYSTEM_SECRET_KEY };
+    const server = await startServer(env);
+    const account = await makeAccount(server.url);
+    const copy = path.join(freshDir('copy'), 'backup');
+    const made = await runCommand('backup', copy, env);
+    expect(made.code, made.output).toBe(0);
+    expect(made.output).toContain('SECRET_KEY');
+    await server.stop();
+
+    // An empty database of its own, as an operator would create for the restore.
+    const name = `portal_restored_${Math.floor(Math.random() * 1e9)}`;
+    await adminQuery(POSTGRES_ADMIN_URL, `CREATE DATABASE ${name}`);
+    const restoredUrl = withDatabaseName(POSTGRES_ADMIN_URL, name);
+    scratches.push({
+      drop: () => adminQuery(POSTGRES_ADMIN_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+    } as ScratchDatabase);
+    const restoredEnv = {
+      DATABASE_URL: restoredUrl,
+      DATA_DIR: freshDir('restored'),
+      SECRET_KEY: SYSTEM_SECRET_KEY,
+    };
+    const restored = await runCommand('restore', copy, restoredEnv);
+    expect(restored.code, restored.output).toBe(0);
+    // Not into a database that has tables.
+    expect((await runCommand('restore', copy, restoredEnv)).code).toBe(1);
+
+    const revived = await startServer(restoredEnv, { port: server.port });
+    const seen = await signInAndLook(revived.url, account);
+    expect(seen.user.balance).toBe(150);
+    expect(seen.user.avatarUrl).toBe(account.avatarUrl);
+    expect(seen.avatarStatus).toBe(200);
     await revived.stop();
   }, 300_000);
 });
