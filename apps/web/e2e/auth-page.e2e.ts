@@ -195,13 +195,13 @@ describe('sign-in', () => {
     await page.waitForURL((address) => address.pathname === '/reset-password');
   });
 
-  it('stores ?token= (the Yandex return) as the access token and goes home', async () => {
+  it('does not sign in with ?token=, even a live access token (someone else may have made the link)', async () => {
     const account = await newSignedInAccount(world());
     const page = await browser.newPage();
-    await page.goto(url(`/auth?token=${encodeURIComponent(account.token)}`));
-    await page.waitForURL((address) => address.pathname === '/');
-    await page.getByRole('heading', { level: 1, name: 'Главная' }).waitFor();
-    expect(await storedToken(page)).toBe(account.token);
+    await openAuth(page, `/auth?token=${encodeURIComponent(account.token)}`);
+    await page.getByRole('button', { name: 'Войти', exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/auth');
+    expect(await storedToken(page)).toBeNull();
   });
 });
 

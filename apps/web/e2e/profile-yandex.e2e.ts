@@ -1,5 +1,8 @@
+import { YANDEX_SIGN_IN_CODE_REFUSED } from '@portal/contracts/messages';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeYandex, startFakeYandex } from '../../server/test/fake-yandex';
+import { waitForToast } from './auth-helpers';
 import { setupBrowser } from './browser';
 import { setupPortalWithAccount } from './fixtures';
 import { userOf } from './profile-helpers';
@@ -21,12 +24,21 @@ const env = setupPortalWithAccount(portalEnv);
 const browser = setupBrowser();
 
 /** Clicks «Войти с Яндекс ID» on the login tab: the portal's authorize address, then Yandex. */
-async function startYandexSignIn(page: import('playwright-core').Page) {
+async function startYandexSignIn(page: Page) {
   await page.getByRole('button', { name: 'Войти с Яндекс ID' }).click();
 }
 
+/** Every address the page's main frame went to, in order. */
+function visitedUrls(page: Page): string[] {
+  const urls: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) urls.push(frame.url());
+  });
+  return urls;
+}
+
 describe('Yandex ID', () => {
-  it('signs in a new user through the stand-in: /oauth → callback → /auth?token → home', async () => {
+  it('signs in a new user through the stand-in: /oauth → callback → /auth?yandexCode → home', async () => {
     const { portal } = env();
     const email = `ya.${Date.now().toString(36)}@yandex.ru`;
     yandex.signInAs({
@@ -37,6 +49,7 @@ describe('Yandex ID', () => {
       last_name: 'Смирнов',
     });
     const page = await browser.newPage();
+    const visited = visitedUrls(page);
     await page.goto(`${portal.baseUrl}/auth`);
     await page.getByRole('button', { name: 'Войти', exact: true }).waitFor();
     await startYandexSignIn(page);
@@ -50,8 +63,53 @@ describe('Yandex ID', () => {
       userName: 'yandex.player',
       firstName: 'Алексей',
     });
-    // The token travelled in the URL once; the page does not keep it there.
-    expect(page.url()).not.toContain('token=');
+    // The session token never was in an address: /auth got a one-time code instead.
+    expect(visited.some((address) => new URL(address).searchParams.has('yandexCode'))).toBe(true);
+    expect(visited.filter((address) => address.includes(token ?? ''))).toEqual([]);
+    expect(page.url()).not.toContain('yandexCode');
+  });
+
+  it('refuses the /auth?yandexCode= address in another browser, and it still works in its own', async () => {
+    const { portal } = env();
+    yandex.signInAs({
+      id: `c${Date.now()}`,
+      login: 'code.owner',
+      default_email: `c${Date.now()}@ya.ru`,
+    });
+    const page = await browser.newPage();
+    const visited = visitedUrls(page);
+    // Hold the exchange back, so the code is still unused when it is copied.
+    let releaseExchange: () => void = () => {};
+    const exchangeHeld = new Promise<void>((resolve) => {
+      void page.route('**/auth/yandex/exchange', async (route) => {
+        resolve();
+        await new Promise<void>((release) => {
+          releaseExchange = release;
+        });
+        await route.continue();
+      });
+    });
+    await page.goto(`${portal.baseUrl}/auth`);
+    await page.getByRole('button', { name: 'Войти', exact: true }).waitFor();
+    await startYandexSignIn(page);
+    await exchangeHeld;
+    const withCode = visited.find((address) => new URL(address).searchParams.has('yandexCode'));
+    expect(withCode).toBeDefined();
+
+    // The address alone (from the history, a log, a message) is worth nothing elsewhere.
+    browser.allowConsoleErrors(/status of 400/);
+    const other = await browser.newPage();
+    await other.goto(withCode!);
+    await waitForToast(other, YANDEX_SIGN_IN_CODE_REFUSED);
+    await other.getByRole('button', { name: 'Войти', exact: true }).waitFor();
+    expect(new URL(other.url()).pathname).toBe('/auth');
+    expect(new URL(other.url()).searchParams.has('yandexCode')).toBe(false);
+    expect(await other.evaluate(() => localStorage.getItem('access_token'))).toBeNull();
+
+    releaseExchange();
+    await page.waitForURL((address) => address.pathname === '/');
+    await page.getByRole('heading', { level: 1, name: 'Главная' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('access_token'))).toMatch(/^[\w-]{40,}$/);
   });
 
   it('does not take over an existing account by its e-mail', async () => {

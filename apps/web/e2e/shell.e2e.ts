@@ -61,7 +61,7 @@ describe('route guard', () => {
     await heading(page, 'Главная');
   });
 
-  it('lets /auth take a returned token even when a user is already signed in', async () => {
+  it('keeps a signed-in user in their own session when /auth brings another live token', async () => {
     const { account } = world();
     const second = (await postJson(url('/authms/api/Auth/login'), {
       usernameOrEmail: account.email,
@@ -69,9 +69,10 @@ describe('route guard', () => {
     })) as { token: string };
     const page = await signedInPage();
     await page.goto(url(`/auth?token=${encodeURIComponent(second.token)}`));
-    // The guard steps aside; the auth page stores the new token and goes home (spec §2).
+    // `token` is no work for /auth any more (docs/decisions/0009): the guard sends the user home.
     await page.waitForURL((address) => address.pathname === '/');
-    expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBe(second.token);
+    await heading(page, 'Главная');
+    expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBe(account.token);
   });
 });
 

@@ -94,6 +94,11 @@ export const PAYLOAD_TOO_LARGE = 'Слишком большой запрос';
 export const LINK_INVALID = 'Некорректная ссылка';
 export const LINK_NOT_ALLOWED = 'Переход по этой ссылке запрещён';
 
+// Ours: the code a Yandex ID sign-in brings back to /auth is refused (unknown, used, older than a
+// minute, or opened in a browser other than the one that began the sign-in).
+export const YANDEX_SIGN_IN_CODE_REFUSED =
+  'Вход через Яндекс ID не завершён: ссылка устарела или открыта в другом браузере. Попробуйте ещё раз';
+
 // Ours: the identity core's answers (DESIGN §3, issue 3).
 export const LOGIN_FAILED = 'Неверный логин или пароль';
 export const ACCOUNT_NOT_CONFIRMED =

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { answerStatusSchema } from './common';
+import { YANDEX_SIGN_IN_CODE_REFUSED } from './messages';
 
 /** `/auth/yandex/getUrl`: the Yandex ID authorize URL (DESIGN §3). */
 export const yandexUrlAnswerSchema = z.object({
@@ -23,3 +24,19 @@ export const yandexCallbackQuerySchema = z.object({
   error_description: z.string().optional(),
 });
 export type YandexCallbackQuery = z.infer<typeof yandexCallbackQuerySchema>;
+
+/**
+ * `/auth/yandex/exchange`: the one-time code the callback put in `/auth?yandexCode=`, exchanged
+ * for a session by the browser that began the sign-in (its flow cookie goes along).
+ */
+export const yandexExchangeRequestSchema = z.object({
+  code: z
+    .string({ error: YANDEX_SIGN_IN_CODE_REFUSED })
+    .trim()
+    .min(1, YANDEX_SIGN_IN_CODE_REFUSED)
+    .max(100, YANDEX_SIGN_IN_CODE_REFUSED),
+});
+export type YandexExchangeRequest = z.infer<typeof yandexExchangeRequestSchema>;
+
+export const yandexExchangeAnswerSchema = z.object({ token: z.string(), userId: z.string() });
+export type YandexExchangeAnswer = z.infer<typeof yandexExchangeAnswerSchema>;

@@ -10,3 +10,4 @@ export * from '../modules/servers/schema.js';
 export * from '../modules/telegram/schema.js';
 export * from '../modules/two-factor/schema.js';
 export * from '../modules/uploads/schema.js';
+export * from '../modules/yandex/schema.js';

@@ -38,6 +38,8 @@ it('purges spent and expired rows past their retention and keeps the rest', asyn
       VALUES (${`${subject}-${user.id}`}, ${user.id}, 'https://panel.example.com', ${ago(days)})`);
     await db.execute(sql`INSERT INTO telegram_link_tokens (token_hash, user_id, expires_at)
       VALUES (${`${subject}-${user.id}`}, ${user.id}, ${ago(days)})`);
+    await db.execute(sql`INSERT INTO yandex_flows (flow_hash, user_id, expires_at)
+      VALUES (${`${subject}-${user.id}`}, ${user.id}, ${ago(days)})`);
     await db.execute(sql`INSERT INTO mail_outbox (to_address, subject, text_body, html_body, status, created_at)
       VALUES (${user.email}, ${subject}, 't', 'h', 'sent', ${ago(days * 20)})`);
   }
@@ -60,12 +62,14 @@ it('purges spent and expired rows past their retention and keeps the rest', asyn
     login_throttles: 1,
     hand_off_codes: 1,
     telegram_link_tokens: 1,
+    yandex_flows: 1,
     mail_outbox: 1,
     sessions: 3,
   });
   expect(await count('one_time_codes', user.id)).toBe(1);
   expect(await count('hand_off_codes', user.id)).toBe(1);
   expect(await count('telegram_link_tokens', user.id)).toBe(1);
+  expect(await count('yandex_flows', user.id)).toBe(1);
   expect(await count('sessions', user.id)).toBe(2);
   expect(await count('mail_outbox', user.email, 'to_address')).toBe(2);
   expect(await count('login_throttles', `user:new-${user.id}`, 'subject')).toBe(1);

@@ -29,6 +29,8 @@ export async function purgeExpired(db: Db, now: Date): Promise<Record<string, nu
     password_reset_logout_grants: sql`DELETE FROM password_reset_logout_grants
       WHERE expires_at < ${day}`,
     telegram_link_tokens: sql`DELETE FROM telegram_link_tokens WHERE expires_at < ${day}`,
+    // A spent state must outlive its signature's 10 minutes, or the callback would take it again.
+    yandex_flows: sql`DELETE FROM yandex_flows WHERE expires_at < ${day}`,
     email_changes: sql`DELETE FROM email_changes WHERE current_confirmed_at < ${day}`,
     mail_outbox: sql`DELETE FROM mail_outbox
       WHERE status IN ('sent', 'failed') AND created_at < ${at(RETENTION.lettersMs)}`,

@@ -1,23 +1,41 @@
 import { errorAnswerSchema } from '@portal/contracts/common';
-import { yandexCallbackQuerySchema, yandexUrlAnswerSchema } from '@portal/contracts/yandex';
+import { YANDEX_SIGN_IN_CODE_REFUSED } from '@portal/contracts/messages';
+import {
+  yandexCallbackQuerySchema,
+  yandexExchangeAnswerSchema,
+  yandexExchangeRequestSchema,
+  yandexUrlAnswerSchema,
+} from '@portal/contracts/yandex';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { enforceLimit } from '../../adapters/rate-limit.js';
-import { AppError } from '../../http/app-error.js';
+import { AppError, invalidInput } from '../../http/app-error.js';
 import { clientOf } from '../auth/routes.js';
 import { bearerToken } from '../auth/sessions.js';
 import { YANDEX_MESSAGES } from './messages.js';
 import { createState, readState, STATE_TTL_MS } from './oauth-state.js';
+import {
+  exchangeSignInCode,
+  flowHashOf,
+  issueSignInCode,
+  newFlow,
+  SIGN_IN_CODE_TTL_MS,
+  spendState,
+} from './sign-in-flows.js';
 import { resolveYandexAccount } from './yandex-accounts.js';
 import { fetchYandexProfile, YandexUnavailable } from './yandex-profile.js';
 
-export const STATE_COOKIE = 'portal_yandex_state';
+export const FLOW_COOKIE = 'portal_yandex_flow';
 const COOKIE_PATH = '/auth/yandex';
+/** Per client address, for each of the two steps that check something secret. */
+const LIMIT = { limit: 30, windowMs: 10 * 60_000 };
 
 /**
- * Yandex ID, implicit flow (DESIGN §3): `getUrl` answers the authorize URL with a signed state
- * and leaves its nonce in a cookie; Yandex returns the browser to the portal's /oauth, which
- * forwards the fragment here; the callback checks both, reads the profile and redirects.
+ * Yandex ID, implicit flow (module README): `getUrl` starts a flow (its id in an HttpOnly cookie,
+ * its hash in the signed state); Yandex returns the browser to the portal's /oauth, which forwards
+ * the fragment here; the callback spends the state, reads the profile and redirects to /auth with
+ * a one-time code, never a session token; `exchange` turns the code into a session, only in the
+ * browser holding the flow cookie.
  */
 export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config, db, clock, sessions, rateLimiter } = app.deps;
@@ -29,7 +47,7 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
   };
   const cookie = (value: string, maxAgeSeconds: number) =>
     [
-      `${STATE_COOKIE}=${value}`,
+      `${FLOW_COOKIE}=${value}`,
       `Path=${COOKIE_PATH}`,
       `Max-Age=${maxAgeSeconds}`,
       'HttpOnly',
@@ -52,14 +70,15 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
       // Signed in: the answer will link Yandex ID to this user instead of signing in.
       const token = bearerToken(request);
       const session = token ? await sessions.authenticate(token) : null;
-      const { state, value } = createState(config.SECRET_KEY, clock.now(), session?.userId);
+      const { flowId, flowHash } = newFlow();
+      const state = createState(config.SECRET_KEY, clock.now(), flowHash, session?.userId);
 
       const url = new URL(config.YANDEX_AUTHORIZE_URL);
       url.searchParams.set('response_type', 'token');
       url.searchParams.set('client_id', config.YANDEX_CLIENT_ID);
       url.searchParams.set('redirect_uri', new URL('/oauth', config.PUBLIC_URL).toString());
-      url.searchParams.set('state', value);
-      reply.header('Set-Cookie', cookie(state.nonce, STATE_TTL_MS / 1000));
+      url.searchParams.set('state', state);
+      reply.header('Set-Cookie', cookie(flowId, STATE_TTL_MS / 1000));
       reply.header('Cache-Control', 'no-store');
       return { status: 'ok' as const, data: { url: url.toString() } };
     },
@@ -75,18 +94,25 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await enforceLimit(rateLimiter, `yandex-callback:ip:${request.ip}`, {
-        limit: 30,
-        windowMs: 10 * 60_000,
-      });
-      reply.header('Set-Cookie', cookie('', 0));
+      await enforceLimit(rateLimiter, `yandex-callback:ip:${request.ip}`, LIMIT);
       reply.header('Cache-Control', 'no-store');
       const query = request.query;
-      const state = query.state ? readState(config.SECRET_KEY, query.state, clock.now()) : null;
+      const now = clock.now();
+      const state = query.state ? readState(config.SECRET_KEY, query.state, now) : null;
       const back = state?.userId ? '/profile' : '/auth';
-      const fail = (message: string) => reply.redirect(portal(back, { yandexError: message }), 302);
+      const fail = (message: string) => {
+        reply.header('Set-Cookie', cookie('', 0));
+        return reply.redirect(portal(back, { yandexError: message }), 302);
+      };
 
-      if (!state || state.nonce !== stateCookie(request)) return fail(YANDEX_MESSAGES.stale);
+      const flowId = flowCookie(request);
+      if (!state || !flowId || flowHashOf(flowId) !== state.flowHash) {
+        return fail(YANDEX_MESSAGES.stale);
+      }
+      // From here on this state is used up, whatever the outcome.
+      if (!(await spendState(db, state.flowHash, new Date(state.expiresAt), now))) {
+        return fail(YANDEX_MESSAGES.stale);
+      }
       if (query.error || !query.access_token) return fail(YANDEX_MESSAGES.cancelled);
       if (!config.YANDEX_CLIENT_ID) return fail(YANDEX_MESSAGES.notConfigured);
 
@@ -105,22 +131,59 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
       const outcome = await resolveYandexAccount({ db, clock }, profile, state.userId);
       if (outcome.kind === 'refused') return fail(outcome.message);
       if (outcome.kind === 'linked') {
+        reply.header('Set-Cookie', cookie('', 0));
         return reply.redirect(portal('/profile', { yandexLinked: '1' }), 302);
       }
       // Yandex stands in for the password, not for the authenticator code.
       if (await app.deps.secondFactor.isEnabled(outcome.user.id)) {
         return fail(YANDEX_MESSAGES.twoFactorRequired);
       }
-      const { token } = await sessions.create({ userId: outcome.user.id, ...clientOf(request) });
-      return reply.redirect(portal('/auth', { token }), 302);
+      // Not a session token: a code that only this browser (its flow cookie) can exchange, once.
+      const code = await issueSignInCode(db, state.flowHash, outcome.user.id, now);
+      reply.header('Set-Cookie', cookie(flowId, SIGN_IN_CODE_TTL_MS / 1000));
+      return reply.redirect(portal('/auth', { yandexCode: code }), 302);
+    },
+  );
+
+  app.post(
+    '/auth/yandex/exchange',
+    {
+      schema: {
+        tags: ['yandex'],
+        summary: 'Обмен одноразового кода входа через Яндекс ID на сессию (в том же браузере)',
+        body: yandexExchangeRequestSchema,
+        response: {
+          200: yandexExchangeAnswerSchema,
+          400: errorAnswerSchema,
+          429: errorAnswerSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      await enforceLimit(rateLimiter, `yandex-exchange:ip:${request.ip}`, LIMIT);
+      reply.header('Cache-Control', 'no-store');
+      // The flow ends here, whether the code is taken or not.
+      reply.header('Set-Cookie', cookie('', 0));
+      const flowId = flowCookie(request);
+      const signedIn = flowId
+        ? await exchangeSignInCode(
+            { db, sessions },
+            { code: request.body.code, flowId, client: clientOf(request) },
+            clock.now(),
+          )
+        : null;
+      if (!signedIn) {
+        throw invalidInput(YANDEX_SIGN_IN_CODE_REFUSED, { code: [YANDEX_SIGN_IN_CODE_REFUSED] });
+      }
+      return signedIn;
     },
   );
 };
 
-function stateCookie(request: FastifyRequest): string | undefined {
+function flowCookie(request: FastifyRequest): string | undefined {
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const [name, ...value] = part.trim().split('=');
-    if (name === STATE_COOKIE) return value.join('=');
+    if (name === FLOW_COOKIE) return value.join('=') || undefined;
   }
   return undefined;
 }

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { YANDEX_SIGN_IN_CODE_REFUSED } from '@portal/contracts/messages';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { turnOnAuthenticator } from '../../../test/auth-helpers.js';
@@ -7,7 +9,8 @@ import { createTestApp } from '../../../test/test-app.js';
 import { sessions, users } from '../auth/schema.js';
 import { YANDEX_MESSAGES } from './messages.js';
 import { STATE_TTL_MS } from './oauth-state.js';
-import { STATE_COOKIE } from './routes.js';
+import { FLOW_COOKIE } from './routes.js';
+import { SIGN_IN_CODE_TTL_MS } from './sign-in-flows.js';
 
 const fake = await startFakeYandex();
 afterAll(() => fake.close());
@@ -72,8 +75,40 @@ async function tokenUser(token: string) {
   return me.json<{ id: string; email: string; yandexId: string; userName: string }>();
 }
 
+let nextIp = 1;
+/** Each exchange from its own address unless told, so the per-address limit stays out of the way. */
+function exchange(code: string | null, cookie: string | undefined, remoteAddress?: string) {
+  return app.inject({
+    method: 'POST',
+    url: '/auth/yandex/exchange',
+    payload: { code },
+    headers: cookie ? { cookie } : {},
+    remoteAddress: remoteAddress ?? `198.51.100.${nextIp++ % 250}`,
+  });
+}
+
+/** The whole sign-in as a browser makes it: the code from /auth?yandexCode=, then the exchange. */
+async function signInThroughYandex(yandex: FakeYandexAccount) {
+  fake.signInAs(yandex);
+  const { back, cookie } = await startSignIn();
+  const location = redirectOf(await callback(back, cookie));
+  const code = location.searchParams.get('yandexCode');
+  expect(code).toBeTruthy();
+  const answer = await exchange(code, cookie);
+  expect(answer.statusCode).toBe(200);
+  return answer.json<{ token: string; userId: string }>();
+}
+
+function expectRefusedExchange(response: Awaited<ReturnType<typeof exchange>>) {
+  expect(response.statusCode).toBe(400);
+  expect(response.json()).toEqual({
+    message: YANDEX_SIGN_IN_CODE_REFUSED,
+    errors: { code: [YANDEX_SIGN_IN_CODE_REFUSED] },
+  });
+}
+
 describe('/auth/yandex/getUrl', () => {
-  it('answers the implicit-flow authorize URL with a signed state and sets the state cookie', async () => {
+  it('answers the implicit-flow authorize URL with a signed state and sets the flow cookie', async () => {
     const response = await app.inject({ method: 'GET', url: '/auth/yandex/getUrl' });
     const { data } = response.json();
     const url = new URL(data.url);
@@ -83,9 +118,26 @@ describe('/auth/yandex/getUrl', () => {
     expect(url.searchParams.get('redirect_uri')).toBe(`${config.PUBLIC_URL}/oauth`);
     expect(url.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
     const cookie = String(response.headers['set-cookie']);
-    expect(cookie).toMatch(new RegExp(`^${STATE_COOKIE}=[A-Za-z0-9_-]+;`));
+    expect(cookie).toMatch(new RegExp(`^${FLOW_COOKIE}=[A-Za-z0-9_-]{43};`));
     expect(cookie).toContain('HttpOnly');
     expect(cookie).toContain('SameSite=Lax');
+    expect(cookie).toContain('Path=/auth/yandex');
+    expect(cookie).toContain(`Max-Age=${STATE_TTL_MS / 1000}`);
+    expect(cookie).not.toContain('Secure');
+    // The state travels through URLs (Yandex, history, logs): it carries the flow id's hash only.
+    const flowId = cookie.split(';')[0]!.split('=')[1]!;
+    const state = url.searchParams.get('state')!;
+    const body = JSON.parse(Buffer.from(state.split('.')[0]!, 'base64url').toString());
+    expect(state).not.toContain(flowId);
+    expect(body.flowHash).toBe(createHash('sha256').update(flowId).digest('hex'));
+  });
+
+  it('marks the flow cookie Secure when the portal is served over HTTPS', async () => {
+    const https = await createTestApp({
+      config: { ...testApp.config, PUBLIC_URL: 'https://portal.example.com' },
+    });
+    const response = await https.app.inject({ method: 'GET', url: '/auth/yandex/getUrl' });
+    expect(String(response.headers['set-cookie'])).toMatch(/; Secure$/);
   });
 
   it('answers 503 when Yandex ID is not configured', async () => {
@@ -97,16 +149,38 @@ describe('/auth/yandex/getUrl', () => {
 });
 
 describe('/auth/yandex/callback', () => {
-  it('creates an account for a new confirmed e-mail and signs in with /auth?token=', async () => {
+  it('creates an account for a new confirmed e-mail; /auth gets a code, the exchange a session', async () => {
     const yandex = account({ login: 'alexey.smirnov' });
     fake.signInAs(yandex);
     const { back, cookie } = await startSignIn();
     expect(`${back.origin}${back.pathname}`).toBe(`${config.PUBLIC_URL}/oauth`);
 
-    const location = redirectOf(await callback(back, cookie));
+    const response = await callback(back, cookie);
+    const location = redirectOf(response);
     expect(`${location.origin}${location.pathname}`).toBe(`${config.PUBLIC_URL}/auth`);
-    const token = location.searchParams.get('token')!;
+    // No session token in the URL: only the code, which is no bearer token.
+    expect([...location.searchParams.keys()]).toEqual(['yandexCode']);
+    const code = location.searchParams.get('yandexCode')!;
+    expect(
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/authms/api/Auth/user',
+          headers: { authorization: `Bearer ${code}` },
+        })
+      ).statusCode,
+    ).toBe(401);
+    // The flow cookie stays for the exchange, one code lifetime long.
+    const kept = String(response.headers['set-cookie']);
+    expect(kept.startsWith(`${cookie};`)).toBe(true);
+    expect(kept).toContain(`Max-Age=${SIGN_IN_CODE_TTL_MS / 1000}`);
+
+    const exchanged = await exchange(code, cookie);
+    expect(exchanged.statusCode).toBe(200);
+    expect(String(exchanged.headers['set-cookie'])).toContain('Max-Age=0');
+    const { token, userId } = exchanged.json<{ token: string; userId: string }>();
     const user = await tokenUser(token);
+    expect(user.id).toBe(userId);
     expect(user).toMatchObject({
       email: yandex.default_email,
       yandexId: yandex.id,
@@ -123,9 +197,7 @@ describe('/auth/yandex/callback', () => {
   it('signs in the user already linked to that Yandex id', async () => {
     const yandex = account();
     const linked = await createUser(testApp, { yandexId: yandex.id });
-    fake.signInAs(yandex);
-    const first = await startSignIn();
-    const token = redirectOf(await callback(first.back, first.cookie)).searchParams.get('token')!;
+    const { token } = await signInThroughYandex(yandex);
     expect((await tokenUser(token)).id).toBe(linked.id);
     const rows = await database.db.select().from(sessions).where(eq(sessions.userId, linked.id));
     expect(rows).toHaveLength(1);
@@ -140,7 +212,7 @@ describe('/auth/yandex/callback', () => {
     const { back, cookie } = await startSignIn();
     const location = redirectOf(await callback(back, cookie));
     expect(location.searchParams.get('yandexError')).toBe(YANDEX_MESSAGES.twoFactorRequired);
-    expect(location.searchParams.get('token')).toBeNull();
+    expect(location.searchParams.get('yandexCode')).toBeNull();
   });
 
   it('never takes over an existing account by its e-mail', async () => {
@@ -151,7 +223,7 @@ describe('/auth/yandex/callback', () => {
     const location = redirectOf(await callback(back, cookie));
     expect(location.pathname).toBe('/auth');
     expect(location.searchParams.get('yandexError')).toBe(YANDEX_MESSAGES.emailTaken);
-    expect(location.searchParams.get('token')).toBeNull();
+    expect(location.searchParams.get('yandexCode')).toBeNull();
     const [row] = await database.db.select().from(users).where(eq(users.id, owner.id));
     expect(row?.yandexId).toBeNull();
     expect(await database.db.select().from(sessions).where(eq(sessions.userId, owner.id))).toEqual(
@@ -190,7 +262,7 @@ describe('/auth/yandex/callback', () => {
     const expectStale = async (response: Awaited<ReturnType<typeof callback>>) => {
       const location = redirectOf(response);
       expect(location.searchParams.get('yandexError')).toBe(YANDEX_MESSAGES.stale);
-      expect(location.searchParams.get('token')).toBeNull();
+      expect(location.searchParams.get('yandexCode')).toBeNull();
     };
 
     const tampered = await startSignIn();
@@ -238,5 +310,104 @@ describe('/auth/yandex/callback', () => {
     foreign.back.hash = foreignHash.toString();
     const refused = redirectOf(await callback(foreign.back, foreign.cookie));
     expect(refused.searchParams.get('yandexError')).toBe(YANDEX_MESSAGES.providerFailed);
+  });
+});
+
+describe('the Yandex state is single use', () => {
+  it('refuses a second callback with the same answer, after a sign-in', async () => {
+    fake.signInAs(account());
+    const { back, cookie } = await startSignIn();
+    expect(redirectOf(await callback(back, cookie)).searchParams.get('yandexCode')).toBeTruthy();
+    const replay = redirectOf(await callback(back, cookie));
+    expect(replay.searchParams.get('yandexError')).toBe(YANDEX_MESSAGES.stale);
+    expect(replay.searchParams.get('yandexCode')).toBeNull();
+  });
+
+  it('refuses a second callback after a refusal, and after a linking', async () => {
+    fake.denyNext();
+    const denied = await startSignIn();
+    await callback(denied.back, denied.cookie);
+    // The same state now with a token (as if taken from the log of the first answer).
+    const hash = new URLSearchParams(denied.back.hash.slice(1));
+    hash.delete('error');
+    hash.set('access_token', fake.issueToken(account()));
+    denied.back.hash = hash.toString();
+    const replay = redirectOf(await callback(denied.back, denied.cookie));
+    expect(replay.searchParams.get('yandexError')).toBe(YANDEX_MESSAGES.stale);
+
+    const { headers } = await createSignedInUser(testApp);
+    fake.signInAs(account());
+    const linking = await startSignIn(headers);
+    expect(redirectOf(await callback(linking.back, linking.cookie)).pathname).toBe('/profile');
+    const again = redirectOf(await callback(linking.back, linking.cookie));
+    expect(again.pathname).toBe('/profile');
+    expect(again.searchParams.get('yandexError')).toBe(YANDEX_MESSAGES.stale);
+  });
+});
+
+describe('/auth/yandex/exchange', () => {
+  /** A sign-in up to /auth?yandexCode=: the code and the browser's cookie. */
+  async function codeFor(yandex = account()) {
+    fake.signInAs(yandex);
+    const { back, cookie } = await startSignIn();
+    const code = redirectOf(await callback(back, cookie)).searchParams.get('yandexCode')!;
+    expect(code).toBeTruthy();
+    return { code, cookie };
+  }
+
+  it('refuses the code without the flow cookie or with another browser’s, and keeps it for its own', async () => {
+    const { code, cookie } = await codeFor();
+    const other = await startSignIn();
+    expectRefusedExchange(await exchange(code, undefined));
+    expectRefusedExchange(await exchange(code, other.cookie));
+    // Another browser's finished flow is no better: its cookie belongs to its own code only.
+    const stranger = await codeFor();
+    expectRefusedExchange(await exchange(code, stranger.cookie));
+    expectRefusedExchange(await exchange(stranger.code, cookie));
+    expect((await exchange(code, cookie)).statusCode).toBe(200);
+  });
+
+  it('refuses a code used once already', async () => {
+    const { code, cookie } = await codeFor();
+    expect((await exchange(code, cookie)).statusCode).toBe(200);
+    expectRefusedExchange(await exchange(code, cookie));
+  });
+
+  it('refuses a code older than a minute (the app clock) and takes one just younger', async () => {
+    const young = await codeFor();
+    clock.advance(SIGN_IN_CODE_TTL_MS - 1_000);
+    expect((await exchange(young.code, young.cookie)).statusCode).toBe(200);
+
+    const old = await codeFor();
+    clock.advance(SIGN_IN_CODE_TTL_MS);
+    expectRefusedExchange(await exchange(old.code, old.cookie));
+  });
+
+  it('refuses an unknown, empty or missing code with the same message', async () => {
+    const { cookie } = await codeFor();
+    expectRefusedExchange(await exchange('not-a-code', cookie));
+    expectRefusedExchange(await exchange('   ', cookie));
+    expectRefusedExchange(await exchange(null, cookie));
+  });
+
+  it('signs in exactly once when 100 exchanges of one code race', async () => {
+    const yandex = account();
+    const { code, cookie } = await codeFor(yandex);
+    const [user] = await database.db.select().from(users).where(eq(users.yandexId, yandex.id));
+    const answers = await Promise.all(Array.from({ length: 100 }, () => exchange(code, cookie)));
+    expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(1);
+    for (const refused of answers.filter((answer) => answer.statusCode !== 200)) {
+      expectRefusedExchange(refused);
+    }
+    const rows = await database.db.select().from(sessions).where(eq(sessions.userId, user!.id));
+    expect(rows).toHaveLength(1);
+  });
+
+  it('limits exchanges per client address', async () => {
+    const ip = '203.0.113.77';
+    for (let attempt = 0; attempt < 30; attempt++) {
+      expect((await exchange('not-a-code', undefined, ip)).statusCode).toBe(400);
+    }
+    expect((await exchange('not-a-code', undefined, ip)).statusCode).toBe(429);
   });
 });

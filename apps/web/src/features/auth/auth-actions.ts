@@ -3,7 +3,7 @@ import { createAction } from '@reduxjs/toolkit';
 // Plain actions both slices react to. They live apart from the slices so that thunks and the user
 // slice can dispatch them without importing a slice (no import cycles).
 
-/** A token is in storage now (a login, a confirmed registration, or `?token=` on /auth). */
+/** A token is in storage now (a login, a confirmed registration, or a Yandex ID sign-in). */
 export const tokenSet = createAction<string>('auth/tokenSet');
 
 /**

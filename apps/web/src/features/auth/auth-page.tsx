@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
@@ -7,12 +7,12 @@ import { PageLoader } from '@/shared/ui/page-loader';
 import { Tabs } from '@/shared/ui/tabs';
 import { postRegister } from './api/register';
 import styles from './auth-forms.module.css';
-import { signIn } from './auth-session';
 import { codeScreenLeft, selectAuth, tabChosen } from './auth-slice';
 import { LoginForm } from './login-form';
 import { RedirectNotice } from './redirect-notice';
 import { emptyRegisterDraft, type RegisterDraft, RegisterForm } from './register-form';
 import { useSsoHandOff } from './use-sso-hand-off';
+import { useYandexCodeExchange } from './use-yandex-code-exchange';
 
 // The code screen (and its six-box input library) loads only after a registration: /auth's own
 // JavaScript stays under issue 7's budget.
@@ -30,24 +30,20 @@ type PendingConfirmation = {
   resendCode: () => Promise<string>;
 };
 
-/** /auth (spec §2 "Auth page"): the two tabs, the code screen, and the `token`/`link` params. */
+/**
+ * /auth (spec §2 "Auth page"): the two tabs, the code screen, the `link` hand-off and the Yandex
+ * ID return (`yandexCode`). A `token` param signs nobody in (docs/decisions/0009).
+ */
 export default function AuthPage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const link = searchParams.get('link');
-  const tokenParam = searchParams.get('token');
   const { isLogin, registeredEmail } = useAppSelector(selectAuth);
   const [confirmation, setConfirmation] = useState<PendingConfirmation | null>(null);
   const [registerDraft, setRegisterDraft] = useState<RegisterDraft>(emptyRegisterDraft);
   const handOff = useSsoHandOff(link);
-
-  // Spec §2: without `link`, `token` is the access token (the Yandex sign-in returns with it).
-  useEffect(() => {
-    if (!tokenParam || link) return;
-    dispatch(signIn(tokenParam));
-    void navigate(paths.home.getHref(), { replace: true });
-  }, [tokenParam, link, dispatch, navigate]);
+  const isExchangingYandexCode = useYandexCodeExchange();
 
   // After signing in: home, unless a sibling site is waiting (the hand-off takes over).
   const goOn = () => {
@@ -55,7 +51,7 @@ export default function AuthPage() {
   };
 
   if (handOff.phase === 'redirecting') return <RedirectNotice host={handOff.host} />;
-  if (handOff.phase === 'requesting' || (tokenParam && !link)) return <PageLoader />;
+  if (handOff.phase === 'requesting' || isExchangingYandexCode) return <PageLoader />;
 
   if (registeredEmail && confirmation) {
     return (

@@ -4,13 +4,14 @@ import { paths } from '@/config/paths';
 import { selectIsAuth } from './auth-slice';
 
 /**
- * A signed-in user opening /auth goes home, except when /auth has work to do: `token` (the return
- * of a third-party sign-in) or `link` (the hand-off to a sibling site), spec §2 "Auth page".
+ * A signed-in user opening /auth goes home, except when /auth has work to do: `yandexCode` (the
+ * return of a Yandex ID sign-in begun in this browser) or `link` (the hand-off to a sibling site),
+ * spec §2 "Auth page".
  */
 export function RedirectIfSignedIn() {
   const isAuth = useAppSelector(selectIsAuth);
   const [searchParams] = useSearchParams();
-  const hasWork = searchParams.has('token') || searchParams.has('link');
+  const hasWork = searchParams.has('yandexCode') || searchParams.has('link');
   if (isAuth && !hasWork) return <Navigate to={paths.home.getHref()} replace />;
   return <Outlet />;
 }

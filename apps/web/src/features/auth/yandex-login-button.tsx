@@ -19,9 +19,10 @@ function YandexLogo() {
 }
 
 /**
- * "Войти с Яндекс ID" for the login tab (DESIGN §3): asks the server for the Yandex authorize
- * address and goes there; Yandex returns the browser through /oauth, and the server's callback
- * ends on /auth?token=… (signed in) or /auth?yandexError=… (shown here as a toast).
+ * "Войти с Яндекс ID" for the login tab: asks the server for the Yandex authorize address and
+ * goes there; Yandex returns the browser through /oauth, and the server's callback ends on
+ * /auth?yandexCode=… (exchanged for a session by the page) or /auth?yandexError=… (shown here as
+ * a toast).
  */
 export function YandexLoginButton() {
   const [isLeaving, setIsLeaving] = useState(false);

@@ -1,0 +1,74 @@
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/database.js';
+import { generateToken, hashToken, type SessionStore } from '../auth/sessions.js';
+import { yandexFlows } from './schema.js';
+
+/** How long the code the callback hands to /auth may be exchanged for a session. */
+export const SIGN_IN_CODE_TTL_MS = 60_000;
+
+/**
+ * A flow is one Yandex sign-in (or linking) in one browser. The browser keeps a random flow id in
+ * an HttpOnly cookie; the state and the database know only its SHA-256.
+ */
+export function newFlow() {
+  const flowId = generateToken();
+  return { flowId, flowHash: hashToken(flowId) };
+}
+
+export const flowHashOf = (flowId: string) => hashToken(flowId);
+
+/**
+ * Marks the flow's state as used. False when it was used already: an answer from Yandex counts
+ * once, so a replayed callback URL signs nobody in.
+ */
+export async function spendState(db: Db, flowHash: string, stateExpiresAt: Date, now: Date) {
+  const spent = await db
+    .insert(yandexFlows)
+    .values({ flowHash, expiresAt: stateExpiresAt, createdAt: now })
+    .onConflictDoNothing()
+    .returning({ flowHash: yandexFlows.flowHash });
+  return spent.length === 1;
+}
+
+/** A one-time code that signs `userId` in from this flow's browser; only its hash is kept. */
+export async function issueSignInCode(db: Db, flowHash: string, userId: string, now: Date) {
+  const code = generateToken();
+  await db
+    .update(yandexFlows)
+    .set({
+      codeHash: hashToken(code),
+      userId,
+      expiresAt: new Date(now.getTime() + SIGN_IN_CODE_TTL_MS),
+    })
+    .where(eq(yandexFlows.flowHash, flowHash));
+  return code;
+}
+
+/**
+ * A new session for the code, when it is live, unused, and presented with the flow id it was
+ * issued to; null otherwise. Of concurrent exchanges of one code exactly one wins: the second
+ * waits on the row and then finds it exchanged.
+ */
+export async function exchangeSignInCode(
+  deps: { db: Db; sessions: SessionStore },
+  input: { code: string; flowId: string; client: { userAgent?: string; ipAddress?: string } },
+  now: Date,
+): Promise<{ userId: string; token: string } | null> {
+  return deps.db.transaction(async (tx) => {
+    const [flow] = await tx
+      .update(yandexFlows)
+      .set({ exchangedAt: now })
+      .where(
+        and(
+          eq(yandexFlows.codeHash, hashToken(input.code)),
+          eq(yandexFlows.flowHash, flowHashOf(input.flowId)),
+          isNull(yandexFlows.exchangedAt),
+          gt(yandexFlows.expiresAt, now),
+        ),
+      )
+      .returning({ userId: yandexFlows.userId });
+    if (!flow?.userId) return null;
+    const { token } = await deps.sessions.create({ userId: flow.userId, ...input.client }, tx);
+    return { userId: flow.userId, token };
+  });
+}

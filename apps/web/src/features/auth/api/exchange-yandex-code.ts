@@ -1,0 +1,12 @@
+import type { YandexExchangeAnswer } from '@portal/contracts/yandex';
+import { api } from '@/shared/api/http';
+
+/**
+ * POST /auth/yandex/exchange (main base, like getUrl): the code of `/auth?yandexCode=` for a
+ * session. The browser sends the HttpOnly flow cookie that getUrl set; same origin, so axios
+ * needs nothing more.
+ */
+export async function postYandexExchange(code: string): Promise<YandexExchangeAnswer> {
+  const { data } = await api.post<YandexExchangeAnswer>('/auth/yandex/exchange', { code });
+  return data;
+}
