@@ -45,11 +45,15 @@ export class ProfileService {
   constructor(private readonly deps: ProfileDeps) {}
 
   async updateProfile(userId: string, input: UpdateProfileRequest): Promise<void> {
-    const userName = normalizeUserName(input.userName, 'userName');
-    const key = userNameKey(userName);
     try {
       await this.deps.db.transaction(async (tx) => {
-        await this.requireUser(tx, userId);
+        const user = await this.requireUser(tx, userId);
+        // A name kept as it is passes even if it predates today's username rules.
+        const userName =
+          input.userName === user.userName
+            ? user.userName
+            : normalizeUserName(input.userName, 'userName');
+        const key = userNameKey(userName);
         const holder = await findUserByUserNameKey(tx, key);
         if (holder && holder.id !== userId) {
           throw conflict(PROFILE_MESSAGES.userNameTaken, 'userName');
