@@ -17,7 +17,7 @@ import { UserReadCache } from './db/user-reads.js';
 import { answerSerializerCompiler } from './http/answer-serializer.js';
 import { registerClosingAnswer } from './http/closing.js';
 import { answerFrameworkError, registerErrorHandler } from './http/error-handler.js';
-import { loggerOptions } from './http/logging.js';
+import { type LogStream, loggerOptions } from './http/logging.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { schedulePeriodicJob } from './jobs/periodic-job.js';
 import { AUTH_PREFIX, authRoutes } from './modules/auth/routes.js';
@@ -29,8 +29,8 @@ import {
 } from './modules/auth/wiring.js';
 import { devMailRoutes } from './modules/dev-mail/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
-import { opsRoutes } from './modules/ops/routes.js';
 import { purgeExpired } from './modules/housekeeping/purge.js';
+import { opsRoutes } from './modules/ops/routes.js';
 import {
   createPaymentsDeps,
   type PaymentsDeps,
@@ -73,6 +73,7 @@ export interface BuildAppOptions extends IdentityOptions {
   /** Outbound HTTP of the payment path (provider API, sandbox notifications). */
   paymentFetch?: FetchLike;
   storage?: FileStorage;
+  logStream?: LogStream;
 }
 
 declare module 'fastify' {
@@ -86,7 +87,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config, database } = options;
   const clock = options.clock ?? systemClock;
   const app = Fastify({
-    logger: loggerOptions(config),
+    logger: loggerOptions(config, options.logStream),
     trustProxy: config.TRUSTED_PROXIES.length > 0 ? config.TRUSTED_PROXIES : false,
     bodyLimit: 64 * 1024,
     // The default 64 KiB body limit and these keep hostile clients from holding the process.

@@ -120,6 +120,11 @@ describe('registration', () => {
     expect(await username.inputValue()).toBe('progamer');
     await username.fill('игрок');
     await page.getByText('Никнейм не должен содержать кириллицу').waitFor();
+    // A Greek omicron looks like a Latin o.
+    await username.fill('gamer\u03bf');
+    await page.getByText('Никнейм может содержать только латинские буквы, цифры, _ . -').waitFor();
+    await page.getByLabel('Имя и фамилия').fill('Иван\u202e Петров');
+    await page.getByText('Имя содержит недопустимые символы').waitFor();
 
     await page.getByLabel('Пароль', { exact: true }).fill('short');
     await page.getByText('Пароль должен содержать минимум 8 символов').waitFor();

@@ -4,11 +4,11 @@ import { waitForToast } from './auth-helpers';
 import { setupBrowser } from './browser';
 import { openSignedInPage, setupPortalWithAccount } from './fixtures';
 
-// Issue 7 (bad input): names that are markup are saved as they are and shown as text, never as
-// elements, and nothing they contain runs.
+// Names that are markup are saved as they are and shown as text, never as elements, and nothing
+// they contain runs. A username cannot be markup: it takes Latin letters, digits, _ . - only.
 
 const NAMES = {
-  userName: '<b>pwn</b>',
+  userName: 'b.pwn_b-',
   firstName: '<img src=x onerror=alert(1)>',
   middleName: '<script>alert(2)</script>',
   lastName: '"><svg onload=alert(3)>',
@@ -47,10 +47,17 @@ it('profile names with HTML are saved and rendered as literal text', async () =>
 
   await page.getByRole('button', { name: 'Мои данные' }).click();
   const dialog = page.getByRole('dialog', { name: 'Мои данные' });
-  await dialog.getByLabel('Никнейм').fill(NAMES.userName);
   await dialog.getByLabel('Имя').fill(NAMES.firstName);
   await dialog.getByLabel('Отчество').fill(NAMES.middleName);
   await dialog.getByLabel('Фамилия').fill(NAMES.lastName);
+  // The form refuses a markup username and a name with a direction override under their fields.
+  await dialog.getByLabel('Никнейм').fill('<b>pwn</b>');
+  await dialog.getByLabel('Отчество').fill('Ильич\u202e');
+  await dialog.getByRole('button', { name: 'Сохранить' }).click();
+  await dialog.getByText('Никнейм может содержать только латинские буквы, цифры, _ . -').waitFor();
+  await dialog.getByText('Имя содержит недопустимые символы').waitFor();
+  await dialog.getByLabel('Никнейм').fill(NAMES.userName);
+  await dialog.getByLabel('Отчество').fill(NAMES.middleName);
   await dialog.getByRole('button', { name: 'Сохранить' }).click();
   await waitForToast(page, 'Данные профиля обновлены');
   await dialog.waitFor({ state: 'detached' });

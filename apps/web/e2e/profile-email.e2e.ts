@@ -54,7 +54,7 @@ describe('e-mail change', () => {
     expect(notice.subject).toContain('почта аккаунта изменена');
   });
 
-  it('refuses an address of another account under the field', async () => {
+  it('refuses an address of another account under the field once its code is entered', async () => {
     const { portal, smtp, account: other } = env();
     const account = await createSignedInAccount(portal.baseUrl, smtp);
     const page = await openProfile(browser, portal.baseUrl, account.token);
@@ -65,10 +65,18 @@ describe('e-mail change', () => {
     await dialog.getByLabel('Код подтверждения').fill(code);
     await page.getByRole('dialog', { name: 'Новая почта' }).waitFor();
 
-    browser.allowConsoleErrors('409 (Conflict)');
+    // Taken or not, the address gets a code: the step tells nobody which addresses exist.
     await dialog.getByLabel('Новая почта').fill(other.email);
     await dialog.getByRole('button', { name: 'Получить код' }).click();
+    await page.getByRole('dialog', { name: 'Код с новой почты' }).waitFor();
+    const letter = await smtp.waitForLetter(other.email);
+    expect(letter.subject).toContain('попытка указать вашу почту');
+
+    browser.allowConsoleErrors('409 (Conflict)');
+    await dialog.getByLabel('Код подтверждения').fill(codeIn(letter.text));
+    await page.getByRole('dialog', { name: 'Новая почта' }).waitFor();
     await dialog.getByText('Эта почта уже используется другим аккаунтом').waitFor();
+    expect(await dialog.getByLabel('Новая почта').inputValue()).toBe(other.email);
     expect((await userOf(portal.baseUrl, account.token)).email).toBe(account.email);
   });
 });

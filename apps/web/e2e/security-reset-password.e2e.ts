@@ -48,6 +48,11 @@ describe('/reset-password', () => {
     expect(await sessionStatus(world().portal.baseUrl, account.token)).toBe(200);
 
     const page = await openStepOne();
+    const calls: Array<{ path: string; body: unknown }> = [];
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith('/authms/')) calls.push({ path, body: request.postDataJSON() });
+    });
     await requestCode(page, account.email);
     const letter = await world().smtp.waitForLetter(account.email);
     expect(letter.subject).toContain('код для сброса пароля');
@@ -82,8 +87,13 @@ describe('/reset-password', () => {
     await page.getByLabel('Введите код').fill(code);
     await page.getByRole('button', { name: 'Обновить пароль' }).click();
     await page.getByRole('heading', { level: 1, name: 'Пароль обновлен' }).waitFor();
-    // The box was checked: the other session ended with the reset.
+    // The box was checked: the other session ended with the reset, in the reset call itself.
     expect(await sessionStatus(world().portal.baseUrl, account.token)).toBe(401);
+    expect(calls.at(-1)).toMatchObject({
+      path: '/authms/api/Auth/reset-password-with-code',
+      body: { logoutEverywhere: true },
+    });
+    expect(calls.some((call) => call.path.endsWith('/logout-all'))).toBe(false);
 
     await page.getByRole('button', { name: 'Готово' }).click();
     await page.waitForURL((address) => address.pathname === '/auth');

@@ -88,6 +88,27 @@ describe('username at registration (spec §5)', () => {
     expect(messagesOf(usernameSchema, 'gamerЁ')).toEqual(['Никнейм не должен содержать кириллицу']);
   });
 
+  it.each([
+    ['Greek omicron', 'adminο'],
+    ['Armenian o', 'pօrtal'],
+    ['full-width letters', 'ＰｌａｙｅｒＯｎｅ'],
+    ['an @', 'me@home'],
+    ['a zero-width space', 'zero\u200bwidth'],
+    ['a direction override', 'bad\u202ename'],
+  ])('refuses %s: only Latin letters, digits, _ . -', (_what, input) => {
+    expect(messagesOf(usernameSchema, input)).toEqual([
+      'Никнейм может содержать только латинские буквы, цифры, _ . -',
+    ]);
+  });
+
+  it('accepts Latin letters, digits, _ . -', () => {
+    expect(messagesOf(usernameSchema, 'Pro_Gamer.2-x')).toEqual([]);
+  });
+
+  it('says only the Cyrillic message when Cyrillic and other scripts are mixed', () => {
+    expect(messagesOf(usernameSchema, 'кοт')).toEqual(['Никнейм не должен содержать кириллицу']);
+  });
+
   it('keeps the profile length 3–16', () => {
     expect(messagesOf(usernameSchema, 'abc')).toEqual([]);
     expect(messagesOf(usernameSchema, 'a'.repeat(16))).toEqual([]);
@@ -116,6 +137,13 @@ describe('register form (spec §5)', () => {
     ['name', { name: '   ' }, 'Имя обязательно'],
     ['username', { username: '' }, 'Никнейм обязателен'],
     ['username', { username: 'иван' }, 'Никнейм не должен содержать кириллицу'],
+    [
+      'username',
+      { username: 'ivαn' },
+      'Никнейм может содержать только латинские буквы, цифры, _ . -',
+    ],
+    ['name', { name: 'Иван\u202eвортеП' }, 'Имя содержит недопустимые символы'],
+    ['name', { name: 'Иван\u200b Петров' }, 'Имя содержит недопустимые символы'],
     [
       'password',
       { password: 'abc', confirmPassword: 'abc' },
@@ -192,6 +220,19 @@ describe('register request', () => {
     expect(fieldMessagesOf(registerRequestSchema, { ...valid, lastName: 'x'.repeat(65) })).toEqual({
       lastName: ['Максимум 64 символа'],
     });
+  });
+
+  it.each([
+    ['a control character', 'Иван\u0007'],
+    ['a right-to-left override', 'Иван\u202e'],
+    ['a zero-width joiner', 'Ив\u200dан'],
+    ['a byte order mark inside', 'Ив\ufeffан'],
+    ['a line separator', 'Иван\u2028Пётр'],
+  ])('refuses %s in the first and last name', (_what, name) => {
+    const message = 'Имя содержит недопустимые символы';
+    expect(
+      fieldMessagesOf(registerRequestSchema, { ...valid, firstName: name, lastName: name }),
+    ).toEqual({ firstName: [message], lastName: [message] });
   });
 });
 

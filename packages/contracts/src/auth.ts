@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import {
-  cyrillicPattern,
   emailSchema,
+  isCleanName,
   messageAnswerSchema,
   oneTimeCodeSchema,
   passwordSchema,
   timestampSchema,
+  usernameCharactersProblem,
 } from './common';
 import {
   LOGIN_TWO_FACTOR_CODE_LENGTH,
@@ -17,6 +18,7 @@ import {
   CONSENT_REQUIRED,
   LINK_INVALID,
   LOGIN_REQUIRED,
+  NAME_FORBIDDEN_CHARACTERS,
   NAME_REQUIRED,
   NAME_TOO_LONG,
   PASSWORD_REQUIRED,
@@ -24,7 +26,6 @@ import {
   TOKEN_INVALID,
   TWO_FACTOR_CODE_LENGTH,
   TWO_FACTOR_CODE_REQUIRED,
-  USERNAME_HAS_CYRILLIC,
   USERNAME_REQUIRED,
   USERNAME_TOO_LONG,
   USERNAME_TOO_SHORT,
@@ -84,14 +85,17 @@ export type LoginAnswer = z.infer<typeof loginAnswerSchema>;
 
 /**
  * The username at registration: spaces are stripped (the form strips them as
- * typed), required, no Cyrillic, and the profile's 3–16 length so that a name
- * chosen here can later be saved unchanged on the profile.
+ * typed), required, Latin letters, digits and `_ . -` only, and the profile's
+ * 3–16 length so that a name chosen here can later be saved unchanged on the profile.
  */
 export const usernameSchema = z
   .string({ error: USERNAME_REQUIRED })
   .overwrite((value) => value.replace(/\s+/g, ''))
   .min(1, { error: USERNAME_REQUIRED, abort: true })
-  .refine((value) => !cyrillicPattern.test(value), USERNAME_HAS_CYRILLIC)
+  .superRefine((value, context) => {
+    const problem = usernameCharactersProblem(value);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  })
   .min(USERNAME_MIN_LENGTH, USERNAME_TOO_SHORT)
   .max(USERNAME_MAX_LENGTH, USERNAME_TOO_LONG);
 
@@ -99,10 +103,15 @@ export const firstNameSchema = z
   .string({ error: NAME_REQUIRED })
   .trim()
   .min(1, NAME_REQUIRED)
+  .refine(isCleanName, NAME_FORBIDDEN_CHARACTERS)
   .max(NAME_MAX_LENGTH, NAME_TOO_LONG);
 
 /** May be empty: a one-word name has no last name. */
-export const lastNameSchema = z.string().trim().max(NAME_MAX_LENGTH, NAME_TOO_LONG);
+export const lastNameSchema = z
+  .string()
+  .trim()
+  .refine(isCleanName, NAME_FORBIDDEN_CHARACTERS)
+  .max(NAME_MAX_LENGTH, NAME_TOO_LONG);
 
 export const registerRequestSchema = z.object({
   email: emailSchema,
@@ -124,6 +133,7 @@ export const registerFormSchema = z
       .string({ error: NAME_REQUIRED })
       .trim()
       .min(1, NAME_REQUIRED)
+      .refine(isCleanName, NAME_FORBIDDEN_CHARACTERS)
       .max(NAME_MAX_LENGTH * 2, NAME_TOO_LONG),
     username: usernameSchema,
     password: passwordSchema,

@@ -15,6 +15,8 @@ import {
   PASSWORD_REQUIRED,
   PASSWORD_TOO_LONG,
   PASSWORD_TOO_SHORT,
+  USERNAME_HAS_CYRILLIC,
+  USERNAME_NOT_LATIN,
 } from './messages';
 
 /** Every error answer (DESIGN §2): a Russian message, and per-field messages for 400. */
@@ -33,6 +35,30 @@ export const answerStatusSchema = z.enum(['ok', 'error']);
 export type AnswerStatus = z.infer<typeof answerStatusSchema>;
 
 export const cyrillicPattern = /[а-яё]/i;
+
+/**
+ * The only characters of a new username: Latin letters, digits, '_', '.', '-'. Letters of other
+ * scripts (Greek 'о', Armenian 'օ', …) look like Latin ones and would make look-alike accounts.
+ */
+const usernameAlphabet = /^[A-Za-z0-9_.-]*$/;
+
+/** Cyrillic keeps the spec's own message; any other foreign character gets ours (never both). */
+export function usernameCharactersProblem(value: string): string | null {
+  if (cyrillicPattern.test(value)) return USERNAME_HAS_CYRILLIC;
+  if (!usernameAlphabet.test(value)) return USERNAME_NOT_LATIN;
+  return null;
+}
+
+/**
+ * What no name may hold: control characters, format characters (direction overrides and marks,
+ * zero-width spaces and joiners), lone surrogates, private-use characters and line separators.
+ * They let a name display as something other than what it is.
+ */
+const forbiddenInNames = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}]/u;
+
+export function isCleanName(value: string): boolean {
+  return !forbiddenInNames.test(value);
+}
 
 /**
  * The password rule of spec §5. Checks run in the order of the spec's list, so

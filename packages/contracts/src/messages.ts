@@ -104,8 +104,10 @@ export const LOGIN_FAILED = 'Неверный логин или пароль';
 export const ACCOUNT_NOT_CONFIRMED =
   'Почта не подтверждена. Код подтверждения отправлен на вашу почту';
 export const USERNAME_TAKEN = 'Этот никнейм уже занят';
-export const USERNAME_FORBIDDEN_CHARACTERS =
-  'Никнейм не должен содержать символ @ и служебные символы';
+// Ours: letters of other scripts look like Latin ones and would make look-alike accounts.
+export const USERNAME_NOT_LATIN = 'Никнейм может содержать только латинские буквы, цифры, _ . -';
+// Ours: control, direction-changing and invisible characters in any name field.
+export const NAME_FORBIDDEN_CHARACTERS = 'Имя содержит недопустимые символы';
 export const REGISTRATION_CODE_SENT = 'Код подтверждения отправлен на почту';
 export const REGISTRATION_CONFIRMED = 'Почта подтверждена, добро пожаловать!';
 export const LOGOUT_DONE = 'Вы вышли из аккаунта';

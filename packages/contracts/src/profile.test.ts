@@ -7,6 +7,7 @@ import {
   profileNameSchema,
   profileUserNameSchema,
   updateAvatarRequestSchema,
+  updateProfileFormSchema,
   updateProfileRequestSchema,
   uploadAnswerSchema,
 } from './profile';
@@ -30,6 +31,27 @@ describe('profile userName (spec §5)', () => {
   });
 });
 
+describe('the profile form', () => {
+  const values = { firstName: 'Иван', middleName: 'Иванович', lastName: 'Петров' };
+  const userNameMessages = (current: string, userName: string) =>
+    fieldMessagesOf(updateProfileFormSchema(current), { ...values, userName }).userName ?? [];
+
+  it('holds a new username to the character rule', () => {
+    expect(userNameMessages('ivan', 'ivαn')).toEqual([
+      'Никнейм может содержать только латинские буквы, цифры, _ . -',
+    ]);
+    expect(userNameMessages('ivan', 'иван')).toEqual(['Никнейм не должен содержать кириллицу']);
+    expect(userNameMessages('ivan', 'ivan_2')).toEqual([]);
+  });
+
+  it('lets an older name that breaks the rule stay as it is', () => {
+    expect(userNameMessages('ivαn', 'ivαn')).toEqual([]);
+    expect(userNameMessages('ivαn', 'ivαn2')).toEqual([
+      'Никнейм может содержать только латинские буквы, цифры, _ . -',
+    ]);
+  });
+});
+
 describe('profile names (spec §5)', () => {
   it('accepts and trims a name', () => {
     expect(profileNameSchema.parse(' Иван ')).toBe('Иван');
@@ -40,6 +62,9 @@ describe('profile names (spec §5)', () => {
     [undefined, 'Поле не должно быть пустым'],
     ['   ', 'Поле не должно состоять только из пробелов'],
     ['x'.repeat(65), 'Максимум 64 символа'],
+    ['Иван\u202e', 'Имя содержит недопустимые символы'],
+    ['Ив\u200bан', 'Имя содержит недопустимые символы'],
+    ['Ив\u0000ан', 'Имя содержит недопустимые символы'],
   ])('%j → %s', (input, message) => {
     expect(messagesOf(profileNameSchema, input)).toEqual([message]);
   });

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { emailSchema, messageAnswerSchema, oneTimeCodeSchema } from './common';
+import {
+  emailSchema,
+  isCleanName,
+  messageAnswerSchema,
+  oneTimeCodeSchema,
+  usernameCharactersProblem,
+} from './common';
 import {
   AVATAR_MIME_TYPES,
   NAME_MAX_LENGTH,
@@ -13,6 +19,7 @@ import {
   FIELD_EMPTY,
   FIELD_ONLY_WHITESPACE,
   FIELDS_EMPTY,
+  NAME_FORBIDDEN_CHARACTERS,
   NAME_TOO_LONG,
   PASSWORDS_DO_NOT_MATCH,
   USERNAME_TOO_LONG,
@@ -25,7 +32,9 @@ const isOnlyWhitespace = (value: string) => value.length > 0 && value.trim().len
 
 /**
  * The profile's userName (spec §5): only-whitespace is refused with its own
- * message, then the trimmed value must be 3–16 characters.
+ * message, then the trimmed value must be 3–16 characters. Its characters are
+ * checked by the server (and the form) only when the name changes: see
+ * `updateProfileFormSchema`.
  */
 export const profileUserNameSchema = z
   .string({ error: FIELD_EMPTY })
@@ -34,12 +43,16 @@ export const profileUserNameSchema = z
   .min(USERNAME_MIN_LENGTH, USERNAME_TOO_SHORT)
   .max(USERNAME_MAX_LENGTH, USERNAME_TOO_LONG);
 
-/** firstName, middleName, lastName on the profile: non-empty, not only spaces, trimmed. */
+/**
+ * firstName, middleName, lastName on the profile: non-empty, not only spaces, trimmed, no
+ * control, direction-changing or invisible characters.
+ */
 export const profileNameSchema = z
   .string({ error: FIELD_EMPTY })
   .min(1, { error: FIELD_EMPTY, abort: true })
   .refine((value) => !isOnlyWhitespace(value), { error: FIELD_ONLY_WHITESPACE, abort: true })
   .trim()
+  .refine(isCleanName, NAME_FORBIDDEN_CHARACTERS)
   .max(NAME_MAX_LENGTH, NAME_TOO_LONG);
 
 /** `update-profile`; also the 'Мои данные' form (values come out trimmed). */
@@ -50,8 +63,20 @@ export const updateProfileRequestSchema = z.object({
   lastName: profileNameSchema,
 });
 export type UpdateProfileRequest = z.infer<typeof updateProfileRequestSchema>;
-export const updateProfileFormSchema = updateProfileRequestSchema;
-export type UpdateProfileForm = z.infer<typeof updateProfileFormSchema>;
+
+/**
+ * The 'Мои данные' form: the request plus the username's character rule, which a name chosen
+ * before the rule existed does not have to pass until it is changed (the server does the same).
+ */
+export function updateProfileFormSchema(currentUserName: string) {
+  return updateProfileRequestSchema.extend({
+    userName: profileUserNameSchema.superRefine((value, context) => {
+      const problem = value === currentUserName ? null : usernameCharactersProblem(value);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    }),
+  });
+}
+export type UpdateProfileForm = z.infer<typeof updateProfileRequestSchema>;
 export const updateProfileAnswerSchema = messageAnswerSchema;
 export type UpdateProfileAnswer = z.infer<typeof updateProfileAnswerSchema>;
 

@@ -34,6 +34,12 @@ export const resetPasswordRequestSchema = z.object({
   email: emailSchema,
   newPassword: passwordSchema,
   code: resetCodeSchema,
+  /**
+   * Ours: end every session of the account together with the reset, so no later call can fail
+   * and leave a thief signed in. Absent or false: sessions stay (the spec's clients follow with
+   * `logout-all { email, code }`).
+   */
+  logoutEverywhere: z.boolean().optional(),
 });
 export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
 export const resetPasswordAnswerSchema = messageAnswerSchema;

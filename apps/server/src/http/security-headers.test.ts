@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createSignedInUser, createUser, DEFAULT_PASSWORD } from '../../test/fixtures.js';
 import { createTestApp } from '../../test/test-app.js';
 
 // A built web app of one page, to ask for a page.
@@ -19,6 +20,7 @@ describe('security headers and API docs', () => {
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("base-uri 'none'");
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['referrer-policy']).toBe('no-referrer');
     expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
@@ -37,6 +39,46 @@ describe('security headers and API docs', () => {
       expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['referrer-policy']).toBe('no-referrer');
       expect(response.headers['cross-origin-resource-policy']).toBe('same-origin');
+    }
+  });
+
+  it('tells caches not to keep personal answers: authenticated requests and sign-in calls', async () => {
+    const testApp = await createTestApp();
+    const { headers } = await createSignedInUser(testApp);
+    const requests = [
+      { method: 'POST', url: '/authms/api/Auth/user', headers },
+      { method: 'POST', url: '/authms/api/Auth/devices', headers },
+      { method: 'POST', url: '/authms/api/Auth/user', headers: { authorization: 'Bearer dead' } },
+      { method: 'GET', url: '/authms/api/Auth/no-such-route', headers },
+      { method: 'GET', url: '/health', headers: { 'x-api-key': 'whatever' } },
+    ] as const;
+    for (const request of requests) {
+      const response = await testApp.app.inject(request);
+      expect(response.headers['cache-control'], request.url).toBe('no-store');
+    }
+    // Anonymous public answers stay cacheable as their routes decide.
+    const health = await testApp.app.inject({ method: 'GET', url: '/health' });
+    expect(health.headers['cache-control']).toBeUndefined();
+
+    // Sign-in calls carry no token yet but answer one (or refuse to).
+    const user = await createUser(testApp);
+    const calls = [
+      {
+        url: '/authms/api/Auth/login',
+        payload: { usernameOrEmail: user.userName, password: DEFAULT_PASSWORD },
+        status: 200,
+      },
+      {
+        url: '/authms/api/Auth/verify-registration',
+        payload: { email: user.email, code: '123456' },
+        status: 400,
+      },
+      { url: '/authms/api/Auth/verify-token', payload: { token: 'unknown' }, status: 401 },
+    ];
+    for (const { url, payload, status } of calls) {
+      const response = await testApp.app.inject({ method: 'POST', url, payload });
+      expect(response.statusCode, url).toBe(status);
+      expect(response.headers['cache-control'], url).toBe('no-store');
     }
   });
 

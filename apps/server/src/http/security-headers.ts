@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 import type { Config } from '../config.js';
 
@@ -35,7 +35,8 @@ export function securityHeaders(config: Config): Record<string, string> {
         connectSrc: ["'self'"],
         formAction: ["'self'", new URL(config.TBANK_API_URL).origin],
         frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
+        // The web app needs no <base>; an injected one could re-point every relative URL.
+        baseUri: ["'none'"],
         objectSrc: ["'none'"],
       },
     },
@@ -64,16 +65,37 @@ function apiHeaders(pageHeaders: Record<string, string>): Record<string, string>
   return headers;
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's answer hands out a session token (sign-in calls): never kept by a cache. */
+    answersToken?: boolean;
+  }
+}
+
+/**
+ * An answer meant for one person only: the request proved who it is (a bearer token, a sibling
+ * site's key), or the route hands out a session token. Shared and browser caches must not keep
+ * it, or the next user of the machine or proxy could read it.
+ */
+function isPersonal(request: FastifyRequest): boolean {
+  return (
+    request.headers.authorization !== undefined ||
+    request.headers['x-api-key'] !== undefined ||
+    request.routeOptions.config.answersToken === true
+  );
+}
+
 /** Every answer (pages, files, API answers, errors, 404s) carries the security headers. */
 export function registerSecurityHeaders(app: FastifyInstance, config: Config) {
   const forPages = securityHeaders(config);
   const forApi = apiHeaders(forPages);
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const type = reply.getHeader('content-type');
     const headers =
       typeof type === 'string' && type.startsWith('application/json') ? forApi : forPages;
     // A page that words its own policy (the sandbox checkout) keeps it.
     for (const name in headers) if (!reply.hasHeader(name)) reply.header(name, headers[name]);
+    if (isPersonal(request)) reply.header('cache-control', 'no-store');
     done(null, payload);
   });
 }

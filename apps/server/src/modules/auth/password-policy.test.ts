@@ -36,11 +36,13 @@ describe('usernames', () => {
     expect(userNameKey('ﬁsh')).toBe('fish');
   });
 
-  it('are checked after normalisation', () => {
-    expect(normalizeUserName('ＰｌａｙｅｒＯｎｅ')).toBe('PlayerOne');
+  it('are Latin letters, digits, _ . - only when chosen or changed', () => {
+    expect(normalizeUserName(' Player One ')).toBe('PlayerOne');
     expect(() => normalizeUserName('ab')).toThrow('Минимум 3 символа');
-    expect(() => normalizeUserName('a@b')).toThrow('символ @');
-    expect(() => normalizeUserName('bad\u202Ename')).toThrow('символ @');
+    expect(() => normalizeUserName('ＰｌａｙｅｒＯｎｅ')).toThrow('только латинские буквы');
+    expect(() => normalizeUserName('a@b')).toThrow('только латинские буквы');
+    expect(() => normalizeUserName('bad\u202Ename')).toThrow('только латинские буквы');
+    expect(() => normalizeUserName('admin\u03bf')).toThrow('только латинские буквы');
     expect(() => normalizeUserName('кот')).toThrow('кириллицу');
   });
 });

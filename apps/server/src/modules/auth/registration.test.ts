@@ -192,9 +192,11 @@ describe('register and verify-registration', () => {
     );
   });
 
-  it('answers 409 with a clear message for a taken username, case and look-alikes included', async () => {
+  it('answers 409 with a clear message for a taken username, case and older look-alikes included', async () => {
     await createUser(testApp, { userName: 'Taken_Name', userNameKey: 'taken_name' });
-    for (const username of ['taken_name', 'TAKEN_NAME', 'ＴＡＫＥＮ_name']) {
+    // A full-width name from before the character rule still holds its folded key.
+    await createUser(testApp, { userName: 'ＯＬＤ_name', userNameKey: 'old_name' });
+    for (const username of ['taken_name', 'TAKEN_NAME', 'Old_Name']) {
       const response = await register({ email: `${username.length}x@example.com`, username });
       expect(response.statusCode, username).toBe(409);
       expect(response.json()).toEqual({
@@ -287,11 +289,16 @@ describe('register and verify-registration', () => {
     expect(await userRow('rules@example.com')).toBeUndefined();
   });
 
-  it("applies the username rules: Cyrillic, '@', length after normalisation", async () => {
+  it('applies the username rules: Latin letters, digits, _ . - only, and the length', async () => {
+    const notLatin = 'Никнейм может содержать только латинские буквы, цифры, _ . -';
     const cases: Array<[string, string]> = [
       ['игрок', 'Никнейм не должен содержать кириллицу'],
-      ['me@home', 'Никнейм не должен содержать символ @ и служебные символы'],
-      ['zero\u200bwidth', 'Никнейм не должен содержать символ @ и служебные символы'],
+      ['me@home', notLatin],
+      ['zero\u200bwidth', notLatin],
+      // Greek omicron and Armenian o: 'admin' and 'portal' look-alikes.
+      ['admin\u03bf', notLatin],
+      ['p\u0585rtal', notLatin],
+      ['ＰｌａｙｅｒＯｎｅ', notLatin],
       ['ab', 'Минимум 3 символа'],
       ['a'.repeat(17), 'Максимум 16 символов'],
     ];
@@ -305,6 +312,26 @@ describe('register and verify-registration', () => {
       (await register({ email: 'spaces@example.com', username: ' sp ace d ' })).statusCode,
     ).toBe(200);
     expect((await userRow('spaces@example.com'))?.userName).toBe('spaced');
+    expect(
+      (await register({ email: 'latin@example.com', username: 'Pro_Gamer.2-x' })).statusCode,
+    ).toBe(200);
+  });
+
+  it('refuses control, direction-changing and zero-width characters in the names', async () => {
+    for (const name of ['Иван\u202e', 'Ив\u200dан', 'Ив\u0007ан']) {
+      const response = await register({
+        email: 'bidi@example.com',
+        username: 'bidi',
+        firstName: name,
+        lastName: name,
+      });
+      expect(response.statusCode, JSON.stringify(name)).toBe(400);
+      expect(response.json().errors).toEqual({
+        firstName: ['Имя содержит недопустимые символы'],
+        lastName: ['Имя содержит недопустимые символы'],
+      });
+    }
+    expect(await userRow('bidi@example.com')).toBeUndefined();
   });
 
   it('limits registrations per source address', async () => {

@@ -70,6 +70,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/verify-registration',
     {
+      config: { answersToken: true },
       schema: {
         tags,
         summary: 'Подтверждение почты кодом; вход',
@@ -86,6 +87,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/login',
     {
+      config: { answersToken: true },
       schema: {
         tags,
         summary: 'Вход по никнейму или почте; с двухфакторной защитой — requiresTwoFactor',
@@ -140,6 +142,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/verify-token',
     {
+      config: { answersToken: true },
       schema: {
         tags,
         summary: 'Проверка токена доступа или обмен кода передачи входа на сеанс сайта-партнёра',

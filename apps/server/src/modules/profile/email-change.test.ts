@@ -1,12 +1,13 @@
-import { CODE_WRONG, EMAIL_INVALID } from '@portal/contracts/messages';
-import { eq } from 'drizzle-orm';
+import { CODE_WRONG, EMAIL_INVALID, TOO_MANY_ATTEMPTS } from '@portal/contracts/messages';
+import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createSignedInUser, createUser, signIn } from '../../../test/fixtures.js';
 import { codeIn, startSmtpServer } from '../../../test/smtp-server.js';
 import { createTestApp } from '../../../test/test-app.js';
-import { users } from '../auth/schema.js';
+import { oneTimeCodes, users } from '../auth/schema.js';
 import { PROFILE_MESSAGES } from './messages.js';
-import { CURRENT_CONFIRMATION_TTL_MS } from './profile-service.js';
+import { CURRENT_CONFIRMATION_TTL_MS, NEW_EMAIL_LIMITS } from './profile-service.js';
+import { emailChanges } from './schema.js';
 
 // A real SMTP exchange: letters are read from what the local server received.
 const smtp = await startSmtpServer();
@@ -20,6 +21,24 @@ const call = (headers: Record<string, string>, step: string, payload?: object) =
     headers,
     ...(payload ? { payload } : {}),
   });
+
+/** Steps 1–2 done for this session without their letters: the row step 2 writes. */
+async function openNewEmailStep(userId: string, sessionId: string) {
+  await database.db
+    .insert(emailChanges)
+    .values({ userId, sessionId, currentConfirmedAt: clock.now() });
+}
+
+/** How many new-address codes these accounts were issued. */
+async function newEmailCodesOf(userIds: string[]) {
+  const rows = await database.db
+    .select()
+    .from(oneTimeCodes)
+    .where(
+      and(eq(oneTimeCodes.purpose, 'email-change-new'), inArray(oneTimeCodes.userId, userIds)),
+    );
+  return rows.length;
+}
 
 const storedEmail = async (id: string) =>
   (await database.db.select().from(users).where(eq(users.id, id)))[0]?.email;
@@ -91,23 +110,76 @@ describe('e-mail change', () => {
     }
   });
 
-  it('refuses a new address that belongs to another account, or is the current one', async () => {
+  it('answers a taken address like a free one, and refuses it only once its code is proved', async () => {
     const other = await createUser(testApp);
     const { user, headers } = await createSignedInUser(testApp);
     await confirmCurrent(headers, user.email);
+    const free = await createSignedInUser(testApp);
+    await confirmCurrent(free.headers, free.user.email);
 
     const taken = await call(headers, 'new-email', { email: other.email.toUpperCase() });
-    expect(taken.statusCode).toBe(409);
-    expect(taken.json()).toEqual({
+    const fresh = await call(free.headers, 'new-email', {
+      email: `free-${user.userName}@example.org`,
+    });
+    expect(taken.statusCode).toBe(200);
+    expect(taken.body).toBe(fresh.body);
+    expect(Object.keys(taken.headers).sort()).toEqual(Object.keys(fresh.headers).sort());
+
+    // The mailbox owner gets the code, and a letter that says the address is taken.
+    const letter = await smtp.waitForLetter(other.email);
+    expect(letter.subject).toContain('попытка указать вашу почту');
+    const confirm = await call(headers, 'confirm', { code: codeIn(letter.text) });
+    expect(confirm.statusCode).toBe(409);
+    expect(confirm.json()).toEqual({
       message: PROFILE_MESSAGES.emailTaken,
       errors: { email: [PROFILE_MESSAGES.emailTaken] },
     });
+    expect(await storedEmail(user.id)).toBe(user.email);
+    expect(await storedEmail(other.id)).toBe(other.email);
+  });
+
+  it('refuses the current address and a malformed one at once', async () => {
+    const { user, headers } = await createSignedInUser(testApp);
+    await confirmCurrent(headers, user.email);
     const same = await call(headers, 'new-email', { email: user.email });
     expect(same.statusCode).toBe(400);
     expect(same.json().message).toBe(PROFILE_MESSAGES.emailSame);
     const invalid = await call(headers, 'new-email', { email: 'not an email' });
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json().errors.email).toEqual([EMAIL_INVALID]);
+  });
+
+  it('holds its limits under 100 parallel calls: per account, and per address across accounts', async () => {
+    const { user, headers, sessionId } = await createSignedInUser(testApp);
+    await openNewEmailStep(user.id, sessionId);
+    const burst = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        call(headers, 'new-email', { email: `burst-${i}-${user.userName}@example.org` }),
+      ),
+    );
+    const statuses = burst.map((answer) => answer.statusCode);
+    // The account's limit lets 10 calls through; of those, the resend countdown lets one letter.
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(99);
+    const overLimit = burst.filter((answer) => answer.json().message === TOO_MANY_ATTEMPTS);
+    expect(overLimit).toHaveLength(100 - NEW_EMAIL_LIMITS.perAccount.limit);
+    expect(await newEmailCodesOf([user.id])).toBe(1);
+
+    // 20 accounts, 5 calls each, all at one address: it gets the address's limit of letters.
+    const target = `target-${user.userName}@example.org`;
+    const accounts = await Promise.all(
+      Array.from({ length: 20 }, () => createSignedInUser(testApp)),
+    );
+    for (const account of accounts) await openNewEmailStep(account.user.id, account.sessionId);
+    const spread = await Promise.all(
+      accounts.flatMap((account) =>
+        Array.from({ length: 5 }, () => call(account.headers, 'new-email', { email: target })),
+      ),
+    );
+    const sent = spread.filter((answer) => answer.statusCode === 200).length;
+    expect(sent).toBe(NEW_EMAIL_LIMITS.perAddress.limit);
+    expect(spread.every((answer) => [200, 429].includes(answer.statusCode))).toBe(true);
+    expect(await newEmailCodesOf(accounts.map((account) => account.user.id))).toBe(sent);
   });
 
   it('refuses the change when the new address was taken meanwhile', async () => {

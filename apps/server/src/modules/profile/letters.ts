@@ -37,6 +37,27 @@ export function newEmailCodeLetter(
   });
 }
 
+/**
+ * The new-address code when another account already holds that address: the caller is answered
+ * exactly as for a free address, so only the mailbox learns the truth (and step 4 refuses).
+ */
+export function takenEmailCodeLetter(
+  config: LetterConfig,
+  input: { to: string; firstName: string; code: string },
+): Letter {
+  return composeLetter(config, {
+    to: input.to,
+    subject: 'попытка указать вашу почту',
+    greeting: 'Здравствуйте!',
+    paragraphs: [
+      `Этот адрес указали как новую почту аккаунта ${config.BRAND_NAME}, но к нему уже привязан аккаунт, поэтому сменить почту на этот адрес нельзя. Код подтверждения:`,
+    ],
+    code: input.code,
+    afterCode: ['После ввода кода смена почты будет отклонена: адрес уже используется.'],
+    footer: 'Если это были не вы, ничего делать не нужно: ваш аккаунт не изменился.',
+  });
+}
+
 /** To the old address once the change is done, so a hijacked change does not go unnoticed. */
 export function emailChangedNoticeLetter(
   config: LetterConfig,

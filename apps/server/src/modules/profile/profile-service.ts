@@ -2,6 +2,7 @@ import type { UpdateProfileRequest } from '@portal/contracts/profile';
 import { eq } from 'drizzle-orm';
 import type { Clock } from '../../adapters/clock.js';
 import type { Mailer } from '../../adapters/mail.js';
+import { enforceLimit, type RateLimiter } from '../../adapters/rate-limit.js';
 import type { FileStorage } from '../../adapters/storage.js';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/database.js';
@@ -16,7 +17,12 @@ import {
   findUserByUserNameKey,
 } from '../auth/users-repository.js';
 import { findOwnUpload } from '../uploads/repository.js';
-import { currentEmailCodeLetter, emailChangedNoticeLetter, newEmailCodeLetter } from './letters.js';
+import {
+  currentEmailCodeLetter,
+  emailChangedNoticeLetter,
+  newEmailCodeLetter,
+  takenEmailCodeLetter,
+} from './letters.js';
 import { PROFILE_MESSAGES } from './messages.js';
 import { emailChanges } from './schema.js';
 
@@ -28,12 +34,25 @@ const EMAIL_CHANGE_PURPOSES = {
 /** After the current address is confirmed, the new one must be given within this time. */
 export const CURRENT_CONFIRMATION_TTL_MS = 15 * 60_000;
 
+const HOUR = 3600_000;
+/**
+ * The new-address step: calls per account, counted before anything else (the code's resend
+ * countdown already holds letters back), and letters per address from all accounts together, so
+ * many accounts cannot flood one mailbox. A letter is counted after the countdown let it through,
+ * so calls refused by it do not use up an address's letters.
+ */
+export const NEW_EMAIL_LIMITS = {
+  perAccount: { limit: 10, windowMs: HOUR },
+  perAddress: { limit: 5, windowMs: HOUR },
+} as const;
+
 export interface ProfileDeps {
   config: Config;
   db: Db;
   clock: Clock;
   codes: OneTimeCodes;
   mail: Mailer;
+  rateLimiter: RateLimiter;
   storage: FileStorage;
 }
 
@@ -45,11 +64,15 @@ export class ProfileService {
   constructor(private readonly deps: ProfileDeps) {}
 
   async updateProfile(userId: string, input: UpdateProfileRequest): Promise<void> {
-    const userName = normalizeUserName(input.userName, 'userName');
-    const key = userNameKey(userName);
     try {
       await this.deps.db.transaction(async (tx) => {
-        await this.requireUser(tx, userId);
+        const user = await this.requireUser(tx, userId);
+        // A name kept as it is passes even if it predates today's username rules.
+        const userName =
+          input.userName === user.userName
+            ? user.userName
+            : normalizeUserName(input.userName, 'userName');
+        const key = userNameKey(userName);
         const holder = await findUserByUserNameKey(tx, key);
         if (holder && holder.id !== userId) {
           throw conflict(PROFILE_MESSAGES.userNameTaken, 'userName');
@@ -126,9 +149,15 @@ export class ProfileService {
     if (!result.ok) throw codeRefusal(result.reason);
   }
 
-  /** Step 3: the new address, which must be free, gets its own code. */
+  /**
+   * Step 3: the new address gets its own code, whether or not another account holds it, so this
+   * step says nothing about which addresses are registered: only whoever reads that mailbox gets
+   * as far as step 4, which refuses a taken address. Both cases do the same work.
+   */
   async sendNewEmailCode(userId: string, sessionId: string, email: string): Promise<void> {
     const key = emailKey(email);
+    const { rateLimiter } = this.deps;
+    await enforceLimit(rateLimiter, `email-change-new:user:${userId}`, NEW_EMAIL_LIMITS.perAccount);
     await this.deps.db.transaction(async (tx) => {
       const user = await this.requireUser(tx, userId);
       await this.requireConfirmedCurrent(tx, userId, sessionId);
@@ -136,13 +165,15 @@ export class ProfileService {
         throw invalidInput(PROFILE_MESSAGES.emailSame, { email: [PROFILE_MESSAGES.emailSame] });
       }
       const holder = await findUserByEmailKey(tx, key);
-      if (holder && holder.id !== userId) throw conflict(PROFILE_MESSAGES.emailTaken, 'email');
       const issued = await this.deps.codes.issue(
         { purpose: EMAIL_CHANGE_PURPOSES.next, subject: userId, userId, payload: { email } },
         tx,
       );
+      // Over the limit, the transaction rolls back the code and the letter.
+      await enforceLimit(rateLimiter, `email-change-new:to:${key}`, NEW_EMAIL_LIMITS.perAddress);
+      const letter = holder ? takenEmailCodeLetter : newEmailCodeLetter;
       await this.deps.mail.enqueue(
-        newEmailCodeLetter(this.deps.config, {
+        letter(this.deps.config, {
           to: email,
           firstName: user.firstName || user.userName,
           code: issued.code,

@@ -4,7 +4,9 @@ import path from 'node:path';
 import {
   FIELD_EMPTY,
   FIELD_ONLY_WHITESPACE,
+  NAME_FORBIDDEN_CHARACTERS,
   USERNAME_HAS_CYRILLIC,
+  USERNAME_NOT_LATIN,
   USERNAME_TOO_LONG,
   USERNAME_TOO_SHORT,
 } from '@portal/contracts/messages';
@@ -118,6 +120,36 @@ describe('update-profile', () => {
       errors: { userName: [PROFILE_MESSAGES.userNameTaken] },
     });
     expect((await stored(other.id)).userName).toBe('TakenName');
+  });
+
+  it('refuses look-alike letters in a new username and control characters in the names', async () => {
+    const { user, headers } = await createSignedInUser(testApp);
+    const greek = await updateProfile(headers, { ...valid, userName: 'admin\u03bf' });
+    expect(greek.statusCode).toBe(400);
+    expect(greek.json().errors).toEqual({ userName: [USERNAME_NOT_LATIN] });
+    const bidi = await updateProfile(headers, {
+      ...valid,
+      firstName: 'Пётр\u202e',
+      middleName: 'Ил\u200bьич',
+      lastName: 'Сидоров\u0000',
+    });
+    expect(bidi.statusCode).toBe(400);
+    expect(bidi.json().errors).toEqual({
+      firstName: [NAME_FORBIDDEN_CHARACTERS],
+      middleName: [NAME_FORBIDDEN_CHARACTERS],
+      lastName: [NAME_FORBIDDEN_CHARACTERS],
+    });
+    expect((await stored(user.id)).userName).toBe(user.userName);
+  });
+
+  it('lets an account keep a username from before the character rule until it changes it', async () => {
+    const { user, headers } = await createSignedInUser(testApp, { userName: 'Ωmega' });
+    const kept = await updateProfile(headers, { ...valid, userName: 'Ωmega' });
+    expect(kept.statusCode).toBe(200);
+    expect(await stored(user.id)).toMatchObject({ userName: 'Ωmega', firstName: 'Пётр' });
+    const changed = await updateProfile(headers, { ...valid, userName: 'Ωmega2' });
+    expect(changed.statusCode).toBe(400);
+    expect(changed.json().errors).toEqual({ userName: [USERNAME_NOT_LATIN] });
   });
 
   it('lets a user keep their own name in another letter case', async () => {

@@ -27,8 +27,8 @@ const errors = {
 
 /** Spec §7 `update-profile`, `update-avatar`, and the e-mail change of DESIGN §3 (under authms). */
 export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { config, db, clock, codes, mail, storage } = app.deps;
-  const profile = new ProfileService({ config, db, clock, codes, mail, storage });
+  const { config, db, clock, codes, mail, rateLimiter, storage } = app.deps;
+  const profile = new ProfileService({ config, db, clock, codes, mail, rateLimiter, storage });
   const protectedRoute = { onRequest: requireSession };
 
   app.put(

@@ -32,7 +32,7 @@ export const passwordResetRoutes: FastifyPluginAsyncZod<{ grants: ResetLogoutGra
   app,
   { grants },
 ) => {
-  const { db, codes, mail, config, rateLimiter, loginThrottle } = app.deps;
+  const { db, codes, mail, config, rateLimiter, loginThrottle, sessions } = app.deps;
 
   app.post(
     `${PREFIX}/forgot-password`,
@@ -95,8 +95,9 @@ export const passwordResetRoutes: FastifyPluginAsyncZod<{ grants: ResetLogoutGra
       schema: {
         tags: ['password'],
         summary:
-          'Новый пароль по коду из письма (10 минут, один раз, 5 попыток). Аутентификатор и ' +
-          'сеансы не трогает: выход отовсюду — отдельный вызов logout-all с { email, code }',
+          'Новый пароль по коду из письма (10 минут, один раз, 5 попыток). Аутентификатор не ' +
+          'трогает; с logoutEverywhere: true в том же действии завершает все сеансы аккаунта, ' +
+          'без него сеансы остаются (выход отовсюду — вызов logout-all с { email, code })',
         body: resetPasswordRequestSchema,
         response: {
           200: resetPasswordAnswerSchema,
@@ -106,7 +107,7 @@ export const passwordResetRoutes: FastifyPluginAsyncZod<{ grants: ResetLogoutGra
       },
     },
     async (request) => {
-      const { email, newPassword, code } = request.body;
+      const { email, newPassword, code, logoutEverywhere } = request.body;
       await enforceLimit(rateLimiter, `reset-check:ip:${request.ip}`, PASSWORD_RESET_LIMITS.checks);
       // Checks that say nothing about the account come before the code is spent.
       if (isCommonPassword(newPassword)) assertPasswordAllowed(newPassword, {}, 'newPassword');
@@ -124,6 +125,8 @@ export const passwordResetRoutes: FastifyPluginAsyncZod<{ grants: ResetLogoutGra
             .update(users)
             .set({ passwordHash, updatedAt: app.deps.clock.now() })
             .where(eq(users.id, user.id));
+          // In the reset's own transaction: the password and the sign-out happen together or not.
+          if (logoutEverywhere) await sessions.revokeAll(user.id, {}, tx);
           await grants.grant(user.id, code, tx);
           await mail.enqueue(
             passwordChangedLetter(config, {

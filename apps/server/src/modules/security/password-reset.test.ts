@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   AUTH_API as API,
   addressSequence,
@@ -235,6 +235,39 @@ describe('reset-password-with-code', () => {
       expect(response.json().errors.newPassword).toEqual([message]);
     }
     expect((await reset({ email: user.email, code })).statusCode).toBe(200);
+  });
+
+  it('with logoutEverywhere ends every session of the account in the same call', async () => {
+    const { user, code } = await userWithResetCode();
+    const laptop = await signIn(testApp, user.id);
+    const phone = await signIn(testApp, user.id);
+    const bystander = await signIn(testApp, (await createUser(testApp)).id);
+    expect((await reset({ email: user.email, code, logoutEverywhere: true })).statusCode).toBe(200);
+    expect(await sessionStatus(testApp, laptop.headers)).toBe(401);
+    expect(await sessionStatus(testApp, phone.headers)).toBe(401);
+    expect(await sessionStatus(testApp, bystander.headers)).toBe(200);
+    expect((await login(user.email, NEW_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('with logoutEverywhere, a failure after the sign-out leaves nothing half-done', async () => {
+    const { user, code } = await userWithResetCode();
+    const laptop = await signIn(testApp, user.id);
+    const before = await passwordHashOf(testApp, user.id);
+    // The "password changed" letter is written last in the reset's transaction.
+    const enqueue = vi
+      .spyOn(testApp.app.deps.mail, 'enqueue')
+      .mockRejectedValueOnce(new Error('outbox unavailable'));
+    try {
+      const failed = await reset({ email: user.email, code, logoutEverywhere: true });
+      expect(failed.statusCode).toBe(500);
+    } finally {
+      enqueue.mockRestore();
+    }
+    expect(await passwordHashOf(testApp, user.id)).toBe(before);
+    expect(await sessionStatus(testApp, laptop.headers)).toBe(200);
+    // The code was not spent either: the retry does the whole reset.
+    expect((await reset({ email: user.email, code, logoutEverywhere: true })).statusCode).toBe(200);
+    expect(await sessionStatus(testApp, laptop.headers)).toBe(401);
   });
 
   it('leaves an enabled authenticator on', async () => {

@@ -36,16 +36,17 @@ const TITLES: Record<Step, string> = {
   done: 'Смена почты',
 };
 
+function answerOf(error: unknown) {
+  if (!axios.isAxiosError(error)) return undefined;
+  return error.response?.data as
+    | { message?: string; errors?: Record<string, string[]> }
+    | undefined;
+}
+
 /** The server's field message, else its message, else the generic text of spec §8. */
 function failureText(error: unknown, field: string): string {
-  if (axios.isAxiosError(error)) {
-    const data = error.response?.data as
-      | { message?: string; errors?: Record<string, string[]> }
-      | undefined;
-    const message = data?.errors?.[field]?.[0] ?? data?.message;
-    if (message) return message;
-  }
-  return errorText(error);
+  const data = answerOf(error);
+  return data?.errors?.[field]?.[0] ?? data?.message ?? errorText(error);
 }
 
 /**
@@ -129,6 +130,14 @@ export function EmailChangeModal({
       setCode('');
       setCodeError(null);
     } catch (error) {
+      // A taken address is only named once its code was proved: back to the address, under it.
+      const refusedEmail = answerOf(error)?.errors?.email?.[0];
+      if (step === 'new-code' && refusedEmail) {
+        setCode('');
+        setStep('new-email');
+        emailForm.setError('email', { message: refusedEmail });
+        return;
+      }
       setCodeError(failureText(error, 'code'));
     }
   }

@@ -42,7 +42,7 @@ export function MyDataModal({
   const dispatch = useAppDispatch();
   const [isSaving, setIsSaving] = useState(false);
   const form = useForm<UpdateProfileForm>({
-    resolver: zodResolver(updateProfileFormSchema),
+    resolver: zodResolver(updateProfileFormSchema(user.userName)),
     defaultValues: formValues(user),
     mode: 'onSubmit',
     reValidateMode: 'onChange',

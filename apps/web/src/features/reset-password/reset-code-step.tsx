@@ -7,7 +7,6 @@ import { Checkbox } from '@/shared/ui/checkbox';
 import { ArrowLeftIcon } from '@/shared/ui/icons';
 import { NewPasswordFields } from '@/shared/ui/new-password-fields';
 import { TextField } from '@/shared/ui/text-field';
-import { postLogoutAllAfterReset } from './api/logout-all-after-reset';
 import { postResetPassword } from './api/reset-password';
 import styles from './reset-password.module.css';
 import { serverFieldErrors } from './server-field-errors';
@@ -19,8 +18,9 @@ type ResetCodeStepProps = {
 };
 
 /**
- * Step 2 (spec §2, §5): the mailed code, the new password twice, and 'sign out everywhere'
- * (checked by default). Each field shows its first message; editing a field clears its error.
+ * Step 2: the mailed code, the new password twice, and 'sign out everywhere' (checked by
+ * default), which the reset call itself carries, so the password and the sign-out succeed or
+ * fail together. Each field shows its first message; editing a field clears its error.
  */
 export function ResetCodeStep({ email, onBack, onPasswordReset }: ResetCodeStepProps) {
   const {
@@ -42,18 +42,19 @@ export function ResetCodeStep({ email, onBack, onPasswordReset }: ResetCodeStepP
 
   const onSubmit = handleSubmit(async ({ code, newPassword, logoutAll }) => {
     try {
-      await postResetPassword({ email, newPassword, code: code.trim() });
+      await postResetPassword({
+        email,
+        newPassword,
+        code: code.trim(),
+        logoutEverywhere: logoutAll,
+      });
     } catch (error) {
-      // Spec §8: server errors are not shown here. A refused code keeps the user on this step
+      // Server errors are not shown as toasts here. A refused code keeps the user on this step
       // with the code field's message; a refused password shows the rule it broke.
       const fields = serverFieldErrors(error);
       if (fields.code) setError('code', { message: RESET_CODE_REQUIRED });
       if (fields.newPassword?.[0]) setError('newPassword', { message: fields.newPassword[0] });
       return;
-    }
-    if (logoutAll) {
-      // Spec §4: follows the success; its failure is ignored.
-      await postLogoutAllAfterReset({ email, code: code.trim() }).catch(() => undefined);
     }
     onPasswordReset();
   });
