@@ -165,7 +165,8 @@ export function missingTbankSettings(
     (env.PAYMENT_PROVIDER === 'auto' && Boolean(env.TBANK_TERMINAL_KEY));
   if (!wantsTbank) return [];
   const problems: string[] = [];
-  if (!env.TBANK_TERMINAL_KEY) problems.push('TBANK_TERMINAL_KEY: нужен для PAYMENT_PROVIDER=tbank');
+  if (!env.TBANK_TERMINAL_KEY)
+    problems.push('TBANK_TERMINAL_KEY: нужен для PAYMENT_PROVIDER=tbank');
   if (!env.TBANK_PASSWORD) problems.push('TBANK_PASSWORD: нужен вместе с TBANK_TERMINAL_KEY');
   return problems;
 }

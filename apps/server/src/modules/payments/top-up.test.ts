@@ -41,7 +41,9 @@ describe('top-up: creating a payment', () => {
     const answer = response.json();
     expect(answer.status).toBe('ok');
     expect(answer.message).toEqual(expect.any(String));
-    expect(answer.data.paymentUrl).toMatch(/^http:\/\/portal\.test\/sandbox\/tbank\/pay\/[\w-]{43}$/);
+    expect(answer.data.paymentUrl).toMatch(
+      /^http:\/\/portal\.test\/sandbox\/tbank\/pay\/[\w-]{43}$/,
+    );
 
     const [payment] = await t.database.db
       .select()
