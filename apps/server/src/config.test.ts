@@ -45,4 +45,27 @@ describe('configuration', () => {
       expect(problems[1]).toContain('DATABASE_URL');
     }
   });
+
+  it('refuses a T-Bank terminal without its key or its password', () => {
+    const problemsOf = (env: Record<string, string>) => {
+      try {
+        loadConfig({ DATA_DIR: dataDir, ...env });
+        return [];
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(problemsOf({ PAYMENT_PROVIDER: 'tbank' })).toEqual([
+      'TBANK_TERMINAL_KEY: нужен для PAYMENT_PROVIDER=tbank',
+      'TBANK_PASSWORD: нужен вместе с TBANK_TERMINAL_KEY',
+    ]);
+    expect(problemsOf({ TBANK_TERMINAL_KEY: 'Terminal' })).toEqual([
+      'TBANK_PASSWORD: нужен вместе с TBANK_TERMINAL_KEY',
+    ]);
+    expect(problemsOf({ TBANK_TERMINAL_KEY: 'Terminal', TBANK_PASSWORD: 'secret' })).toEqual([]);
+    // The sandbox asked for by name does not use the terminal, so a half-set one does not matter.
+    expect(problemsOf({ PAYMENT_PROVIDER: 'sandbox', TBANK_TERMINAL_KEY: 'Terminal' })).toEqual([]);
+    expect(problemsOf({ PUBLIC_URL: 'https://lk.example.com' })).toEqual([]);
+  });
 });

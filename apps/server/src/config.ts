@@ -71,7 +71,10 @@ const envSchema = z.object({
   YANDEX_CLIENT_ID: z.string().optional(),
   YANDEX_AUTHORIZE_URL: z.url().default('https://oauth.yandex.ru/authorize'),
   YANDEX_USERINFO_URL: z.url().default('https://login.yandex.ru/info'),
-  // Wallet and services (DESIGN §4). Without a terminal key the sandbox provider serves top-ups.
+  /**
+   * `auto`: T-Bank with a terminal key, else the sandbox on a local PUBLIC_URL, else top-ups are
+   * off (modules/payments/provider.ts). `sandbox` turns the sandbox on anywhere (a staging).
+   */
   PAYMENT_PROVIDER: z.enum(['auto', 'tbank', 'sandbox']).default('auto'),
   TBANK_TIMEOUT_MS: z.coerce.number().int().min(1000).default(15_000),
   TOP_UP_MIN_ROUBLES: z.coerce.number().int().min(1).default(10),
@@ -123,8 +126,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const values = parsed.data;
-  const s3Problems = missingS3Settings(values);
-  if (s3Problems.length > 0) throw new ConfigError(s3Problems);
+  const problems = [...missingS3Settings(values), ...missingTbankSettings(values)];
+  if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = path.resolve(values.DATA_DIR);
   return {
     ...values,
@@ -153,6 +156,21 @@ function missingS3Settings(env: Env): string[] {
   return required.filter((name) => !env[name]).map((name) => `${name}: нужен вместе с S3_ENDPOINT`);
 }
 
+/** A T-Bank terminal, asked for by name or by its key, needs both its key and its password. */
+export function missingTbankSettings(
+  env: Pick<Env, 'PAYMENT_PROVIDER' | 'TBANK_TERMINAL_KEY' | 'TBANK_PASSWORD'>,
+): string[] {
+  const wantsTbank =
+    env.PAYMENT_PROVIDER === 'tbank' ||
+    (env.PAYMENT_PROVIDER === 'auto' && Boolean(env.TBANK_TERMINAL_KEY));
+  if (!wantsTbank) return [];
+  const problems: string[] = [];
+  if (!env.TBANK_TERMINAL_KEY)
+    problems.push('TBANK_TERMINAL_KEY: нужен для PAYMENT_PROVIDER=tbank');
+  if (!env.TBANK_PASSWORD) problems.push('TBANK_PASSWORD: нужен вместе с TBANK_TERMINAL_KEY');
+  return problems;
+}
+
 /** A fresh machine has no secret; keep one beside the embedded database so restarts keep codes valid. */
 function readOrCreateSecret(dataDir: string): string {
   const file = path.join(dataDir, 'secret.key');
@@ -174,6 +192,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     WEB_DIST_DIR: DEFAULT_WEB_DIST_DIR,
     UPLOAD_DIR: '',
     SSO_ALLOWED_ORIGINS: ['https://hosting.example.com', 'https://launcher.example.com'],
+    // portal.test is not a local address: tests ask for the sandbox by name, as a staging would.
+    PAYMENT_PROVIDER: 'sandbox',
     ...overrides,
   };
 }

@@ -64,7 +64,7 @@ export function openAs(browser: BrowserSession, customer: Customer, options: New
 
 /**
  * Money on the customer's balance the way a real top-up brings it: a card payment, then
- * «Оплатить» on the sandbox checkout (its form carries a one-off token, read from the page).
+ * «Оплатить» on the sandbox checkout (the form posts to the page's own unguessable address).
  */
 export async function topUpThroughSandbox(world: WalletWorld, customer: Customer, roubles: number) {
   const answer = (await postJson(
@@ -74,13 +74,12 @@ export async function topUpThroughSandbox(world: WalletWorld, customer: Customer
   )) as { data: { paymentUrl: string } };
   const checkout = await fetch(answer.data.paymentUrl);
   const html = await checkout.text();
-  const formToken = /name="token" value="([^"]+)"/.exec(html)?.[1];
   const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
-  if (!formToken || !action) throw new Error(`No checkout form in:\n${html}`);
+  if (!action) throw new Error(`No checkout form in:\n${html}`);
   const paid = await fetch(new URL(action, answer.data.paymentUrl), {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ token: formToken, action: 'pay' }),
+    body: new URLSearchParams({ action: 'pay' }),
     redirect: 'manual',
   });
   if (paid.status !== 303) throw new Error(`The sandbox answered ${paid.status} to «Оплатить»`);

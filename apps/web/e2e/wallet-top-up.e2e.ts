@@ -1,3 +1,8 @@
+import {
+  SANDBOX_PAY_NOTE,
+  SANDBOX_TEST_PAYMENT,
+  TOP_UP_NOT_CONFIGURED,
+} from '@portal/contracts/messages';
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { horizontalOverflow } from './a11y-helpers';
@@ -88,6 +93,10 @@ describe('top-up through the sandbox checkout', () => {
     expect((await sent).headers()['idempotency-key']).toBeTruthy();
 
     await page.waitForURL((address) => address.pathname.startsWith('/sandbox/tbank/pay/'));
+    // Nobody may take the sandbox for a bank: its title and the page say it is a test payment.
+    expect(await page.title()).toBe(SANDBOX_TEST_PAYMENT);
+    expect(await page.getByTestId('sandbox-test-label').textContent()).toBe(SANDBOX_TEST_PAYMENT);
+    expect(await page.getByText(SANDBOX_PAY_NOTE).isVisible()).toBe(true);
     expect(plain((await page.getByTestId('sandbox-amount').textContent()) ?? '')).toBe(
       '1 000,00 ₽',
     );
@@ -168,6 +177,27 @@ describe('top-up through the sandbox checkout', () => {
     expect(await page.locator('li[data-status="canceled"]').count()).toBe(1);
     // Nothing was credited, so nothing to chart.
     await page.getByText('Здесь появится график, когда будут операции').waitFor();
+  });
+});
+
+describe('a public portal without a payment terminal', () => {
+  // No T-Bank settings and a PUBLIC_URL that is not this machine: the sandbox must not appear.
+  const publicWorld = setupWalletWorld({
+    PAYMENT_PROVIDER: 'auto',
+    PUBLIC_URL: 'https://lk.example.com',
+  });
+
+  it('says top-ups are off and stays on the page', async () => {
+    const customer = await newCustomer(publicWorld());
+    const page = await openAs(browser, customer);
+    browser.allowConsoleErrors('Failed to load resource');
+    await page.goto(`${publicWorld().portal.baseUrl}/`);
+    await page.getByRole('heading', { level: 1, name: 'Главная' }).waitFor();
+    const dialog = await openTopUp(page);
+    await dialog.getByRole('button', { name: /Банковская карта/ }).click();
+    await waitForToast(page, TOP_UP_NOT_CONFIGURED);
+    expect(new URL(page.url()).pathname).toBe('/');
+    expect(await dialog.getByRole('button', { name: /Банковская карта/ }).isEnabled()).toBe(true);
   });
 });
 

@@ -63,6 +63,28 @@ export const AMOUNT_REQUIRED = 'Введите сумму';
 export const AMOUNT_NOT_POSITIVE = 'Сумма должна быть больше нуля';
 export const AMOUNT_TOO_PRECISE = 'Сумма может содержать не более двух знаков после запятой';
 
+// Ours: top-ups on a portal with no payment terminal configured.
+export const TOP_UP_NOT_CONFIGURED =
+  'Пополнение временно недоступно: платёжный провайдер не настроен';
+
+// Ours: the sandbox payment provider's pages, which must never pass for a real payment.
+export const SANDBOX_TEST_PAYMENT = 'Тестовый платёж — деньги не списываются';
+export const SANDBOX_HEADING = 'Тестовый платёж';
+export const SANDBOX_PAY_NOTE =
+  '«Оплатить» пополнит баланс без списания денег: так работает только тестовая оплата.';
+export const SANDBOX_PAY = 'Оплатить';
+export const SANDBOX_CANCEL = 'Отменить';
+export const SANDBOX_BY_CARD = 'Оплата банковской картой';
+export const SANDBOX_BY_SBP = 'Оплата через СБП';
+export const SANDBOX_ORDER = 'Заказ';
+export const SANDBOX_PAID = 'Платёж уже оплачен.';
+export const SANDBOX_CANCELED = 'Платёж отменён.';
+export const SANDBOX_REFUNDED = 'Платёж возвращён.';
+export const SANDBOX_PARTIALLY_REFUNDED = 'Платёж частично возвращён.';
+export const SANDBOX_FINISHED = 'Платёж завершён.';
+export const SANDBOX_BACK = 'Вернуться в личный кабинет';
+export const SANDBOX_NOT_FOUND = 'Платёж не найден';
+
 // Error catalogue (spec §8)
 export const REQUEST_FAILED = 'Ошибка запроса';
 export const UNKNOWN_ERROR = 'Неизвестная ошибка';

@@ -20,8 +20,12 @@ function isSecretName(name: string): boolean {
   }
 }
 
-/** The URL with the value of every secret-named query parameter hidden. */
-function redactUrl(url: string): string {
+/** Paths that are themselves the key: the sandbox's checkout pages (adapters/tbank/sandbox). */
+const SECRET_PATHS = /(\/sandbox\/tbank\/pay\/)[^/?#]+/g;
+
+/** The URL with secret paths and the value of every secret-named query parameter hidden. */
+export function redactUrl(fullUrl: string): string {
+  const url = fullUrl.replace(SECRET_PATHS, `$1${HIDDEN}`);
   const queryStart = url.indexOf('?');
   if (queryStart === -1) return url;
   const query = url

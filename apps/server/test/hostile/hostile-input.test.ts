@@ -138,7 +138,7 @@ const CYRILLIC = /[а-яё]/i;
  * provider's checkout form (its errors are HTML pages a person reads) and the dev mailbox.
  * Their errors must still be Russian, free of internals, and change nothing.
  */
-const PAGE_ROUTES = new Set(['/sandbox/tbank/pay/{paymentId}', '/dev/mail']);
+const PAGE_ROUTES = new Set(['/sandbox/tbank/pay/{checkoutToken}', '/dev/mail']);
 
 /** Answers seen per route, printed at the end: proof that requests got past the front door. */
 const statuses = new Map<string, Map<number, number>>();

@@ -5,6 +5,7 @@ import type { TestApp } from '../../../test/test-app.js';
 import { signTbankRequest } from '../../adapters/tbank/token.js';
 import { ledgerEntries, payments } from './schema.js';
 import {
+  activeProvider,
   balancesOf,
   createWalletTestApp,
   providerNotification,
@@ -74,7 +75,7 @@ describe('payment notifications', () => {
       signTbankRequest({ ...unsigned }, 'guessed-password'),
       signTbankRequest(
         { ...unsigned, TerminalKey: 'OtherTerminal' },
-        t.app.deps.payments.provider.password,
+        activeProvider(t.app).password,
       ),
     ];
     for (const forged of forgeries) {

@@ -1,3 +1,4 @@
+import { TOP_UP_NOT_CONFIGURED } from '@portal/contracts/messages';
 import type { FastifyBaseLogger } from 'fastify';
 import { limitFailures } from '../../adapters/rate-limit.js';
 import { hasValidTbankToken } from '../../adapters/tbank/token.js';
@@ -28,6 +29,8 @@ export async function receiveNotification(
   sourceIp: string,
 ): Promise<void> {
   const provider = deps.payments.provider;
+  // Nothing can be verified without a terminal; 503 lets the bank retry once one is configured.
+  if (!provider) throw new AppError('unavailable', TOP_UP_NOT_CONFIGURED);
   const failureKey = `payment-notification-fail:${sourceIp}`;
   await limitFailures(deps.rateLimiter, failureKey, FORGED_NOTIFICATION_RATE, async () => {
     if (body.TerminalKey !== provider.terminalKey || !hasValidTbankToken(body, provider.password)) {

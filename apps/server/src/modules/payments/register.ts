@@ -3,12 +3,18 @@ import type { FetchLike } from '../../adapters/tbank/client.js';
 import { sandboxRoutes } from '../../adapters/tbank/sandbox/routes.js';
 import type { Config } from '../../config.js';
 import { schedulePeriodicJob } from '../../jobs/periodic-job.js';
-import { createPaymentProvider, type PaymentProvider, SANDBOX_PATH } from './provider.js';
+import {
+  createPaymentProvider,
+  isLocalPortal,
+  type PaymentProvider,
+  SANDBOX_PATH,
+} from './provider.js';
 import { reconcilePayments } from './reconcile.js';
 import { paymentRoutes } from './routes.js';
 
 export interface PaymentsDeps {
-  provider: PaymentProvider;
+  /** Null when no terminal is configured: top-ups then answer 503. */
+  provider: PaymentProvider | null;
 }
 
 export interface PaymentsOptions {
@@ -31,17 +37,26 @@ export function createPaymentsDeps(
 export async function registerPayments(app: FastifyInstance, options: PaymentsOptions = {}) {
   const { config, payments, db, clock } = app.deps;
   await app.register(paymentRoutes);
-  if (payments.provider.name === 'sandbox') {
-    if (config.NODE_ENV === 'production') {
-      app.log.warn('payments run on the sandbox provider: set TBANK_TERMINAL_KEY for real money');
+  const { provider } = payments;
+  if (!provider) {
+    app.log.warn(
+      'top-ups are off, no payment terminal: set TBANK_TERMINAL_KEY and TBANK_PASSWORD, ' +
+        'or PAYMENT_PROVIDER=sandbox for a staging where nothing is really paid',
+    );
+  } else if (provider.name === 'sandbox') {
+    if (!isLocalPortal(config.PUBLIC_URL)) {
+      app.log.warn(
+        'top-ups run on the sandbox (PAYMENT_PROVIDER=sandbox): anyone can top up for free; ' +
+          'set TBANK_TERMINAL_KEY and TBANK_PASSWORD for real payments',
+      );
     }
     await app.register(sandboxRoutes, {
       prefix: SANDBOX_PATH,
       db,
       clock,
       publicBase: `${config.PUBLIC_URL}${SANDBOX_PATH}`,
-      terminalKey: payments.provider.terminalKey,
-      password: payments.provider.password,
+      terminalKey: provider.terminalKey,
+      password: provider.password,
       fetch: options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
     });
   }

@@ -29,7 +29,9 @@ const errors = {
     'Ключ идемпотентности занят другим платежом или ещё обрабатывается',
   ),
   429: errorAnswerSchema.describe('Больше 30 попыток пополнения за 10 минут'),
-  503: errorAnswerSchema.describe('Платёжный сервис не ответил или отказал; ничего не оплачено'),
+  503: errorAnswerSchema.describe(
+    'Платёжный провайдер не настроен, не ответил или отказал; ничего не оплачено',
+  ),
 };
 
 /** The T-Bank notification body (integrations.md §1); every field is signed by `Token`. */
@@ -122,6 +124,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
           403: errorAnswerSchema.describe(NOTIFICATION_BAD_TOKEN),
           429: errorAnswerSchema.describe('Слишком много неверно подписанных уведомлений'),
           404: errorAnswerSchema.describe('Платёж не найден'),
+          503: errorAnswerSchema.describe('Платёжный провайдер не настроен'),
         },
       },
     },

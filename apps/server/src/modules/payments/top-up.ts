@@ -4,6 +4,7 @@ import {
   RECEIPT_TAXATION,
   TOP_UP_DESCRIPTION,
 } from '@portal/contracts/constants';
+import { TOP_UP_NOT_CONFIGURED } from '@portal/contracts/messages';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { enforceLimit } from '../../adapters/rate-limit.js';
@@ -68,6 +69,8 @@ export async function startTopUp(
   input: TopUpInput,
   log: FastifyBaseLogger,
 ): Promise<{ redirectUrl: string; paymentId: string }> {
+  const provider = deps.payments.provider;
+  if (!provider) throw new AppError('unavailable', TOP_UP_NOT_CONFIGURED);
   checkLimits(deps.config, input.method, input.amountKopecks);
   // Each attempt costs a provider call; a person tops up a few times, not dozens.
   await enforceLimit(deps.rateLimiter, `top-up:${input.userId}`, TOP_UP_RATE);
@@ -78,7 +81,6 @@ export async function startTopUp(
   if (!user) throw notFound('Пользователь не найден');
 
   const now = deps.clock.now();
-  const provider = deps.payments.provider;
   const [created] = await deps.db
     .insert(payments)
     .values({

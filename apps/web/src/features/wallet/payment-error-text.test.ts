@@ -1,3 +1,4 @@
+import { TOP_UP_NOT_CONFIGURED } from '@portal/contracts/messages';
 import { AxiosError, AxiosHeaders } from 'axios';
 import { describe, expect, it } from 'vitest';
 import { PaymentRefusedError, paymentErrorText } from './payment-error-text';
@@ -22,6 +23,12 @@ describe('paymentErrorText (spec §8)', () => {
     expect(
       paymentErrorText(requestError(400, { message: 'Минимальная сумма пополнения 10 ₽' })),
     ).toBe('Минимальная сумма пополнения 10 ₽');
+  });
+
+  it('shows why top-ups are off on a portal without a payment terminal (503)', () => {
+    expect(paymentErrorText(requestError(503, { message: TOP_UP_NOT_CONFIGURED }))).toBe(
+      'Пополнение временно недоступно: платёжный провайдер не настроен',
+    );
   });
 
   it("falls back to 'Ошибка при отправке запроса.' for a request error without a message", () => {

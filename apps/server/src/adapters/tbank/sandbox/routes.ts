@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -46,9 +46,10 @@ const reportedAmount = (payment: SandboxPaymentRow) =>
   payment.status === 'PARTIAL_REFUNDED' ? payment.currentAmountKopecks : payment.amountKopecks;
 
 /**
- * A stand-in for T-Bank acquiring (DESIGN §4, §6), served by the portal itself: the v2 methods
- * Init, GetQr, GetState and Cancel with the same JSON and signatures, and a checkout page where
- * a person presses Оплатить or Отменить. Registered only when no real terminal is configured.
+ * A stand-in for T-Bank acquiring, served by the portal itself: the v2 methods Init, GetQr,
+ * GetState and Cancel with the same JSON and signatures, and a checkout page where a person
+ * presses Оплатить or Отменить. Registered only when the sandbox is the chosen provider
+ * (modules/payments/provider.ts); its pages say on every screen that nothing is really paid.
  */
 export const sandboxRoutes: FastifyPluginAsyncZod<SandboxOptions> = async (app, options) => {
   const { db, clock, terminalKey, password, publicBase } = options;
@@ -119,6 +120,7 @@ export const sandboxRoutes: FastifyPluginAsyncZod<SandboxOptions> = async (app, 
     const [row] = await db
       .insert(sandboxPayments)
       .values({
+        checkoutToken: randomBytes(32).toString('base64url'),
         terminalKey,
         orderId,
         amountKopecks: amount,
@@ -136,7 +138,8 @@ export const sandboxRoutes: FastifyPluginAsyncZod<SandboxOptions> = async (app, 
       PaymentId: String(row!.id),
       OrderId: orderId,
       Amount: amount,
-      PaymentURL: `${publicBase}/pay/${row!.id}`,
+      // Like T-Bank's own PaymentURL, the address carries a random token, not the PaymentId.
+      PaymentURL: `${publicBase}/pay/${row!.checkoutToken}`,
     });
   });
 
@@ -150,7 +153,7 @@ export const sandboxRoutes: FastifyPluginAsyncZod<SandboxOptions> = async (app, 
       OrderId: payment.orderId,
       PaymentId: payment.id,
       // Stands in for the NSPK link: opening it leads to the same checkout page.
-      Data: `${publicBase}/pay/${payment.id}?via=sbp`,
+      Data: `${publicBase}/pay/${payment.checkoutToken}?via=sbp`,
     });
   });
 
@@ -226,9 +229,6 @@ export const sandboxRoutes: FastifyPluginAsyncZod<SandboxOptions> = async (app, 
 
   // ---------------------------------------------------------------- checkout page
 
-  const formToken = (paymentId: number) =>
-    createHmac('sha256', password).update(`checkout:${paymentId}`).digest('base64url');
-
   /** This page may post to itself and then send the browser back to the portal. */
   function pageHeaders(reply: FastifyReply, payment: SandboxPaymentRow | null) {
     const origins = new Set<string>();
@@ -253,10 +253,18 @@ export const sandboxRoutes: FastifyPluginAsyncZod<SandboxOptions> = async (app, 
       .type('text/html; charset=utf-8');
   }
 
-  const paramsSchema = z.object({ paymentId: z.string().regex(/^\d{1,18}$/) });
+  // Any string: an old numeric link or a wrong token is a 404 page, like a token never issued.
+  const paramsSchema = z.object({ checkoutToken: z.string().max(100) });
+
+  /** The checkout link is the only key to a page: it finds the payment, nothing else does. */
+  const byCheckoutToken = (checkoutToken: string) =>
+    and(
+      eq(sandboxPayments.checkoutToken, checkoutToken),
+      eq(sandboxPayments.terminalKey, terminalKey),
+    );
 
   app.get(
-    '/pay/:paymentId',
+    '/pay/:checkoutToken',
     {
       schema: {
         tags: ['sandbox'],
@@ -267,7 +275,10 @@ export const sandboxRoutes: FastifyPluginAsyncZod<SandboxOptions> = async (app, 
       },
     },
     async (request, reply) => {
-      const payment = await findPayment(request.params.paymentId);
+      const [payment = null] = await db
+        .select()
+        .from(sandboxPayments)
+        .where(byCheckoutToken(request.params.checkoutToken));
       pageHeaders(reply, payment);
       if (!payment) return reply.status(404).send(renderNotFoundPage());
       if (!WAITING.has(payment.status)) return renderFinishedPage(payment);
@@ -278,43 +289,36 @@ export const sandboxRoutes: FastifyPluginAsyncZod<SandboxOptions> = async (app, 
           .where(and(eq(sandboxPayments.id, payment.id), eq(sandboxPayments.status, 'NEW')));
       }
       return renderCheckoutPage(payment, {
-        formToken: formToken(payment.id),
+        formAction: `${app.prefix}/pay/${payment.checkoutToken}`,
         isSbp: request.query.via === 'sbp',
       });
     },
   );
 
   app.post(
-    '/pay/:paymentId',
+    '/pay/:checkoutToken',
     {
       schema: {
         tags: ['sandbox'],
         summary: 'Песочница T-Bank: «Оплатить» или «Отменить»',
         params: paramsSchema,
-        body: z.object({ token: z.string().max(100), action: z.enum(['pay', 'cancel']) }),
-        response: { 200: z.string(), 303: z.null(), 403: z.string(), 404: z.string() },
+        body: z.object({ action: z.enum(['pay', 'cancel']) }),
+        response: { 200: z.string(), 303: z.null(), 404: z.string() },
       },
     },
     async (request, reply) => {
-      const id = Number(request.params.paymentId);
-      const expected = Buffer.from(formToken(id));
-      const given = Buffer.from(request.body.token);
-      if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-        pageHeaders(reply, null);
-        return reply.status(403).send(renderNotFoundPage());
-      }
       const nextStatus = request.body.action === 'pay' ? 'CONFIRMED' : 'CANCELED';
       const changed = await db.transaction(async (tx) => {
         const [payment] = await tx
           .select()
           .from(sandboxPayments)
-          .where(eq(sandboxPayments.id, id))
+          .where(byCheckoutToken(request.params.checkoutToken))
           .for('update');
         if (!payment || !WAITING.has(payment.status)) return { payment, isChanged: false };
         const [updated] = await tx
           .update(sandboxPayments)
           .set({ status: nextStatus, updatedAt: clock.now() })
-          .where(eq(sandboxPayments.id, id))
+          .where(eq(sandboxPayments.id, payment.id))
           .returning();
         return { payment: updated, isChanged: true };
       });

@@ -1,8 +1,11 @@
 import { bigint, bigserial, boolean, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
-/** The sandbox provider's own book of payments (migrations/0410_payment_sandbox.sql). */
+/** The sandbox provider's own book of payments (migrations 0410 and 0600). */
 export const sandboxPayments = pgTable('sandbox_payments', {
+  /** The PaymentId of the protocol: digits, like T-Bank's, and sequential, so never in a link. */
   id: bigserial('id', { mode: 'number' }).primaryKey(),
+  /** The only key to the checkout page: 32 random bytes, base64url. */
+  checkoutToken: text('checkout_token').notNull().unique(),
   terminalKey: text('terminal_key').notNull(),
   orderId: text('order_id').notNull(),
   amountKopecks: bigint('amount_kopecks', { mode: 'number' }).notNull(),
