@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import type { ManualClock } from '../src/adapters/clock.js';
 import { users } from '../src/modules/auth/schema.js';
 import { totpCode } from '../src/modules/two-factor/totp.js';
+import { DEFAULT_PASSWORD } from './fixtures.js';
 import type { TestApp } from './test-app.js';
 
 export const AUTH_API = '/authms/api/Auth';
@@ -47,11 +48,31 @@ export function nextTotpStep(clock: ManualClock) {
   clock.set(new Date(now - (now % TOTP_STEP_MS) + TOTP_STEP_MS + 1_000));
 }
 
-/** Switches the authenticator on through the API (enable, then verify now's code); answers the secret. */
+/** Proves the session's owner by the password (`POST …/Auth/proof`), as the web app asks. */
+export async function proveSession(
+  { app }: Pick<TestApp, 'app'>,
+  headers: Record<string, string>,
+  password = DEFAULT_PASSWORD,
+) {
+  const proof = await app.inject({
+    method: 'POST',
+    url: `${AUTH_API}/proof`,
+    headers,
+    payload: { password },
+  });
+  expect(proof.statusCode).toBe(200);
+}
+
+/**
+ * Switches the authenticator on through the API (a proof by the password, enable, then verify
+ * now's code); answers the secret.
+ */
 export async function turnOnAuthenticator(
   { app, clock }: Pick<TestApp, 'app' | 'clock'>,
   headers: Record<string, string>,
+  password = DEFAULT_PASSWORD,
 ) {
+  await proveSession({ app }, headers, password);
   const enable = await app.inject({ method: 'POST', url: `${AUTH_API}/2fa/enable`, headers });
   const { secret } = enable.json<{ secret: string }>();
   const verified = await app.inject({

@@ -39,13 +39,18 @@ export async function createUser(
   return user!;
 }
 
-/** A live session for the user; answers the bearer token. */
+/**
+ * A live session for the user; answers the bearer token. `isProven`: the session has just proved
+ * its owner, as after `POST …/Auth/proof` (auth/recent-proof.ts).
+ */
 export async function signIn(
   { app }: Pick<TestApp, 'app'>,
   userId: string,
-  options: { userAgent?: string; ipAddress?: string } = {},
+  options: { userAgent?: string; ipAddress?: string; isProven?: boolean } = {},
 ) {
-  const { token, session } = await app.deps.sessions.create({ userId, ...options });
+  const { isProven, ...client } = options;
+  const { token, session } = await app.deps.sessions.create({ userId, ...client });
+  if (isProven) await app.deps.sessions.markProven(session.id);
   return { token, sessionId: session.id, headers: { authorization: `Bearer ${token}` } };
 }
 
@@ -53,9 +58,10 @@ export async function signIn(
 export async function createSignedInUser(
   testApp: TestApp,
   overrides: Parameters<typeof createUser>[1] = {},
+  session: { isProven?: boolean } = {},
 ) {
   const user = await createUser(testApp, overrides);
-  return { user, ...(await signIn(testApp, user.id)) };
+  return { user, ...(await signIn(testApp, user.id, session)) };
 }
 
 /**

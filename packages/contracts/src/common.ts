@@ -19,10 +19,22 @@ import {
   USERNAME_NOT_LATIN,
 } from './messages';
 
-/** Every error answer (DESIGN §2): a Russian message, and per-field messages for 400. */
+/**
+ * Why a call was refused, for clients that act on it rather than only show the message:
+ * `proof_required` (403) — the session must prove its owner again (`POST …/Auth/proof`), then
+ * repeat the call.
+ */
+export const errorReasonSchema = z.enum(['proof_required']);
+export type ErrorReason = z.infer<typeof errorReasonSchema>;
+
+/**
+ * Every error answer: a Russian message, per-field messages for 400, and sometimes a reason a
+ * client can act on.
+ */
 export const errorAnswerSchema = z.object({
   message: z.string(),
   errors: z.record(z.string(), z.array(z.string())).optional(),
+  reason: errorReasonSchema.optional(),
 });
 export type ErrorAnswer = z.infer<typeof errorAnswerSchema>;
 

@@ -55,6 +55,11 @@ export const ONE_TIME_CODE_TTL_MINUTES = 10;
 export const ONE_TIME_CODE_MAX_ATTEMPTS = 5;
 export const HAND_OFF_CODE_TTL_SECONDS = 60;
 export const TELEGRAM_LINK_TTL_MINUTES = 15;
+/**
+ * How long a proof of the account's owner (password or code) lets a session change its factors:
+ * the authenticator, linked Telegram and Yandex ID (docs/decisions/0011-fresh-proof-for-factor-changes.md).
+ */
+export const RECENT_PROOF_MINUTES = 10;
 
 // Login brute-force protection (DESIGN §3)
 export const LOGIN_FAILURES_BEFORE_DELAY = 10;

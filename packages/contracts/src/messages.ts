@@ -138,3 +138,8 @@ export const CODE_ATTEMPTS_EXHAUSTED = 'Слишком много неверны
 
 // Ours: the object storage did not take an uploaded image.
 export const STORAGE_UNAVAILABLE = 'Не удалось сохранить изображение, попробуйте позже';
+
+// Ours: a fresh proof of the owner before a change of factors (RECENT_PROOF_MINUTES).
+export const PROOF_REQUIRED = 'Подтвердите, что это вы: введите пароль или код подтверждения';
+export const PROOF_ACCEPTED = 'Подтверждено';
+export const PROOF_ONE_ANSWER = 'Укажите что-то одно: пароль, код из приложения или код из письма';

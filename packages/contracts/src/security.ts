@@ -5,6 +5,7 @@ import {
   messageAnswerSchema,
   oneTimeCodeSchema,
   passwordSchema,
+  timestampSchema,
 } from './common';
 import { GOOGLE_CODE_MAX_LENGTH, RESET_CODE_MIN_LENGTH } from './constants';
 import {
@@ -12,6 +13,7 @@ import {
   FIELD_REQUIRED,
   OLD_PASSWORD_REQUIRED,
   PASSWORDS_DO_NOT_MATCH,
+  PROOF_ONE_ANSWER,
   RESET_CODE_REQUIRED,
 } from './messages';
 
@@ -201,3 +203,49 @@ export const passwordChangeCodeAnswerSchema = z.object({
   message: z.string(),
 });
 export type PasswordChangeCodeAnswer = z.infer<typeof passwordChangeCodeAnswerSchema>;
+
+// ---------------------------------------------------------------- a fresh proof of the owner
+
+/**
+ * How a session proves its owner before a change of factors: the current password, the
+ * authenticator's code (or a recovery code) when it is on, or a code mailed to the confirmed
+ * address (every account has one).
+ */
+export const proofMethodSchema = z.enum(['password', 'authenticator', 'email']);
+export type ProofMethod = z.infer<typeof proofMethodSchema>;
+
+/** `GET …/Auth/proof`: the ways this account can prove itself, and until when it is proved. */
+export const proofStatusAnswerSchema = z.object({
+  methods: z.array(proofMethodSchema),
+  /** null: the session has no proof in force. */
+  provenUntil: timestampSchema.nullable(),
+});
+export type ProofStatusAnswer = z.infer<typeof proofStatusAnswerSchema>;
+
+/** `POST …/Auth/proof`: exactly one of the three. */
+export const proofRequestSchema = z
+  .object({
+    password: z.string({ error: OLD_PASSWORD_REQUIRED }).min(1, OLD_PASSWORD_REQUIRED).optional(),
+    code: secondFactorCodeSchema.optional(),
+    emailCode: oneTimeCodeSchema.optional(),
+  })
+  .superRefine((proof, context) => {
+    const given = [proof.password, proof.code, proof.emailCode].filter((v) => v !== undefined);
+    if (given.length === 1) return;
+    context.addIssue({
+      code: 'custom',
+      path: given.length === 0 ? ['password'] : [],
+      message: given.length === 0 ? OLD_PASSWORD_REQUIRED : PROOF_ONE_ANSWER,
+    });
+  });
+export type ProofRequest = z.infer<typeof proofRequestSchema>;
+
+export const proofAnswerSchema = z.object({
+  message: z.string(),
+  provenUntil: timestampSchema,
+});
+export type ProofAnswer = z.infer<typeof proofAnswerSchema>;
+
+/** `POST …/Auth/proof/email-code`: mails the code (no body). */
+export const proofCodeAnswerSchema = messageAnswerSchema;
+export type ProofCodeAnswer = z.infer<typeof proofCodeAnswerSchema>;

@@ -1,3 +1,5 @@
+import type { ErrorReason } from '@portal/contracts/common';
+
 /** The one error type of the server: a code says what went wrong, the handler maps it to HTTP. */
 export type ErrorCode =
   | 'invalid_input'
@@ -29,6 +31,8 @@ export class AppError extends Error {
       errors?: Record<string, string[]>;
       /** Seconds, sent as Retry-After with 429. */
       retryAfter?: number;
+      /** What a client should do about it (the answer's `reason`). */
+      reason?: ErrorReason;
     } = {},
   ) {
     super(message);

@@ -115,6 +115,7 @@ export function registerErrorHandler(app: FastifyInstance) {
       return reply.status(error.statusCode).send({
         message: error.message,
         ...(error.details.errors ? { errors: error.details.errors } : {}),
+        ...(error.details.reason ? { reason: error.details.reason } : {}),
       });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -49,6 +49,8 @@ export const sessions = pgTable('sessions', {
   lastActivityAt: timestamp('last_activity_at', { withTimezone: true }).notNull().defaultNow(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  /** The last fresh proof of the owner (modules/auth/recent-proof.ts); null: never. */
+  provenAt: timestamp('proven_at', { withTimezone: true }),
 });
 
 export type UserRow = typeof users.$inferSelect;

@@ -202,6 +202,26 @@ export class SessionStore {
     await this.bus.publish(ids);
   }
 
+  /**
+   * When the live session last proved its owner (a password or a code), or null. Always read
+   * from the database, never from this process's cache: a proof given through another process
+   * counts at once, and so does a revocation the cache has not heard of yet.
+   */
+  async provenAt(sessionId: string): Promise<Date | null> {
+    const [row] = await this.db
+      .select({ provenAt: sessions.provenAt })
+      .from(sessions)
+      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+    return row?.provenAt ?? null;
+  }
+
+  /** Records that the session has just proved its owner. */
+  async markProven(sessionId: string, executor: Executor = this.db): Promise<Date> {
+    const now = this.clock.now();
+    await executor.update(sessions).set({ provenAt: now }).where(eq(sessions.id, sessionId));
+    return now;
+  }
+
   /** The user's live sessions, most recently active first. */
   async listActive(userId: string): Promise<SessionRow[]> {
     const rows = await this.reads.read(userId, 'sessions', () =>

@@ -39,6 +39,25 @@ export function passwordChangeCodeLetter(
   });
 }
 
+/** The code that proves the owner before a change of the account's factors. */
+export function proofCodeLetter(
+  config: LetterConfig,
+  input: { to: string; firstName: string; code: string },
+): Letter {
+  return composeLetter(config, {
+    to: input.to,
+    subject: 'код подтверждения',
+    greeting: greeting(input.firstName),
+    paragraphs: [
+      'Код, чтобы подтвердить, что это вы, перед изменением настроек безопасности аккаунта:',
+    ],
+    code: input.code,
+    afterCode: [`Код действует ${ONE_TIME_CODE_TTL_MINUTES} минут.`],
+    footer:
+      'Если вы ничего не меняли, кто-то может пользоваться вашим аккаунтом: смените пароль и завершите чужие сеансы на странице устройств.',
+  });
+}
+
 /** After a reset or a change: the owner learns of it even when it was not them. */
 export function passwordChangedLetter(
   config: LetterConfig,

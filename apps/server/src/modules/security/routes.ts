@@ -3,9 +3,13 @@ import { devicesRoutes } from './devices-routes.js';
 import { logoutRoutes } from './logout-routes.js';
 import { passwordChangeRoutes } from './password-change-routes.js';
 import { passwordResetRoutes } from './password-reset-routes.js';
+import { proofRoutes } from './proof-routes.js';
 import { ResetLogoutGrants } from './reset-logout-grants.js';
 
-/** Account security (issue 4): devices, signing out everywhere, password reset and change. */
+/**
+ * Account security: devices, signing out everywhere, password reset and change, and the fresh
+ * proof of the owner that changes of factors need.
+ */
 export const securityRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, clock, config } = app.deps;
   // A reset issues the grant that the `logout-all` right after it redeems.
@@ -14,4 +18,5 @@ export const securityRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(logoutRoutes, { grants });
   await app.register(passwordResetRoutes, { grants });
   await app.register(passwordChangeRoutes);
+  await app.register(proofRoutes);
 };

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Update } from 'grammy/types';
 import { AppError, notFound } from '../../http/app-error.js';
+import { assertRecentlyProven } from '../auth/recent-proof.js';
 import { requireSession, sessionOf } from '../auth/sessions.js';
 import { createPortalBot } from './bot.js';
 import { BotRunner, WEBHOOK_PATH, webhookSecret } from './bot-runner.js';
@@ -66,14 +67,18 @@ export async function telegramRoutes(app: FastifyInstance) {
       onRequest: requireSession,
       schema: {
         tags: ['telegram'],
-        summary: 'Ссылка t.me на бота с одноразовым токеном (15 минут)',
+        summary: 'Ссылка t.me на бота с одноразовым токеном (15 минут); нужен свежий Auth/proof',
         security: [{ bearer: [] }],
-        response: { 200: telegramLinkAnswerSchema, ...errors },
+        response: { 200: telegramLinkAnswerSchema, 403: errorAnswerSchema, ...errors },
       },
     },
     async (request) => {
       if (!bot) throw new AppError('unavailable', TELEGRAM_MESSAGES.notConfigured);
-      const { userId } = sessionOf(request);
+      // A linked Telegram is a way into the account (its sign-in notices end sessions): only a
+      // session that has just proved its owner may add one.
+      const session = sessionOf(request);
+      await assertRecentlyProven(request, session);
+      const { userId } = session;
       const user = await findUserById(db, userId);
       if (!user) throw notFound(TELEGRAM_MESSAGES.userNotFound);
       if (user.telegramId !== null) throw new AppError('conflict', TELEGRAM_MESSAGES.alreadyLinked);

@@ -16,6 +16,8 @@ const testApp = await createTestApp({
   },
 });
 const { app, clock, database } = testApp;
+/** Linking needs a session that has just proved its owner (auth/recent-proof.ts). */
+const PROVEN = { isProven: true };
 
 const CHROME_UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
@@ -52,7 +54,7 @@ const botSays = (chatId: number, text: string) =>
   );
 
 async function linkedUser() {
-  const signedIn = await createSignedInUser(testApp);
+  const signedIn = await createSignedInUser(testApp, {}, PROVEN);
   const tg = telegramUser();
   const { token } = await linkFor(signedIn.headers);
   fake.sendText(tg, `/start ${token}`);
@@ -62,7 +64,7 @@ async function linkedUser() {
 
 describe('generate-telegram-link', () => {
   it('answers a t.me link with a one-time token of Telegram’s alphabet', async () => {
-    const { headers } = await createSignedInUser(testApp);
+    const { headers } = await createSignedInUser(testApp, {}, PROVEN);
     const { link, token } = await linkFor(headers);
     expect(link).toMatch(/^https:\/\/t\.me\/portal_test_bot\?start=[A-Za-z0-9_-]+$/);
     expect(token.length).toBeLessThanOrEqual(64);
@@ -92,7 +94,7 @@ describe('generate-telegram-link', () => {
 
 describe('the bot: /start <token>', () => {
   it('links the Telegram account, then asks for the phone with a contact button', async () => {
-    const { user, headers } = await createSignedInUser(testApp);
+    const { user, headers } = await createSignedInUser(testApp, {}, PROVEN);
     expect(await isLinked(headers)).toBe(false);
     const tg = telegramUser();
     const { token } = await linkFor(headers);
@@ -110,7 +112,7 @@ describe('the bot: /start <token>', () => {
   });
 
   it('answers clearly for a token used twice', async () => {
-    const { headers } = await createSignedInUser(testApp);
+    const { headers } = await createSignedInUser(testApp, {}, PROVEN);
     const tg = telegramUser();
     const { token } = await linkFor(headers);
     fake.sendText(tg, `/start ${token}`);
@@ -122,7 +124,7 @@ describe('the bot: /start <token>', () => {
   });
 
   it('answers clearly for an expired token (15 minutes) and links nothing', async () => {
-    const { headers } = await createSignedInUser(testApp);
+    const { headers } = await createSignedInUser(testApp, {}, PROVEN);
     const { token } = await linkFor(headers);
     clock.advance(15 * 60_000 + 1_000);
     const tg = telegramUser();
@@ -140,7 +142,7 @@ describe('the bot: /start <token>', () => {
   });
 
   it('keeps a new link made earlier useless: only the latest token works', async () => {
-    const { headers } = await createSignedInUser(testApp);
+    const { headers } = await createSignedInUser(testApp, {}, PROVEN);
     const first = await linkFor(headers);
     await linkFor(headers);
     const tg = telegramUser();
@@ -151,7 +153,7 @@ describe('the bot: /start <token>', () => {
 
   it('does not link a Telegram account that another user already linked', async () => {
     const { tg } = await linkedUser();
-    const second = await createSignedInUser(testApp);
+    const second = await createSignedInUser(testApp, {}, PROVEN);
     const { token } = await linkFor(second.headers);
     fake.sendText(tg, `/start ${token}`);
     await botSays(tg.id, BOT_TEXT.telegramTaken);

@@ -10,6 +10,7 @@ import {
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { notFound } from '../../http/app-error.js';
+import { requireRecentProof } from '../auth/recent-proof.js';
 import { users } from '../auth/schema.js';
 import { requireSession, sessionOf } from '../auth/sessions.js';
 import { TWO_FACTOR_MESSAGES } from './messages.js';
@@ -18,6 +19,7 @@ const PREFIX = '/authms/api/Auth/2fa';
 const errors = {
   400: errorAnswerSchema,
   401: errorAnswerSchema,
+  403: errorAnswerSchema,
   409: errorAnswerSchema,
   429: errorAnswerSchema,
 };
@@ -26,16 +28,18 @@ const common = { tags: ['two-factor'], security: [{ bearer: [] }] };
 /** The authenticator app (spec §7 `2fa/*`, DESIGN §3) and its recovery codes. */
 export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
   const { twoFactor, loginThrottle } = app.deps;
-  // Switching the authenticator off and renewing recovery codes check a second factor under the
-  // account's sign-in lock (loginThrottle.guard): a wrong code counts like a failed login.
+  // Switching the authenticator on needs a fresh proof of the owner (auth/recent-proof.ts).
+  // Switching it off and renewing recovery codes need none: the code they take from the app (or
+  // a recovery code) is that proof, checked under the account's sign-in lock
+  // (loginThrottle.guard), where a wrong code counts like a failed login.
 
   app.post(
     `${PREFIX}/enable`,
     {
-      preHandler: requireSession,
+      preHandler: [requireSession, requireRecentProof],
       schema: {
         ...common,
-        summary: 'Новый секрет аутентификатора (ждёт подтверждения кодом)',
+        summary: 'Новый секрет аутентификатора (ждёт подтверждения кодом); нужен свежий Auth/proof',
         response: { 200: twoFactorEnableAnswerSchema, 404: errorAnswerSchema, ...errors },
       },
     },
@@ -53,10 +57,12 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     `${PREFIX}/verify`,
     {
-      preHandler: requireSession,
+      preHandler: [requireSession, requireRecentProof],
       schema: {
         ...common,
-        summary: 'Включает аутентификатор по коду; отвечает резервными кодами (один раз)',
+        summary:
+          'Включает аутентификатор по коду; отвечает резервными кодами (один раз); ' +
+          'нужен свежий Auth/proof',
         body: twoFactorCodeRequestSchema,
         response: { 200: recoveryCodesAnswerSchema, ...errors },
       },

@@ -15,6 +15,8 @@ import { totpCode } from './totp.js';
 
 let testApp: TestApp;
 const nextIp = addressSequence('10.4');
+/** Switching the authenticator on needs a session that has just proved its owner (auth/recent-proof.ts). */
+const PROVEN = { isProven: true };
 
 beforeAll(async () => {
   testApp = await createTestApp();
@@ -52,7 +54,7 @@ async function enable(headers: Record<string, string>) {
 
 /** A signed-in user with the authenticator switched on; answers its secret and recovery codes. */
 async function userWithAuthenticator() {
-  const signedIn = await createSignedInUser(testApp);
+  const signedIn = await createSignedInUser(testApp, {}, PROVEN);
   const { secret } = await enable(signedIn.headers);
   nextTotpStep(testApp.clock);
   const verified = await post('/2fa/verify', signedIn.headers, { code: codeNow(secret) });
@@ -77,7 +79,7 @@ async function isTwoFactorEnabled(headers: Record<string, string>) {
 
 describe('2fa/enable', () => {
   it('answers a QR code of the otpauth URI, the secret and the URI', async () => {
-    const { user, headers } = await createSignedInUser(testApp);
+    const { user, headers } = await createSignedInUser(testApp, {}, PROVEN);
     const answer = await enable(headers);
     expect(decodeQrPng(answer.qrCode)).toBe(answer.otpauthUrl);
     expect(secretOfOtpauthUrl(answer.otpauthUrl)).toBe(answer.secret);
@@ -91,7 +93,7 @@ describe('2fa/enable', () => {
   });
 
   it('stores the secret encrypted, never as given', async () => {
-    const { user, headers } = await createSignedInUser(testApp);
+    const { user, headers } = await createSignedInUser(testApp, {}, PROVEN);
     const { secret } = await enable(headers);
     const row = await authenticatorRow(user.id);
     expect(row?.secretSealed).toMatch(/^v1\./);
@@ -102,7 +104,7 @@ describe('2fa/enable', () => {
   });
 
   it('stays pending until verified: login and the user answer ignore it', async () => {
-    const { user, headers } = await createSignedInUser(testApp);
+    const { user, headers } = await createSignedInUser(testApp, {}, PROVEN);
     await enable(headers);
     expect((await authenticatorRow(user.id))?.enabledAt).toBeNull();
     expect(await isTwoFactorEnabled(headers)).toBe(false);
@@ -112,7 +114,7 @@ describe('2fa/enable', () => {
   });
 
   it('a second enable replaces the pending secret; the old one no longer verifies', async () => {
-    const { headers } = await createSignedInUser(testApp);
+    const { headers } = await createSignedInUser(testApp, {}, PROVEN);
     const first = await enable(headers);
     const second = await enable(headers);
     expect(second.secret).not.toBe(first.secret);
@@ -141,7 +143,7 @@ describe('2fa/enable', () => {
 
 describe('2fa/verify', () => {
   it('refuses a wrong code and keeps the secret pending', async () => {
-    const { user, headers } = await createSignedInUser(testApp);
+    const { user, headers } = await createSignedInUser(testApp, {}, PROVEN);
     const { secret } = await enable(headers);
     const right = codeNow(secret);
     const wrong = String((Number(right) + 1) % 1_000_000).padStart(6, '0');
@@ -156,7 +158,7 @@ describe('2fa/verify', () => {
   });
 
   it('refuses malformed codes with the field message', async () => {
-    const { headers } = await createSignedInUser(testApp);
+    const { headers } = await createSignedInUser(testApp, {}, PROVEN);
     await enable(headers);
     for (const code of ['12345', '1234567', 'abcdef', '']) {
       const response = await post('/2fa/verify', headers, { code });
@@ -166,14 +168,14 @@ describe('2fa/verify', () => {
   });
 
   it('without a pending secret answers 409', async () => {
-    const { headers } = await createSignedInUser(testApp);
+    const { headers } = await createSignedInUser(testApp, {}, PROVEN);
     const response = await post('/2fa/verify', headers, { code: '123456' });
     expect(response.statusCode).toBe(409);
     expect(response.json().message).toBe('Сначала получите QR-код для подключения');
   });
 
   it('switches the authenticator on and answers ten recovery codes, stored only hashed', async () => {
-    const { user, headers } = await createSignedInUser(testApp);
+    const { user, headers } = await createSignedInUser(testApp, {}, PROVEN);
     const { secret } = await enable(headers);
     const response = await post('/2fa/verify', headers, { code: codeNow(secret) });
     expect(response.statusCode).toBe(200);
@@ -196,7 +198,7 @@ describe('2fa/verify', () => {
   });
 
   it('accepts a code one step early or late, not two', async () => {
-    const { headers } = await createSignedInUser(testApp);
+    const { headers } = await createSignedInUser(testApp, {}, PROVEN);
     const { secret } = await enable(headers);
     nextTotpStep(testApp.clock);
     expect((await post('/2fa/verify', headers, { code: codeNow(secret, -2) })).statusCode).toBe(
@@ -312,7 +314,7 @@ describe('2fa/disable', () => {
   });
 
   it('without an authenticator answers 409', async () => {
-    const { headers } = await createSignedInUser(testApp);
+    const { headers } = await createSignedInUser(testApp, {}, PROVEN);
     const response = await post('/2fa/disable', headers, { code: '123456' });
     expect(response.statusCode).toBe(409);
     expect(response.json().message).toBe('Аутентификатор не подключён');

@@ -10,6 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { enforceLimit } from '../../adapters/rate-limit.js';
 import { AppError, invalidInput } from '../../http/app-error.js';
+import { assertRecentlyProven } from '../auth/recent-proof.js';
 import { clientOf } from '../auth/routes.js';
 import { bearerToken } from '../auth/sessions.js';
 import { YANDEX_MESSAGES } from './messages.js';
@@ -60,8 +61,9 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['yandex'],
-        summary: 'Адрес входа через Яндекс ID (с токеном: привязка к аккаунту)',
-        response: { 200: yandexUrlAnswerSchema, 503: errorAnswerSchema },
+        summary:
+          'Адрес входа через Яндекс ID (с токеном: привязка к аккаунту, нужен свежий Auth/proof)',
+        response: { 200: yandexUrlAnswerSchema, 403: errorAnswerSchema, 503: errorAnswerSchema },
       },
     },
     async (request, reply) => {
@@ -70,6 +72,8 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
       // Signed in: the answer will link Yandex ID to this user instead of signing in.
       const token = bearerToken(request);
       const session = token ? await sessions.authenticate(token) : null;
+      // Linking adds a way into the account: only a session that has just proved its owner.
+      if (session) await assertRecentlyProven(request, session);
       const { flowId, flowHash } = newFlow();
       const state = createState(config.SECRET_KEY, clock.now(), flowHash, session?.userId);
 

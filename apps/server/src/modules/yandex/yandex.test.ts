@@ -240,7 +240,8 @@ describe('/auth/yandex/callback', () => {
   });
 
   it('links Yandex ID to the signed-in user who asked, and refuses an id linked elsewhere', async () => {
-    const { user, headers } = await createSignedInUser(testApp);
+    // Linking needs a session that has just proved its owner (auth/recent-proof.ts).
+    const { user, headers } = await createSignedInUser(testApp, {}, { isProven: true });
     const yandex = account();
     fake.signInAs(yandex);
     const { back, cookie } = await startSignIn(headers);
@@ -250,7 +251,7 @@ describe('/auth/yandex/callback', () => {
     const [row] = await database.db.select().from(users).where(eq(users.id, user.id));
     expect(row?.yandexId).toBe(yandex.id);
 
-    const second = await createSignedInUser(testApp);
+    const second = await createSignedInUser(testApp, {}, { isProven: true });
     const again = await startSignIn(second.headers);
     const refused = redirectOf(await callback(again.back, again.cookie));
     expect(refused.pathname).toBe('/profile');
