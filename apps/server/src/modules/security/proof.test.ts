@@ -1,6 +1,7 @@
 import { RECENT_PROOF_MINUTES } from '@portal/contracts/constants';
 import { CODE_ATTEMPTS_EXHAUSTED, CODE_WRONG, PROOF_REQUIRED } from '@portal/contracts/messages';
 import { eq } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import {
   AUTH_API,
@@ -271,7 +272,7 @@ type Guarded = {
   name: string;
   /** Prepares the account (as its owner, on a proven session of its own). */
   prepare?: (owner: Headers) => Promise<void>;
-  call: (headers: Headers) => ReturnType<typeof app.inject>;
+  call: (headers: Headers) => Promise<LightMyRequestResponse>;
   /** A picture of what the call changes, compared before and after a refusal. */
   snapshot: (userId: string) => Promise<unknown>;
 };
