@@ -2,7 +2,7 @@
  * Bad input (issue 7): every route of the OpenAPI document gets random and hostile bodies,
  * headers, query strings and path parameters, anonymously, with a live session and with a
  * sibling API key. Whatever arrives, the answer is never a 5xx, never shows a stack trace or an
- * internal detail, an error is `{ message, errors? }` in Russian, and an error changes no row.
+ * internal detail, an error is `{ message, errors?, reason? }` in Russian, and an error changes no row.
  *
  * Reproducible: the seed is fixed (HOSTILE_SEED overrides it; fast-check prints the seed and the
  * path of a failure). HOSTILE_RUNS sets the runs per route (default keeps the file under a minute);
@@ -14,9 +14,11 @@
  * - The web app's static files: no input but the path, which the 404 handler answers (covered by
  *   the "other method" requests of every route).
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { errorReasonSchema } from '@portal/contracts/common';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -177,7 +179,11 @@ async function sendAndCheck(route: RouteSpec, request: HostileRequest): Promise<
   } else if (status >= 400) {
     expect(contentType, `an error that is not JSON: ${where}`).toMatch(/^application\/json/);
     const answer = JSON.parse(body) as Record<string, unknown>;
-    expect(Object.keys(answer).filter((key) => key !== 'message' && key !== 'errors')).toEqual([]);
+    const declared = ['message', 'errors', 'reason'];
+    expect(Object.keys(answer).filter((key) => !declared.includes(key))).toEqual([]);
+    if (answer.reason !== undefined) {
+      expect(errorReasonSchema.safeParse(answer.reason).success, where).toBe(true);
+    }
     expect(typeof answer.message, where).toBe('string');
     expect(answer.message as string, `a message that is not Russian: ${where}`).toMatch(CYRILLIC);
     if (answer.errors !== undefined) {
