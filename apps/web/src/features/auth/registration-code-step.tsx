@@ -6,7 +6,7 @@ import {
 import { CODE_WRONG } from '@portal/contracts/messages';
 import { useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { useCountdown } from '@/shared/lib/use-countdown';
+import { formatCountdown, useCountdown } from '@/shared/lib/use-countdown';
 import { Button } from '@/shared/ui/button';
 import { CodeInput } from '@/shared/ui/code-input';
 import { ArrowLeftIcon } from '@/shared/ui/icons';
@@ -28,10 +28,6 @@ type RegistrationCodeStepProps = {
 function codeErrorText(failure: ApiFailure): string {
   if (failure.status === null) return failure.text;
   return failure.errors.code?.[0] ?? failure.message ?? CODE_WRONG;
-}
-
-function formatSeconds(seconds: number): string {
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
 /**
@@ -131,7 +127,7 @@ export function RegistrationCodeStep({
         disabled={secondsLeft > 0 || isResending}
       >
         {secondsLeft > 0
-          ? `Отправить повторно через ${formatSeconds(secondsLeft)}`
+          ? `Отправить повторно через ${formatCountdown(secondsLeft)}`
           : 'Отправить код повторно'}
       </Button>
       <p className={styles.note}>Письмо не пришло? Проверьте папку «Спам».</p>

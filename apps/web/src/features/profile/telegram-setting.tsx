@@ -3,6 +3,8 @@ import { TELEGRAM_LINK_FAILED } from '@portal/contracts/messages';
 import { useCallback, useEffect, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { userMerged } from '@/features/auth/user-slice';
+import { ProofStep } from '@/features/security/proof-step';
+import { isProofRequired } from '@/shared/api/proof-required';
 import { Button } from '@/shared/ui/button';
 import { Modal, ModalClose } from '@/shared/ui/modal';
 import { notify } from '@/shared/ui/toast';
@@ -14,6 +16,16 @@ import { checkTelegram, selectTelegramStatus } from './telegram-slice';
 
 /** How often the page asks whether the bot has linked the account, while a link is open. */
 const RECHECK_EVERY_MS = 2_000;
+
+/** Opens the bot's link in a new tab; `tab` is one opened inside the click, if any. */
+function openLink(link: string, tab: Window | null = window.open('', '_blank')) {
+  if (tab) {
+    tab.opener = null;
+    tab.location.href = link;
+  } else {
+    window.open(link, '_blank', 'noopener');
+  }
+}
 
 /** The contacts the bot may have changed (Telegram id, phone), merged without a reload. */
 export function useRefreshContacts() {
@@ -46,6 +58,8 @@ export function TelegramSetting() {
   const [waitingUntil, setWaitingUntil] = useState<number | null>(null);
   const [isLinking, setIsLinking] = useState(false);
   const [isInfoOpen, setIsInfoOpen] = useState(false);
+  /** The link dialog: the proof step, then (link known) a button that opens the bot. */
+  const [proofDialog, setProofDialog] = useState<{ link: string | null } | null>(null);
 
   // While the link is open in the other tab, ask now and then; stop once linked or expired.
   useEffect(() => {
@@ -62,22 +76,23 @@ export function TelegramSetting() {
     return () => clearInterval(timer);
   }, [dispatch, waitingUntil, status, refreshContacts]);
 
+  function waitForBot() {
+    setWaitingUntil(Date.now() + TELEGRAM_LINK_TTL_MINUTES * 60_000);
+  }
+
   async function connect() {
     // Opened inside the click, so no popup blocker stops it; pointed at the bot once the link is in.
     const tab = window.open('', '_blank');
     setIsLinking(true);
     try {
       const { link } = await generateTelegramLink();
-      if (tab) {
-        tab.opener = null;
-        tab.location.href = link;
-      } else {
-        window.open(link, '_blank', 'noopener');
-      }
-      setWaitingUntil(Date.now() + TELEGRAM_LINK_TTL_MINUTES * 60_000);
-    } catch {
+      openLink(link, tab);
+      waitForBot();
+    } catch (error) {
       tab?.close();
-      notify.error(TELEGRAM_LINK_FAILED);
+      // Linking needs a fresh proof of the owner: the dialog asks for it, then opens the bot.
+      if (isProofRequired(error)) setProofDialog({ link: null });
+      else notify.error(TELEGRAM_LINK_FAILED);
     } finally {
       setIsLinking(false);
     }
@@ -105,6 +120,43 @@ export function TelegramSetting() {
           Подключить
         </Button>
       )}
+      <Modal
+        isOpen={proofDialog !== null}
+        onOpenChange={(open) => {
+          if (!open) setProofDialog(null);
+        }}
+        title="Подключение Telegram"
+        footer={
+          proofDialog?.link ? (
+            <Button
+              onClick={() => {
+                openLink(proofDialog.link ?? '');
+                waitForBot();
+                setProofDialog(null);
+              }}
+            >
+              Открыть Telegram
+            </Button>
+          ) : undefined
+        }
+      >
+        {proofDialog?.link ? (
+          <p className={styles.lead}>
+            Откройте бота в Telegram и нажмите «Запустить»: аккаунт привяжется сам.
+          </p>
+        ) : (
+          <ProofStep
+            onCancel={() => setProofDialog(null)}
+            onProven={async () => {
+              try {
+                setProofDialog({ link: (await generateTelegramLink()).link });
+              } catch {
+                notify.error(TELEGRAM_LINK_FAILED);
+              }
+            }}
+          />
+        )}
+      </Modal>
       <Modal
         isOpen={isInfoOpen}
         onOpenChange={setIsInfoOpen}

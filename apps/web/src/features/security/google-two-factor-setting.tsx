@@ -13,6 +13,7 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { setRequiresTwoFactor } from '@/features/auth/auth-session';
 import { selectUser } from '@/features/auth/user-slice';
 import { errorText } from '@/shared/api/error-text';
+import { isProofRequired } from '@/shared/api/proof-required';
 import { Button } from '@/shared/ui/button';
 import { Modal, ModalClose } from '@/shared/ui/modal';
 import { TextField } from '@/shared/ui/text-field';
@@ -28,6 +29,7 @@ import {
   recoveryCodesRenewed,
   selectGoogleTwoFactor,
 } from './google-two-factor-slice';
+import { ProofStep } from './proof-step';
 import { RecoveryCodesDialog } from './recovery-codes-dialog';
 import styles from './security.module.css';
 
@@ -74,7 +76,9 @@ export function GoogleTwoFactorSetting() {
       setEnrollment(await postEnableTwoFactor());
       setDialog('connect');
     } catch (error) {
-      notify.error(errorText(error));
+      // Without a fresh proof of the owner the dialog opens on the proof step, then asks again.
+      if (isProofRequired(error)) setDialog('connect');
+      else notify.error(errorText(error));
     } finally {
       isStartingRef.current = false;
       setIsStarting(false);
@@ -133,21 +137,20 @@ export function GoogleTwoFactorSetting() {
         )}
       </div>
 
-      {enrollment ? (
-        <ConnectDialog
-          isOpen={dialog === 'connect'}
-          enrollment={enrollment}
-          onClose={() => setDialog('none')}
-          onClosed={() => {
-            setEnrollment(null);
-            showPendingCodes();
-          }}
-          onConnected={(codes) => {
-            dispatch(googleConnected({ recoveryCodes: codes.length }));
-            showRecoveryCodes(codes);
-          }}
-        />
-      ) : null}
+      <ConnectDialog
+        isOpen={dialog === 'connect'}
+        enrollment={enrollment}
+        onEnrolled={setEnrollment}
+        onClose={() => setDialog('none')}
+        onClosed={() => {
+          setEnrollment(null);
+          showPendingCodes();
+        }}
+        onConnected={(codes) => {
+          dispatch(googleConnected({ recoveryCodes: codes.length }));
+          showRecoveryCodes(codes);
+        }}
+      />
       <ConfirmWithCodeDialog
         isOpen={dialog === 'disable'}
         title="Отключить Google Authenticator?"
@@ -188,15 +191,33 @@ export function GoogleTwoFactorSetting() {
 
 type ConnectDialogProps = {
   isOpen: boolean;
-  enrollment: TwoFactorEnableAnswer;
+  /** null until the server handed out the key (it first wants a proof of the owner). */
+  enrollment: TwoFactorEnableAnswer | null;
+  onEnrolled: (enrollment: TwoFactorEnableAnswer) => void;
   onClose: () => void;
   onClosed: () => void;
   onConnected: (recoveryCodes: string[]) => void;
 };
 
-/** The QR code, the key for typing by hand, and the first code (1–6 digits, spec §5). */
-function ConnectDialog({ isOpen, enrollment, onClose, onClosed, onConnected }: ConnectDialogProps) {
+/**
+ * The QR code, the key for typing by hand, and the first code (1–6 digits, spec §5). When the
+ * server wants a fresh proof of the owner first (for the key, or again for the code), the dialog
+ * shows the proof step and then repeats the call.
+ */
+function ConnectDialog({
+  isOpen,
+  enrollment,
+  onEnrolled,
+  onClose,
+  onClosed,
+  onConnected,
+}: ConnectDialogProps) {
   const dispatch = useAppDispatch();
+  const [isProofAskedForCode, setIsProofAskedForCode] = useState(false);
+  const isProving = enrollment === null || isProofAskedForCode;
+  useEffect(() => {
+    if (!isOpen) setIsProofAskedForCode(false);
+  }, [isOpen]);
   const {
     register,
     handleSubmit,
@@ -215,6 +236,10 @@ function ConnectDialog({ isOpen, enrollment, onClose, onClosed, onConnected }: C
       notify.success(answer.message);
       onConnected(answer.recoveryCodes);
     } catch (error) {
+      if (isProofRequired(error)) {
+        setIsProofAskedForCode(true);
+        return;
+      }
       dispatch(setRequiresTwoFactor(false));
       notify.error(errorText(error));
     }
@@ -229,50 +254,66 @@ function ConnectDialog({ isOpen, enrollment, onClose, onClosed, onConnected }: C
       onClosed={onClosed}
       title="Подключение Google Authenticator"
       footer={
-        <>
-          <ModalClose>
-            <Button variant="secondary">Отмена</Button>
-          </ModalClose>
-          <Button
-            type="submit"
-            form="google-connect-form"
-            disabled={isSubmitting}
-            aria-busy={isSubmitting}
-          >
-            Подключить
-          </Button>
-        </>
+        isProving ? undefined : (
+          <>
+            <ModalClose>
+              <Button variant="secondary">Отмена</Button>
+            </ModalClose>
+            <Button
+              type="submit"
+              form="google-connect-form"
+              disabled={isSubmitting}
+              aria-busy={isSubmitting}
+            >
+              Подключить
+            </Button>
+          </>
+        )
       }
     >
-      <form id="google-connect-form" className={styles.form} onSubmit={onSubmit} noValidate>
-        <ol className={styles.steps}>
-          <li>Установите Google Authenticator или другое приложение-аутентификатор.</li>
-          <li>
-            Отсканируйте QR-код в приложении:
-            <img
-              className={styles.qr}
-              src={`data:image/png;base64,${enrollment.qrCode}`}
-              alt="QR-код для приложения-аутентификатора"
-              width={184}
-              height={184}
-            />
-            Не получается отсканировать? Введите ключ вручную:
-            <code className={styles.secret} data-testid="two-factor-secret">
-              {groupedSecret(enrollment.secret)}
-            </code>
-          </li>
-          <li>Введите код, который покажет приложение.</li>
-        </ol>
-        <TextField
-          {...register('code', { onChange: () => clearErrors('code') })}
-          label="Код из приложения"
-          placeholder="000000"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          error={errors.code?.message}
+      {isProving ? (
+        <ProofStep
+          onCancel={onClose}
+          onProven={async () => {
+            if (isProofAskedForCode) {
+              setIsProofAskedForCode(false);
+              await onSubmit();
+            } else {
+              onEnrolled(await postEnableTwoFactor());
+            }
+          }}
         />
-      </form>
+      ) : (
+        <form id="google-connect-form" className={styles.form} onSubmit={onSubmit} noValidate>
+          <ol className={styles.steps}>
+            <li>Установите Google Authenticator или другое приложение-аутентификатор.</li>
+            <li>
+              Отсканируйте QR-код в приложении:
+              <img
+                className={styles.qr}
+                src={`data:image/png;base64,${enrollment.qrCode}`}
+                alt="QR-код для приложения-аутентификатора"
+                width={184}
+                height={184}
+              />
+              Не получается отсканировать? Введите ключ вручную:
+              <code className={styles.secret} data-testid="two-factor-secret">
+                {groupedSecret(enrollment.secret)}
+              </code>
+            </li>
+            <li>Введите код, который покажет приложение.</li>
+          </ol>
+          <TextField
+            {...register('code', { onChange: () => clearErrors('code') })}
+            label="Код из приложения"
+            placeholder="000000"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            error={errors.code?.message}
+          />
+        </form>
+      )}
     </Modal>
   );
 }

@@ -12,7 +12,7 @@ import { useForm } from 'react-hook-form';
 import { useAppSelector } from '@/app/hooks';
 import { selectUser } from '@/features/auth/user-slice';
 import { errorText } from '@/shared/api/error-text';
-import { useCountdown } from '@/shared/lib/use-countdown';
+import { formatCountdown, useCountdown } from '@/shared/lib/use-countdown';
 import { Button } from '@/shared/ui/button';
 import { Checkbox } from '@/shared/ui/checkbox';
 import { CodeInput } from '@/shared/ui/code-input';
@@ -35,10 +35,6 @@ const TITLES: Record<Exclude<Step, 'closed'>, string> = {
 };
 
 type FailureAnswer = { message?: unknown; errors?: Record<string, string[]> };
-
-function formatSeconds(seconds: number): string {
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
-}
 
 /**
  * The password line of the profile's security block and its flow (spec §2 "Profile"): 'Вы
@@ -238,7 +234,7 @@ export function PasswordChangeEntry() {
                 onClick={() => void sendCode()}
               >
                 {resend.secondsLeft > 0
-                  ? `Отправить код повторно через ${formatSeconds(resend.secondsLeft)}`
+                  ? `Отправить код повторно через ${formatCountdown(resend.secondsLeft)}`
                   : 'Отправить код повторно'}
               </button>
             )}

@@ -27,3 +27,8 @@ export function useCountdown(initialSeconds = 0) {
 
   return { secondsLeft: Math.max(0, Math.ceil((deadline - now) / 1000)), start };
 }
+
+/** '1:05': the seconds left, as resend buttons show them. */
+export function formatCountdown(seconds: number): string {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}

@@ -1,0 +1,239 @@
+import {
+  ONE_TIME_CODE_LENGTH,
+  RESEND_COUNTDOWN_FIRST_SECONDS,
+  RESEND_COUNTDOWN_NEXT_SECONDS,
+} from '@portal/contracts/constants';
+import { OLD_PASSWORD_REQUIRED, TWO_FACTOR_CODE_LENGTH } from '@portal/contracts/messages';
+import type { ProofMethod, ProofRequest } from '@portal/contracts/security';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { useAppSelector } from '@/app/hooks';
+import { selectUser } from '@/features/auth/user-slice';
+import { errorText } from '@/shared/api/error-text';
+import { isHttpError } from '@/shared/api/http-error';
+import { formatCountdown, useCountdown } from '@/shared/lib/use-countdown';
+import { Button } from '@/shared/ui/button';
+import { CodeInput } from '@/shared/ui/code-input';
+import { TextField } from '@/shared/ui/text-field';
+import { notify } from '@/shared/ui/toast';
+import { getProofStatus } from './api/get-proof-status';
+import { postProof } from './api/prove-owner';
+import { postProofCode } from './api/request-proof-code';
+import styles from './security.module.css';
+
+type ProofStepProps = {
+  /** Repeats the refused action; a failure of it becomes a toast, and the step stays. */
+  onProven: () => Promise<void>;
+  onCancel: () => void;
+};
+
+type FieldErrors = Partial<Record<keyof ProofRequest, string[]>>;
+
+/** The way offered first: the authenticator when it is on, else the password, else a letter. */
+function firstWay(methods: ProofMethod[]): ProofMethod {
+  if (methods.includes('authenticator')) return 'authenticator';
+  return methods.includes('password') ? 'password' : 'email';
+}
+
+/**
+ * "Подтвердите, что это вы": the step a dialog shows when the server refuses a change of the
+ * account's factors until the session proves its owner (`isProofRequired`). The current password,
+ * the authenticator's code when it is on, or a code mailed to the account's address; then the
+ * dialog's action is repeated. Embedded in the dialogs of the authenticator and of Telegram.
+ */
+export function ProofStep({ onProven, onCancel }: ProofStepProps) {
+  const user = useAppSelector(selectUser);
+  const formId = useId();
+  const [methods, setMethods] = useState<ProofMethod[] | null>(null);
+  const [way, setWay] = useState<ProofMethod | null>(null);
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [isBusy, setIsBusy] = useState(false);
+  const [isSending, setIsSending] = useState(false);
+  const sentBefore = useRef(false);
+  const resend = useCountdown();
+
+  /** Mails a code; true when there is one to type (a fresh one, or one still inside its countdown). */
+  async function sendCode(): Promise<boolean> {
+    setIsSending(true);
+    try {
+      notify.success((await postProofCode()).message);
+      resend.start(
+        sentBefore.current ? RESEND_COUNTDOWN_NEXT_SECONDS : RESEND_COUNTDOWN_FIRST_SECONDS,
+      );
+      sentBefore.current = true;
+      return true;
+    } catch (failure) {
+      notify.error(errorText(failure));
+      // Inside the countdown the letter sent a moment ago still holds a valid code.
+      if (isHttpError(failure) && failure.response?.status === 429) {
+        const retryAfter = Number(failure.response.headers['retry-after']);
+        if (retryAfter > 0) resend.start(retryAfter);
+        return true;
+      }
+      return false;
+    } finally {
+      setIsSending(false);
+    }
+  }
+
+  async function choose(next: ProofMethod) {
+    setCode('');
+    setError(null);
+    if (next === 'email' && !(await sendCode())) return;
+    setWay(next);
+  }
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: asked once, when the step appears.
+  useEffect(() => {
+    const controller = new AbortController();
+    getProofStatus(controller.signal).then(
+      (status) => {
+        setMethods(status.methods);
+        void choose(firstWay(status.methods));
+      },
+      (failure: unknown) => {
+        if (controller.signal.aborted) return;
+        notify.error(errorText(failure));
+        onCancel();
+      },
+    );
+    return () => controller.abort();
+  }, []);
+
+  async function prove(answer: ProofRequest) {
+    setIsBusy(true);
+    try {
+      await postProof(answer);
+    } catch (failure) {
+      const fields: FieldErrors =
+        (isHttpError<{ errors?: FieldErrors }>(failure) && failure.response?.data?.errors) || {};
+      const message = fields.password?.[0] ?? fields.code?.[0] ?? fields.emailCode?.[0];
+      if (message) {
+        setError(message);
+        setCode('');
+      } else {
+        notify.error(errorText(failure));
+      }
+      setIsBusy(false);
+      return;
+    }
+    try {
+      await onProven();
+    } catch (failure) {
+      notify.error(errorText(failure));
+    } finally {
+      setIsBusy(false);
+    }
+  }
+
+  function submit(event?: FormEvent) {
+    event?.preventDefault();
+    if (isBusy) return;
+    if (way === 'password') {
+      if (!password) setError(OLD_PASSWORD_REQUIRED);
+      else void prove({ password });
+    } else if (code.length !== ONE_TIME_CODE_LENGTH) {
+      setError(TWO_FACTOR_CODE_LENGTH);
+    } else {
+      void prove(way === 'email' ? { emailCode: code } : { code });
+    }
+  }
+
+  if (!methods || !way) {
+    return (
+      <div className={styles.saving} role="status">
+        <span className={styles.spinner} aria-hidden="true" />
+        Подождите пару секунд
+      </div>
+    );
+  }
+
+  const firstOffered = firstWay(methods);
+  return (
+    <form id={formId} className={styles.form} onSubmit={submit} noValidate>
+      <p className={styles.lead}>
+        Чтобы продолжить, подтвердите, что это вы: {way === 'password' && 'введите текущий пароль.'}
+        {way === 'authenticator' && 'введите код из приложения Google Authenticator.'}
+        {way === 'email' && (
+          <>
+            введите код, который мы отправили на <strong>{user?.email}</strong>.
+          </>
+        )}
+      </p>
+      {way === 'password' ? (
+        <TextField
+          type="password"
+          label="Текущий пароль"
+          autoComplete="current-password"
+          autoFocus
+          value={password}
+          onChange={(event) => {
+            setPassword(event.target.value);
+            setError(null);
+          }}
+          error={error ?? undefined}
+        />
+      ) : (
+        <div className={styles.codeField}>
+          <CodeInput
+            label={way === 'email' ? 'Код из письма' : 'Код из приложения'}
+            value={code}
+            length={ONE_TIME_CODE_LENGTH}
+            isInvalid={error !== null}
+            disabled={isBusy}
+            autoFocus
+            onChange={(value) => {
+              setCode(value);
+              setError(null);
+            }}
+            onComplete={(value) =>
+              void prove(way === 'email' ? { emailCode: value } : { code: value })
+            }
+          />
+          <p className={styles.codeError} role="alert">
+            {error}
+          </p>
+        </div>
+      )}
+      {way === 'email' ? (
+        <button
+          type="button"
+          className={styles.linkButton}
+          disabled={isSending || resend.secondsLeft > 0}
+          onClick={() => void sendCode()}
+        >
+          {resend.secondsLeft > 0
+            ? `Отправить код повторно через ${formatCountdown(resend.secondsLeft)}`
+            : 'Отправить код повторно'}
+        </button>
+      ) : (
+        <button
+          type="button"
+          className={styles.linkButton}
+          disabled={isSending}
+          onClick={() => void choose('email')}
+        >
+          Получить код на почту
+        </button>
+      )}
+      {way === 'email' && firstOffered !== 'email' ? (
+        <button
+          type="button"
+          className={styles.linkButton}
+          onClick={() => void choose(firstOffered)}
+        >
+          {firstOffered === 'password' ? 'Ввести пароль' : 'Ввести код из приложения'}
+        </button>
+      ) : null}
+      <div className={styles.proofActions}>
+        <Button variant="secondary" onClick={onCancel}>
+          Отмена
+        </Button>
+        <Button type="submit" disabled={isBusy} aria-busy={isBusy}>
+          Продолжить
+        </Button>
+      </div>
+    </form>
+  );
+}
