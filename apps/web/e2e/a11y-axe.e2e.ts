@@ -21,6 +21,7 @@ describe.each(['light', 'dark'] as const)('%s theme', (colorScheme) => {
       const page = screen.isSignedIn
         ? await openAs(browser, customer, options)
         : await browser.newPage(options);
+      browser.allowConsoleErrors(...(screen.expectedConsoleErrors ?? []));
       await screen.show(page, { baseUrl });
       expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(colorScheme);
       expect(await seriousViolations(page)).toEqual([]);

@@ -48,6 +48,8 @@ export type Screen = {
   isSignedIn: boolean;
   /** Only on a phone (the burger menu). */
   isMobileOnly?: boolean;
+  /** Errors the browser logs on the way there, on purpose (a refusal the screen answers). */
+  expectedConsoleErrors?: RegExp[];
   /** Opens the screen in `page` and waits until it is still. */
   show(page: Page, world: ScreenWorld): Promise<void>;
 };
@@ -198,14 +200,28 @@ async function passwordChange(page: Page, world: ScreenWorld, step: PasswordChan
   await settled(page);
 }
 
-/** /profile of a fresh account with the authenticator's connect dialog open; answers its key. */
-async function connectDialog(page: Page, world: ScreenWorld): Promise<string> {
-  await signInFresh(page);
+/**
+ * /profile of a fresh account with the authenticator's connect dialog open on its first step: the
+ * server wants the owner proved before it hands out a key (its 403 is logged by the browser).
+ */
+async function connectProofStep(page: Page, world: ScreenWorld): Promise<Customer> {
+  const customer = await signInFresh(page);
   await goTo(page, world, '/profile', 'Личные данные');
   const setting = page.getByTestId('google-two-factor');
   await setting.getByText('Не подключено').waitFor();
   await setting.getByRole('button', { name: 'Подключить' }).click();
-  await page.getByRole('dialog', { name: 'Подключение Google Authenticator' }).waitFor();
+  await page
+    .getByRole('dialog', { name: 'Подключение Google Authenticator' })
+    .getByLabel('Текущий пароль')
+    .waitFor();
+  return customer;
+}
+
+/** The connect dialog past its proof step, with the QR code; answers its key. */
+async function connectDialog(page: Page, world: ScreenWorld): Promise<string> {
+  const customer = await connectProofStep(page, world);
+  await page.getByLabel('Текущий пароль').fill(customer.password);
+  await page.getByRole('button', { name: 'Продолжить' }).click();
   const key = await page.getByTestId('two-factor-secret').textContent();
   return (key ?? '').replaceAll(' ', '');
 }
@@ -213,7 +229,7 @@ async function connectDialog(page: Page, world: ScreenWorld): Promise<string> {
 /** /profile of a fresh account whose authenticator is on. */
 async function withAuthenticator(page: Page, world: ScreenWorld) {
   const customer = await signInFresh(page);
-  await enableAuthenticator(world.baseUrl, customer.token);
+  await enableAuthenticator(world.baseUrl, customer);
   await goTo(page, world, '/profile', 'Личные данные');
   await page.getByText('Резервных кодов осталось: 10').waitFor();
 }
@@ -259,7 +275,7 @@ export const SCREENS: Screen[] = [
     isSignedIn: false,
     async show(page, world) {
       const customer = await freshCustomer();
-      await enableAuthenticator(world.baseUrl, customer.token);
+      await enableAuthenticator(world.baseUrl, customer);
       await goTo(page, world, '/auth', 'Вход в личный кабинет');
       await page.getByLabel('Логин или почта').fill(customer.email);
       await page.getByLabel('Пароль', { exact: true }).fill(customer.password);
@@ -397,8 +413,18 @@ export const SCREENS: Screen[] = [
     }),
   ),
   {
+    name: '/profile, dialog Подключение Google Authenticator: proof step',
+    isSignedIn: false,
+    expectedConsoleErrors: [/status of 403/],
+    async show(page, world) {
+      await connectProofStep(page, world);
+      await settled(page);
+    },
+  },
+  {
     name: '/profile, dialog Подключение Google Authenticator',
     isSignedIn: false,
+    expectedConsoleErrors: [/status of 403/],
     async show(page, world) {
       await connectDialog(page, world);
       await page.getByRole('img', { name: 'QR-код для приложения-аутентификатора' }).waitFor();
@@ -408,6 +434,7 @@ export const SCREENS: Screen[] = [
   {
     name: '/profile, dialog Резервные коды',
     isSignedIn: false,
+    expectedConsoleErrors: [/status of 403/],
     async show(page, world) {
       const key = await connectDialog(page, world);
       await page.getByLabel('Код из приложения').fill(totpCode(key));

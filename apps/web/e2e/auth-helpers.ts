@@ -93,11 +93,15 @@ export async function waitForToast(page: Page, text: string) {
   await page.locator('[data-sonner-toast]', { hasText: text }).first().waitFor();
 }
 
-/** Switches the authenticator on through the API; answers its secret and the recovery codes. */
+/**
+ * Switches the authenticator on through the API (the password proves the owner first, as the
+ * profile asks); answers its secret and the recovery codes.
+ */
 export async function enableAuthenticator(
   baseUrl: string,
-  token: string,
+  { token, password }: { token: string; password: string },
 ): Promise<{ secret: string; recoveryCodes: string[] }> {
+  await postJson(`${baseUrl}/authms/api/Auth/proof`, { password }, token);
   const { secret } = (await postJson(`${baseUrl}/authms/api/Auth/2fa/enable`, {}, token)) as {
     secret: string;
   };

@@ -213,7 +213,7 @@ describe('sign-in', () => {
 describe('sign-in with two-factor', () => {
   it('keeps the user signed out until the authenticator code, then signs in', async () => {
     const account = await newSignedInAccount(world());
-    const { secret } = await enableAuthenticator(world().portal.baseUrl, account.token);
+    const { secret } = await enableAuthenticator(world().portal.baseUrl, account);
     const page = await browser.newPage();
     await openAuth(page);
     await signIn(page, account.email, account.password);
@@ -236,7 +236,7 @@ describe('sign-in with two-factor', () => {
 
   it('takes a recovery code instead, through the switch on the code field', async () => {
     const account = await newSignedInAccount(world());
-    const { recoveryCodes } = await enableAuthenticator(world().portal.baseUrl, account.token);
+    const { recoveryCodes } = await enableAuthenticator(world().portal.baseUrl, account);
     const page = await browser.newPage();
     await openAuth(page);
     await signIn(page, account.username, account.password);

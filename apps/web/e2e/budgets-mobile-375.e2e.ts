@@ -17,6 +17,7 @@ it.each(SCREENS.map((screen) => ({ ...screen, label: screen.name })))(
     const page = screen.isSignedIn
       ? await openAs(browser, customer, options)
       : await browser.newPage(options);
+    browser.allowConsoleErrors(...(screen.expectedConsoleErrors ?? []));
     await screen.show(page, { baseUrl });
     const overflow = await horizontalOverflow(page);
     expect(overflow.viewport).toBe(MOBILE_VIEWPORT.width);

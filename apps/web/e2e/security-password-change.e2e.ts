@@ -119,7 +119,7 @@ describe('password change from the profile', () => {
 
   it('with the authenticator on, its code confirms instead of a letter', async () => {
     const account = await newSignedInAccount(world());
-    const { secret } = await enableAuthenticator(world().portal.baseUrl, account.token);
+    const { secret } = await enableAuthenticator(world().portal.baseUrl, account);
 
     const page = await openProfile(account.token);
     const confirmation = await startChange(page);

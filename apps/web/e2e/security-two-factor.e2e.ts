@@ -1,6 +1,7 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { decodeQrPng, secretOfOtpauthUrl } from '../../server/src/modules/two-factor/testing';
+import { codeIn } from '../../server/test/smtp-server';
 import { enableAuthenticator, type TestAccount, totpCode, waitForToast } from './auth-helpers';
 import { setupBrowser } from './browser';
 import { newSignedInAccount, setupPortalWithSmtp } from './fixtures';
@@ -24,12 +25,23 @@ async function openProfile(token: string): Promise<Page> {
   return page;
 }
 
+/**
+ * The connect dialog's first step: the server refused the key (403, which the browser logs) until
+ * the owner is proved, here by the password.
+ */
+async function proveByPassword(dialog: Locator, password: string) {
+  browser.allowConsoleErrors(/status of 403/);
+  await dialog.getByLabel('Текущий пароль').fill(password);
+  await dialog.getByRole('button', { name: 'Продолжить' }).click();
+}
+
 /** Connects the authenticator through the profile; answers the secret read from the QR code. */
-async function connectAuthenticator(page: Page): Promise<string> {
+async function connectAuthenticator(page: Page, password: string): Promise<string> {
   const setting = page.getByTestId('google-two-factor');
   await setting.getByText('Не подключено').waitFor();
   await setting.getByRole('button', { name: 'Подключить' }).click();
   const dialog = page.getByRole('dialog', { name: 'Подключение Google Authenticator' });
+  await proveByPassword(dialog, password);
   const qr = dialog.getByRole('img', { name: 'QR-код для приложения-аутентификатора' });
   await qr.waitFor();
   const source = (await qr.getAttribute('src')) ?? '';
@@ -68,10 +80,38 @@ async function signInWithCode(account: TestAccount, code: string): Promise<Page>
 }
 
 describe('Google Authenticator on the profile', () => {
+  it('asks the owner to prove it is them before the key is shown: the password, or a mailed code', async () => {
+    const account = await newSignedInAccount(world());
+    const page = await openProfile(account.token);
+    const setting = page.getByTestId('google-two-factor');
+    const enable = page.waitForResponse((response) => response.url().endsWith('/2fa/enable'));
+    browser.allowConsoleErrors(/status of 403/, /status of 400/);
+    await setting.getByRole('button', { name: 'Подключить' }).click();
+    // A token alone is refused; the dialog asks for the proof instead of showing the key.
+    expect((await enable).status()).toBe(403);
+    const dialog = page.getByRole('dialog', { name: 'Подключение Google Authenticator' });
+    await dialog.getByText('Чтобы продолжить, подтвердите, что это вы').waitFor();
+    expect(await dialog.getByRole('img').count()).toBe(0);
+
+    await dialog.getByRole('button', { name: 'Продолжить' }).click();
+    await dialog.getByText('Введите текущий пароль', { exact: true }).waitFor();
+    await proveByPassword(dialog, 'Wrong-Pass-123');
+    await dialog.getByText('Неверный текущий пароль').waitFor();
+    expect(await dialog.getByRole('img').count()).toBe(0);
+
+    // The other way: a code mailed to the account's address.
+    await dialog.getByRole('button', { name: 'Получить код на почту' }).click();
+    await dialog.getByText(account.email).waitFor();
+    const letter = await world().smtp.waitForLetter(account.email);
+    await dialog.getByLabel('Код из письма').fill(codeIn(letter.text));
+    await dialog.getByRole('img', { name: 'QR-код для приложения-аутентификатора' }).waitFor();
+    await dialog.getByTestId('two-factor-secret').waitFor();
+  });
+
   it('connects by the code from the QR secret; then sign-in needs that code', async () => {
     const account = await newSignedInAccount(world());
     const page = await openProfile(account.token);
-    const secret = await connectAuthenticator(page);
+    const secret = await connectAuthenticator(page, account.password);
 
     // Ten recovery codes, shown once, with copy and download.
     const codesDialog = page.getByRole('dialog', { name: 'Резервные коды' });
@@ -108,6 +148,7 @@ describe('Google Authenticator on the profile', () => {
     const setting = page.getByTestId('google-two-factor');
     await setting.getByRole('button', { name: 'Подключить' }).click();
     const dialog = page.getByRole('dialog', { name: 'Подключение Google Authenticator' });
+    await proveByPassword(dialog, account.password);
     const source = (await dialog.getByRole('img').getAttribute('src')) ?? '';
     const secret = secretOfOtpauthUrl(decodeQrPng(source.split(',')[1] ?? ''));
 
@@ -153,7 +194,7 @@ describe('Google Authenticator on the profile', () => {
 
   it("signs in with a recovery code through 'Использовать резервный код', once", async () => {
     const account = await newSignedInAccount(world());
-    const { recoveryCodes } = await enableAuthenticator(world().portal.baseUrl, account.token);
+    const { recoveryCodes } = await enableAuthenticator(world().portal.baseUrl, account);
 
     const page = await browser.newPage();
     await page.goto(url('/auth'));
