@@ -413,7 +413,7 @@ export const SCREENS: Screen[] = [
     }),
   ),
   {
-    name: '/profile, dialog Подключение Google Authenticator: proof step',
+    name: '/profile, proof step of Подключение Google Authenticator',
     isSignedIn: false,
     expectedConsoleErrors: [/status of 403/],
     async show(page, world) {
