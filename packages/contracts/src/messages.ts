@@ -116,3 +116,12 @@ export const CODE_ATTEMPTS_EXHAUSTED = 'Слишком много неверны
 
 // Ours: the object storage did not take an uploaded image.
 export const STORAGE_UNAVAILABLE = 'Не удалось сохранить изображение, попробуйте позже';
+
+// Ours: sibling sites, their keys and the sessions handed to them
+// (docs/decisions/0010-sibling-sites-and-their-sessions.md).
+export const API_KEY_INVALID = 'Неверный ключ API';
+export const PORTAL_ONLY = 'Это действие доступно только в личном кабинете';
+// The site a device (session) belongs to, in the devices list.
+export const SITE_PORTAL = 'Личный кабинет';
+export const SITE_HOSTING = 'Хостинг';
+export const SITE_LAUNCHER = 'Лаунчер';

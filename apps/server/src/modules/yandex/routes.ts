@@ -1,5 +1,5 @@
 import { errorAnswerSchema } from '@portal/contracts/common';
-import { YANDEX_SIGN_IN_CODE_REFUSED } from '@portal/contracts/messages';
+import { PORTAL_ONLY, YANDEX_SIGN_IN_CODE_REFUSED } from '@portal/contracts/messages';
 import {
   yandexCallbackQuerySchema,
   yandexExchangeAnswerSchema,
@@ -61,7 +61,11 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['yandex'],
         summary: 'Адрес входа через Яндекс ID (с токеном: привязка к аккаунту)',
-        response: { 200: yandexUrlAnswerSchema, 503: errorAnswerSchema },
+        response: {
+          200: yandexUrlAnswerSchema,
+          403: errorAnswerSchema.describe(PORTAL_ONLY),
+          503: errorAnswerSchema,
+        },
       },
     },
     async (request, reply) => {
@@ -70,6 +74,8 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
       // Signed in: the answer will link Yandex ID to this user instead of signing in.
       const token = bearerToken(request);
       const session = token ? await sessions.authenticate(token) : null;
+      // Linking is portal-only: a sibling site's session may not link an account to the user.
+      if (session?.siblingOrigin) throw new AppError('forbidden', PORTAL_ONLY);
       const { flowId, flowHash } = newFlow();
       const state = createState(config.SECRET_KEY, clock.now(), flowHash, session?.userId);
 
