@@ -61,6 +61,7 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['yandex'],
         summary: 'Адрес входа через Яндекс ID (с токеном: привязка к аккаунту)',
+        security: [{}, { bearer: [] }],
         response: {
           200: yandexUrlAnswerSchema,
           403: errorAnswerSchema.describe(PORTAL_ONLY),
@@ -69,13 +70,13 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      if (!config.YANDEX_CLIENT_ID)
-        throw new AppError('unavailable', YANDEX_MESSAGES.notConfigured);
       // Signed in: the answer will link Yandex ID to this user instead of signing in.
       const token = bearerToken(request);
       const session = token ? await sessions.authenticate(token) : null;
       // Linking is portal-only: a sibling site's session may not link an account to the user.
       if (session?.siblingOrigin) throw new AppError('forbidden', PORTAL_ONLY);
+      if (!config.YANDEX_CLIENT_ID)
+        throw new AppError('unavailable', YANDEX_MESSAGES.notConfigured);
       const { flowId, flowHash } = newFlow();
       const state = createState(config.SECRET_KEY, clock.now(), flowHash, session?.userId);
 
