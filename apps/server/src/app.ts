@@ -21,7 +21,7 @@ import { type LogStream, loggerOptions } from './http/logging.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { schedulePeriodicJob } from './jobs/periodic-job.js';
 import { AUTH_PREFIX, authRoutes } from './modules/auth/routes.js';
-import { SessionStore } from './modules/auth/sessions.js';
+import { declarePortalOnlyAnswers, SessionStore } from './modules/auth/sessions.js';
 import {
   createIdentityDeps,
   type IdentityDeps,
@@ -145,6 +145,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandler(app);
   registerClosingAnswer(app);
   registerSecurityHeaders(app, config);
+  declarePortalOnlyAnswers(app);
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -33,6 +33,30 @@ describe('configuration', () => {
     expect(explicit.SSO_ALLOWED_ORIGINS).toEqual(['https://a.example', 'https://b.example']);
   });
 
+  it('takes sibling keys only for known sites, at distinct origins', () => {
+    const key = 'k'.repeat(24);
+    const problemsOf = (env: Record<string, string>) => {
+      try {
+        loadConfig({ DATA_DIR: dataDir, ...env });
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(problemsOf({ SIBLING_API_KEYS: `hosting:${key},launcher:${key}` })).toEqual([]);
+    expect(problemsOf({ SIBLING_API_KEYS: `shop:${key}` })[0]).toContain(
+      'ожидается имя:ключ, где имя — hosting или launcher',
+    );
+    const sameOrigin = {
+      HOSTING_URL: 'https://brand.example/hosting',
+      LAUNCHER_URL: 'https://brand.example/launcher',
+    };
+    expect(problemsOf({ ...sameOrigin, SIBLING_API_KEYS: `hosting:${key}` })).toEqual([]);
+    expect(
+      problemsOf({ ...sameOrigin, SIBLING_API_KEYS: `hosting:${key},launcher:${key}` }),
+    ).toEqual(['HOSTING_URL, LAUNCHER_URL: у сайтов с ключами API должны быть разные origin']);
+  });
+
   it('lists every wrong setting at once, in Russian', () => {
     try {
       loadConfig({ DATA_DIR: dataDir, PORT: '70000', DATABASE_URL: 'not a url' });

@@ -4,6 +4,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_WEB_DIST_DIR } from './paths.js';
 
+/** The brand's sibling sites; each lives at the origin of its URL setting (HOSTING_URL, …). */
+export const SIBLING_NAMES = ['hosting', 'launcher'] as const;
+export type SiblingName = (typeof SIBLING_NAMES)[number];
+
 const list = z
   .string()
   .default('')
@@ -83,14 +87,17 @@ const envSchema = z.object({
   PAYMENT_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
   /** Seconds between auto-renewal runs; 0 turns it off. */
   SERVICE_RENEWAL_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(3600),
-  /** `name:key,name:key`: API keys of sibling sites for the server-to-server API. */
+  /**
+   * `name:key,name:key`: API keys of sibling sites for the server-to-server API. The name says
+   * which site holds the key, and so at which origin (its URL setting) its hand-offs arrive.
+   */
   SIBLING_API_KEYS: list.pipe(
     z.array(
       z
         .string()
         .regex(
-          /^[a-z][a-z0-9_-]{0,31}:.{24,}$/,
-          'SIBLING_API_KEYS: ожидается имя:ключ (ключ от 24 символов)',
+          new RegExp(`^(${SIBLING_NAMES.join('|')}):.{24,}$`),
+          `ожидается имя:ключ, где имя — ${SIBLING_NAMES.join(' или ')}, ключ от 24 символов`,
         ),
     ),
   ),
@@ -128,6 +135,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const values = parsed.data;
   const problems = [...missingS3Settings(values), ...missingTbankSettings(values)];
   if (problems.length > 0) throw new ConfigError(problems);
+  const keyedSites = new Set(values.SIBLING_API_KEYS.map((item) => item.split(':')[0]));
+  const isOneOrigin = new URL(values.HOSTING_URL).origin === new URL(values.LAUNCHER_URL).origin;
+  if (keyedSites.size > 1 && isOneOrigin) {
+    // A session handed to a sibling is told apart by its origin alone.
+    throw new ConfigError([
+      'HOSTING_URL, LAUNCHER_URL: у сайтов с ключами API должны быть разные origin',
+    ]);
+  }
   const dataDir = path.resolve(values.DATA_DIR);
   return {
     ...values,

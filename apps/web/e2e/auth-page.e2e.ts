@@ -13,12 +13,16 @@ import {
 import { setupBrowser } from './browser';
 import { newSignedInAccount, setupPortalWithSmtp } from './fixtures';
 
-// A real SMTP server receives the letters; a local "sibling site" is the only allow-listed origin.
+// A real SMTP server receives the letters; a local "sibling site", the hosting site with its API
+// key, is the only allow-listed origin.
+const HOSTING_KEY = 'e2e-hosting-key-0123456789abcdef';
 let sibling: Awaited<ReturnType<typeof startSiblingSite>>;
 const env: Record<string, string> = {};
 beforeAll(async () => {
   sibling = await startSiblingSite();
   env.SSO_ALLOWED_ORIGINS = sibling.origin;
+  env.HOSTING_URL = `${sibling.origin}/`;
+  env.SIBLING_API_KEYS = `hosting:${HOSTING_KEY}`;
 });
 afterAll(async () => {
   await sibling?.close();
@@ -270,11 +274,25 @@ describe('SSO hand-off (?link=)', () => {
     expect(handOffCode).toBeTruthy();
     // Not the portal's own token, but a code the sibling redeems once for a session of its own.
     expect(handOffCode).not.toBe(account.token);
-    const redeemed = (await postJson(`${world().portal.baseUrl}/authms/api/Auth/verify-token`, {
-      token: handOffCode,
-    })) as { userId: string; token?: string };
+    const redeem = (apiKey?: string) =>
+      fetch(url('/authms/api/Auth/verify-token'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(apiKey ? { 'x-api-key': apiKey } : {}) },
+        body: JSON.stringify({ token: handOffCode }),
+      });
+    // Only the hosting site's server, with its key, may redeem it.
+    expect((await redeem()).status).toBe(401);
+    const answer = await redeem(HOSTING_KEY);
+    expect(answer.status).toBe(200);
+    const redeemed = (await answer.json()) as { userId: string; token?: string };
     expect(redeemed.userId).toBe(account.userId);
     expect(redeemed.token).toBeTruthy();
+
+    // The user sees the hosting site's session among their devices, named after the site.
+    await page.goto(url('/profile/devices'));
+    const hostingRow = page.getByTestId('device-row').filter({ hasText: 'Хостинг' });
+    await hostingRow.waitFor();
+    expect(await page.getByTestId('device-row').count()).toBe(2);
   });
 
   it('signs a visitor in first, then hands off', async () => {

@@ -99,8 +99,32 @@ export type SiblingOrder = {
   usePoints?: boolean;
 };
 
+/** Customers who have already come to the hosting site from the portal. */
+const handedToHosting = new WeakSet<Customer>();
+
+/**
+ * The customer goes to the hosting site from the portal: the portal mints a hand-off code, the
+ * site redeems it with its key. Only then may the site sell them anything.
+ */
+async function handOffToHosting(world: WalletWorld, customer: Customer) {
+  if (handedToHosting.has(customer)) return;
+  const { url } = (await postJson(
+    `${world.portal.baseUrl}/authms/api/Auth/handoff`,
+    { link: `${world.siblingOrigin}/` },
+    customer.token,
+  )) as { url: string };
+  const response = await fetch(`${world.portal.baseUrl}/authms/api/Auth/verify-token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': SIBLING_API_KEY },
+    body: JSON.stringify({ token: new URL(url).searchParams.get('token') }),
+  });
+  if (!response.ok) throw new Error(`The hand-off was refused: ${response.status}`);
+  handedToHosting.add(customer);
+}
+
 /** The hosting site sells the customer a service through the server-to-server API. */
 export async function sellService(world: WalletWorld, customer: Customer, order: SiblingOrder) {
+  await handOffToHosting(world, customer);
   const response = await fetch(`${world.portal.baseUrl}/serversms/api/Sibling/orders`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': SIBLING_API_KEY },

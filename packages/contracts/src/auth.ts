@@ -238,6 +238,11 @@ export const deviceSchema = z.object({
   ipAddress: z.string().nullable(),
   lastActivity: timestampSchema,
   isCurrent: z.boolean(),
+  /**
+   * The site the session belongs to: 'Личный кабинет' (this portal), 'Хостинг', 'Лаунчер' for the
+   * sessions handed to a sibling site, or another site's host. Servers before it did not send it.
+   */
+  site: z.string().optional(),
 });
 export type Device = z.infer<typeof deviceSchema>;
 

@@ -143,3 +143,11 @@ export const STORAGE_UNAVAILABLE = 'Не удалось сохранить из�
 export const PROOF_REQUIRED = 'Подтвердите, что это вы: введите пароль или код подтверждения';
 export const PROOF_ACCEPTED = 'Подтверждено';
 export const PROOF_ONE_ANSWER = 'Укажите что-то одно: пароль, код из приложения или код из письма';
+// Ours: sibling sites, their keys and the sessions handed to them
+// (docs/decisions/0010-sibling-sites-and-their-sessions.md).
+export const API_KEY_INVALID = 'Неверный ключ API';
+export const PORTAL_ONLY = 'Это действие доступно только в личном кабинете';
+// The site a device (session) belongs to, in the devices list.
+export const SITE_PORTAL = 'Личный кабинет';
+export const SITE_HOSTING = 'Хостинг';
+export const SITE_LAUNCHER = 'Лаунчер';

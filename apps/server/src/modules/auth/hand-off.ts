@@ -1,19 +1,21 @@
 /**
- * SSO hand-off (DESIGN §3). The web app asks for a link to an allow-listed sibling site; the
- * link carries not the access token but a hand-off code: 32 random bytes, single use, valid
- * 60 seconds, bound to that site's origin. The sibling redeems it server-to-server at
- * `verify-token` and receives a session of its own (`client_origin` = its origin). A code
- * presented a second time is refused and the session its first redemption issued is revoked:
- * someone else has seen the code.
+ * SSO hand-off. The web app asks for a link to an allow-listed sibling site; the link carries not
+ * the access token but a hand-off code: 32 random bytes, single use, valid 60 seconds, bound to
+ * that site's origin. Only that sibling can redeem it: server to server at `verify-token`, with
+ * its own API key, whose site must live at the code's origin (modules/auth/siblings.ts). It
+ * receives a session of its own (`client_origin` = its origin), which the portal-only routes
+ * refuse. A code presented a second time, or by another sibling, is refused and burnt, and the
+ * session its first redemption issued is revoked: someone else has seen the code.
  */
 import { HAND_OFF_CODE_TTL_SECONDS } from '@portal/contracts/constants';
 import { LINK_INVALID, LINK_NOT_ALLOWED } from '@portal/contracts/messages';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { Clock } from '../../adapters/clock.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Executor } from '../../db/database.js';
 import { invalidInput } from '../../http/app-error.js';
-import { handOffCodes } from './schema.js';
+import { handOffCodes, siblingUsers } from './schema.js';
 import { generateToken, hashToken, type SessionStore } from './sessions.js';
+import type { Sibling } from './siblings.js';
 
 export type HandOffRedemption =
   | { ok: true; userId: string; token: string }
@@ -77,9 +79,13 @@ export class HandOffService {
     return url.toString();
   }
 
-  /** Redeems a code once; a second redemption revokes the first one's session. */
+  /**
+   * Redeems a code once, for the sibling it was minted for. A second redemption, or one by
+   * another sibling, burns the code and revokes the session it issued, if any.
+   */
   async redeem(
     code: string,
+    sibling: Sibling,
     client: { userAgent?: string; ipAddress?: string },
   ): Promise<HandOffRedemption> {
     const codeHash = hashToken(code);
@@ -92,6 +98,7 @@ export class HandOffService {
         .where(
           and(
             eq(handOffCodes.codeHash, codeHash),
+            eq(handOffCodes.origin, sibling.origin),
             isNull(handOffCodes.redeemedAt),
             gt(handOffCodes.expiresAt, now),
           ),
@@ -106,10 +113,25 @@ export class HandOffService {
         .update(handOffCodes)
         .set({ sessionId: session.id })
         .where(eq(handOffCodes.id, row.id));
+      await tx
+        .insert(siblingUsers)
+        .values({ userId: row.userId, sibling: sibling.name, firstSeenAt: now })
+        .onConflictDoNothing();
       return { userId: row.userId, token };
     });
     if (redeemed) return { ok: true, ...redeemed };
 
+    // A code meant for another site is burnt: its own site will be refused too.
+    await this.db
+      .update(handOffCodes)
+      .set({ redeemedAt: now })
+      .where(
+        and(
+          eq(handOffCodes.codeHash, codeHash),
+          ne(handOffCodes.origin, sibling.origin),
+          isNull(handOffCodes.redeemedAt),
+        ),
+      );
     const [used] = await this.db
       .select()
       .from(handOffCodes)
@@ -120,4 +142,17 @@ export class HandOffService {
     }
     return { ok: false, revokedSessionId: null };
   }
+}
+
+/** Whether the user has signed in through the sibling (redeemed one of its hand-offs). */
+export async function hasSignedInThrough(
+  executor: Executor,
+  sibling: Sibling,
+  userId: string,
+): Promise<boolean> {
+  const [row] = await executor
+    .select({ userId: siblingUsers.userId })
+    .from(siblingUsers)
+    .where(and(eq(siblingUsers.userId, userId), eq(siblingUsers.sibling, sibling.name)));
+  return row !== undefined;
 }

@@ -23,7 +23,8 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { unauthorized } from '../../http/app-error.js';
 import type { ClientInfo } from './auth-service.js';
-import { requireSession, sessionOf } from './sessions.js';
+import { requireSession, requireSessionOfAnySite, sessionOf } from './sessions.js';
+import { checkSiblingKey, siblingKeys } from './siblings.js';
 
 /** The prefix of spec §7's authms calls; other auth routes (issue 4, 5) register under it too. */
 export const AUTH_PREFIX = '/authms/api/Auth';
@@ -44,7 +45,8 @@ const errors = {
 
 /** Spec §7 authms: register, verify-registration, login, logout, user, verify-token, handoff. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { auth, handOff, sessions, userReads } = app.deps;
+  const { auth, config, handOff, sessions, userReads } = app.deps;
+  const keys = siblingKeys(config);
 
   app.post(
     '/register',
@@ -107,7 +109,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/logout',
     {
-      preHandler: requireSession,
+      preHandler: requireSessionOfAnySite,
       schema: {
         tags,
         security,
@@ -125,7 +127,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/user',
     {
-      preHandler: requireSession,
+      preHandler: requireSessionOfAnySite,
       schema: {
         tags,
         security,
@@ -146,8 +148,18 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Проверка токена доступа или обмен кода передачи входа на сеанс сайта-партнёра',
+        description:
+          'Токен доступа — `{userId}`, без ключа. Код передачи входа обменивает на сеанс только ' +
+          'тот сайт-партнёр, для которого код выпущен, со своим ключом в `X-Api-Key`; ' +
+          'код, предъявленный другим сайтом, сгорает.',
+        security: [{}, { siblingApiKey: [] }],
         body: verifyTokenRequestSchema,
-        response: { 200: verifyTokenAnswerSchema, 400: errors[400], 401: errors[401] },
+        response: {
+          200: verifyTokenAnswerSchema,
+          400: errors[400],
+          401: errors[401],
+          429: errors[429],
+        },
       },
     },
     async (request) => {
@@ -155,7 +167,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       if (token.length > 200) throw unauthorized(TOKEN_INVALID);
       const session = await sessions.authenticate(token);
       if (session) return { userId: session.userId };
-      const redeemed = await handOff.redeem(token, clientOf(request));
+      // Without a key the caller cannot tell a hand-off code from any other wrong token.
+      if (request.headers['x-api-key'] === undefined) throw unauthorized(TOKEN_INVALID);
+      const sibling = await checkSiblingKey(request, keys);
+      const redeemed = await handOff.redeem(token, sibling, clientOf(request));
       if (!redeemed.ok) {
         if (redeemed.revokedSessionId) {
           request.log.warn(

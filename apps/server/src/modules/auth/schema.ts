@@ -5,6 +5,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uuid,
@@ -96,3 +97,18 @@ export const handOffCodes = pgTable('hand_off_codes', {
 });
 
 export type OneTimeCodeRow = typeof oneTimeCodes.$inferSelect;
+
+// ---------------------------------------------------------------- migrations/0620_sibling_users.sql
+
+/** Sibling sites a user has used: written when the sibling redeems a hand-off code. */
+export const siblingUsers = pgTable(
+  'sibling_users',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sibling: text('sibling').notNull(),
+    firstSeenAt: timestamp('first_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.sibling] })],
+);

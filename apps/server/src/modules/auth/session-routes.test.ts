@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSignedInUser, createUser, signIn } from '../../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../../test/test-app.js';
+import { HOSTING_KEY, SIBLING_CONFIG } from '../servers/test-support.js';
 import { sessions, users } from './schema.js';
 
 const API = '/authms/api/Auth';
@@ -9,16 +10,26 @@ const API = '/authms/api/Auth';
 let testApp: TestApp;
 
 beforeAll(async () => {
-  testApp = await createTestApp();
+  testApp = await createTestApp({ config: SIBLING_CONFIG });
 });
 
-const post = (url: string, options: { token?: string; payload?: Record<string, unknown> } = {}) =>
+const post = (
+  url: string,
+  options: { token?: string; payload?: Record<string, unknown>; apiKey?: string } = {},
+) =>
   testApp.app.inject({
     method: 'POST',
     url: `${API}${url}`,
     ...(options.payload === undefined ? {} : { payload: options.payload }),
-    headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
+    headers: {
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}),
+    },
   });
+
+/** The hosting site redeems a hand-off code, server to server with its key. */
+const redeem = (code: string) =>
+  post('/verify-token', { payload: { token: code }, apiKey: HOSTING_KEY });
 
 describe('user', () => {
   it('answers the User of spec §3, money in roubles and whole points', async () => {
@@ -152,7 +163,7 @@ describe('SSO hand-off', () => {
       method: 'POST',
       url: `${API}/verify-token`,
       payload: { token: code },
-      headers: { 'user-agent': 'hosting-backend/1.0' },
+      headers: { 'user-agent': 'hosting-backend/1.0', 'x-api-key': HOSTING_KEY },
       remoteAddress: '198.51.100.20',
     });
     expect(redeemed.statusCode).toBe(200);
@@ -176,12 +187,12 @@ describe('SSO hand-off', () => {
   it('refuses a code used twice and revokes the session the first use issued', async () => {
     const { token } = await createSignedInUser(testApp);
     const code = codeOf((await mint(token)).json().url);
-    const first = await post('/verify-token', { payload: { token: code } });
+    const first = await redeem(code);
     expect(first.statusCode).toBe(200);
     const siblingToken = first.json().token;
     expect((await post('/user', { token: siblingToken })).statusCode).toBe(200);
 
-    const second = await post('/verify-token', { payload: { token: code } });
+    const second = await redeem(code);
     expect(second.statusCode).toBe(401);
     expect(second.json()).toEqual({ message: 'Недействительный токен' });
     expect((await post('/user', { token: siblingToken })).statusCode).toBe(401);
@@ -192,10 +203,7 @@ describe('SSO hand-off', () => {
   it('redeems a code once when two redemptions race', async () => {
     const { token } = await createSignedInUser(testApp);
     const code = codeOf((await mint(token)).json().url);
-    const answers = await Promise.all([
-      post('/verify-token', { payload: { token: code } }),
-      post('/verify-token', { payload: { token: code } }),
-    ]);
+    const answers = await Promise.all([redeem(code), redeem(code)]);
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 401]);
   });
 
@@ -203,7 +211,7 @@ describe('SSO hand-off', () => {
     const { token } = await createSignedInUser(testApp);
     const code = codeOf((await mint(token)).json().url);
     testApp.clock.advance(61_000);
-    expect((await post('/verify-token', { payload: { token: code } })).statusCode).toBe(401);
+    expect((await redeem(code)).statusCode).toBe(401);
   });
 
   it('refuses a link off the allow-list, and needs a signed-in user', async () => {
@@ -255,8 +263,8 @@ describe('OpenAPI', () => {
       login: ['200', '400', '401', '403', '429'],
       logout: ['200', '401'],
       user: ['200', '401'],
-      'verify-token': ['200', '400', '401'],
-      handoff: ['200', '400', '401'],
+      'verify-token': ['200', '400', '401', '429'],
+      handoff: ['200', '400', '401', '403'],
     };
     for (const [name, statuses] of Object.entries(expected)) {
       const operation = document.paths[`${API}/${name}`]?.post;

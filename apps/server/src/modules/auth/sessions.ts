@@ -1,11 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { errorAnswerSchema } from '@portal/contracts/common';
+import { PORTAL_ONLY, TOKEN_INVALID } from '@portal/contracts/messages';
 import { and, eq, gt, isNull, ne } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../adapters/clock.js';
 import { LocalRevocationBus, type RevocationBus } from '../../adapters/revocation-bus.js';
 import type { Db, Executor } from '../../db/database.js';
 import { UserReadCache } from '../../db/user-reads.js';
-import { unauthorized } from '../../http/app-error.js';
+import { AppError, unauthorized } from '../../http/app-error.js';
 import { type SessionRow, sessions } from './schema.js';
 
 const MINUTE = 60_000;
@@ -22,6 +24,8 @@ const SESSION_LIMITS = {
 export interface AuthenticatedSession {
   id: string;
   userId: string;
+  /** Origin of the sibling site the session was handed to; null for the portal's own sessions. */
+  siblingOrigin: string | null;
 }
 
 export function generateToken(): string {
@@ -45,6 +49,7 @@ export type SessionCreatedListener = (session: SessionRow) => void;
 interface CachedSession {
   id: string;
   userId: string;
+  siblingOrigin: string | null;
   expiresAtMs: number;
   idleMs: number;
   lastActivityMs: number;
@@ -128,7 +133,7 @@ export class SessionStore {
         !this.tombstones.has(cached.id);
       if (isLive) {
         await this.touch(cached, nowMs);
-        return { id: cached.id, userId: cached.userId };
+        return { id: cached.id, userId: cached.userId, siblingOrigin: cached.siblingOrigin };
       }
       // Another process may have recorded activity since; the database decides.
       this.cache.delete(tokenHash);
@@ -150,13 +155,14 @@ export class SessionStore {
     const entry: CachedSession = {
       id: row.id,
       userId: row.userId,
+      siblingOrigin: row.clientOrigin,
       expiresAtMs: row.expiresAt.getTime(),
       idleMs: limitsOf(row).idleMs,
       lastActivityMs: row.lastActivityAt.getTime(),
     };
     await this.touch(entry, nowMs);
     if (this.bus.isReliable() && !this.tombstones.has(row.id)) this.remember(tokenHash, entry);
-    return { id: row.id, userId: row.userId };
+    return { id: row.id, userId: row.userId, siblingOrigin: row.clientOrigin };
   }
 
   /** Last activity is written at most once a minute, not on every request. */
@@ -289,16 +295,43 @@ declare module 'fastify' {
   }
 }
 
-/** preHandler for protected routes: 401 unless the bearer token names a live session. */
+/**
+ * preHandler for protected routes: 401 unless the bearer token names a live session, 403 when
+ * that session was handed to a sibling site. A sibling's session may only do what the few routes
+ * guarded by `requireSessionOfAnySite` do, so a new route is closed to siblings unless it says
+ * otherwise (docs/decisions/0010-sibling-sites-and-their-sessions.md).
+ */
 export async function requireSession(request: FastifyRequest): Promise<void> {
+  await requireSessionOfAnySite(request);
+  if (request.session?.siblingOrigin) throw new AppError('forbidden', PORTAL_ONLY);
+}
+
+/**
+ * preHandler for the routes a sibling site's session may use as well: reading the user, its own
+ * sign-out, that sibling's services. 401 unless the bearer token names a live session.
+ */
+export async function requireSessionOfAnySite(request: FastifyRequest): Promise<void> {
   const token = bearerToken(request);
   const session = token ? await request.server.deps.sessions.authenticate(token) : null;
-  if (!session) throw unauthorized('Недействительный токен');
+  if (!session) throw unauthorized(TOKEN_INVALID);
   request.session = session;
 }
 
 /** The session of a request that passed requireSession. */
 export function sessionOf(request: FastifyRequest): AuthenticatedSession {
-  if (!request.session) throw unauthorized('Недействительный токен');
+  if (!request.session) throw unauthorized(TOKEN_INVALID);
   return request.session;
+}
+
+/**
+ * Writes the 403 of `requireSession` into the answers of every route it guards (routes added
+ * after this call), so that the OpenAPI document tells sibling sites which calls are not theirs.
+ */
+export function declarePortalOnlyAnswers(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const guards = [route.onRequest, route.preHandler].flat();
+    const response = route.schema?.response as Record<string, unknown> | undefined;
+    if (!guards.includes(requireSession) || !response) return;
+    response[403] ??= errorAnswerSchema.describe(PORTAL_ONLY);
+  });
 }

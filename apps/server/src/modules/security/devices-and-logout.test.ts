@@ -56,6 +56,7 @@ describe('POST devices', () => {
         ipAddress: '198.51.100.7',
         lastActivity: testApp.clock.now().toISOString(),
         isCurrent: true,
+        site: 'Личный кабинет',
       },
       {
         id: tablet.sessionId,
@@ -63,6 +64,7 @@ describe('POST devices', () => {
         ipAddress: null,
         lastActivity: expect.any(String),
         isCurrent: false,
+        site: 'Личный кабинет',
       },
       {
         id: laptop.sessionId,
@@ -70,6 +72,7 @@ describe('POST devices', () => {
         ipAddress: '203.0.113.5',
         lastActivity: expect.any(String),
         isCurrent: false,
+        site: 'Личный кабинет',
       },
     ]);
     expect(new Date(devices[2].lastActivity).toISOString()).toBe(devices[2].lastActivity);

@@ -3,14 +3,18 @@ import { errorAnswerSchema, messageAnswerSchema } from '@portal/contracts/common
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { notFound } from '../../http/app-error.js';
 import { requireSession, sessionOf } from '../auth/sessions.js';
+import { siteName } from '../auth/siblings.js';
 import { SECURITY_MESSAGES } from './messages.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const common = { tags: ['devices'], security: [{ bearer: [] }] };
 
-/** A device is a session (DESIGN §3): the caller's own, listed and ended one by one. */
+/**
+ * A device is a session: the caller's own, listed (each with the site it belongs to) and ended one
+ * by one. Portal sessions only: a sibling site's session may not see or end the others.
+ */
 export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { sessions } = app.deps;
+  const { config, sessions } = app.deps;
 
   app.post(
     '/authms/api/Auth/devices',
@@ -31,6 +35,7 @@ export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
         ipAddress: row.ipAddress || null,
         lastActivity: row.lastActivityAt.toISOString(),
         isCurrent: row.id === current.id,
+        site: siteName(config, row.clientOrigin),
       }));
     },
   );

@@ -1,4 +1,5 @@
 import { errorAnswerSchema } from '@portal/contracts/common';
+import { PORTAL_ONLY } from '@portal/contracts/messages';
 import { logoutAllAnswerSchema, logoutAllRequestSchema } from '@portal/contracts/security';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { enforceLimit } from '../../adapters/rate-limit.js';
@@ -35,6 +36,7 @@ export const logoutRoutes: FastifyPluginAsyncZod<{ grants: ResetLogoutGrants }> 
           200: logoutAllAnswerSchema,
           400: errorAnswerSchema,
           401: errorAnswerSchema,
+          403: errorAnswerSchema.describe(PORTAL_ONLY),
           429: errorAnswerSchema,
         },
       },

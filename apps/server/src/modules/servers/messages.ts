@@ -1,5 +1,4 @@
 // Russian texts of services and the sibling API (ours).
-export const API_KEY_INVALID = 'Неверный ключ API';
 export const INSUFFICIENT_FUNDS = 'Недостаточно средств на балансе';
 export const ORDER_ID_REUSED = 'Заказ с этим номером уже оформлен с другими параметрами';
 export const SERVICE_OF_ANOTHER_USER =

@@ -4,6 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../app.js';
 import { isUniqueViolation } from '../../db/unique-violation.js';
 import { AppError, notFound } from '../../http/app-error.js';
+import type { Sibling } from '../auth/siblings.js';
 import { lockBalances } from '../payments/ledger.js';
 import { chargeUser } from './charge.js';
 import {
@@ -17,6 +18,7 @@ import {
 import { serviceOrders, services } from './schema.js';
 import { toOwnerService } from './service-view.js';
 import type { SiblingOrderAnswer, SiblingOrderRequest } from './sibling-schemas.js';
+import { siblingKnowsUser } from './sibling-users.js';
 
 export type OrderOutcome =
   | { isPaid: true; answer: SiblingOrderAnswer }
@@ -42,7 +44,7 @@ function canonicalJson(value: unknown): string {
  */
 export async function placeOrder(
   deps: AppDeps,
-  sibling: string,
+  sibling: Sibling,
   request: SiblingOrderRequest,
 ): Promise<OrderOutcome> {
   const requestHash = createHash('sha256').update(canonicalJson(request)).digest('hex');
@@ -60,17 +62,23 @@ export async function placeOrder(
 
 async function placeOrderOnce(
   deps: AppDeps,
-  sibling: string,
+  sibling: Sibling,
   request: SiblingOrderRequest,
   requestHash: string,
 ): Promise<OrderOutcome> {
   return deps.db.transaction(async (tx) => {
     // The user's lock first: orders of one user run one after another from here on.
     if (!(await lockBalances(tx, request.userId))) throw notFound(USER_NOT_FOUND);
+    // A sibling sells only to users who came to it from the portal (or already hold its services).
+    if (!(await siblingKnowsUser(tx, sibling, request.userId))) {
+      throw notFound(USER_NOT_FOUND);
+    }
     const [previous] = await tx
       .select()
       .from(serviceOrders)
-      .where(and(eq(serviceOrders.sibling, sibling), eq(serviceOrders.orderId, request.orderId)));
+      .where(
+        and(eq(serviceOrders.sibling, sibling.name), eq(serviceOrders.orderId, request.orderId)),
+      );
     if (previous) {
       if (previous.requestHash !== requestHash) throw new AppError('conflict', ORDER_ID_REUSED);
       return { isPaid: true, answer: previous.answer as SiblingOrderAnswer };
@@ -80,7 +88,10 @@ async function placeOrderOnce(
       .select()
       .from(services)
       .where(
-        and(eq(services.sibling, sibling), eq(services.externalId, request.service.externalId)),
+        and(
+          eq(services.sibling, sibling.name),
+          eq(services.externalId, request.service.externalId),
+        ),
       )
       .for('update');
     if (existing && existing.userId !== request.userId) {
@@ -100,7 +111,7 @@ async function placeOrderOnce(
       description: existing ? renewalDescription(item.name) : purchaseDescription(item.name),
       cashbackDescription: cashbackDescription(item.name),
       reference: serviceId,
-      eventKey: `order:${sibling}:${request.orderId}`,
+      eventKey: `order:${sibling.name}:${request.orderId}`,
       now,
     });
     if (!charge.isPaid) return { isPaid: false, reason: 'insufficient_funds' } as const;
@@ -131,7 +142,7 @@ async function placeOrderOnce(
           .values({
             id: serviceId,
             userId: request.userId,
-            sibling,
+            sibling: sibling.name,
             externalId: item.externalId,
             ...details,
             paidUntil: sql`${now.toISOString()}::timestamptz + ${period}`,
@@ -153,7 +164,7 @@ async function placeOrderOnce(
       balanceStars: charge.balancePoints,
     };
     await tx.insert(serviceOrders).values({
-      sibling,
+      sibling: sibling.name,
       orderId: request.orderId,
       userId: request.userId,
       serviceId,

@@ -1,9 +1,10 @@
 import { errorAnswerSchema } from '@portal/contracts/common';
 import { catalogueItemSchema, ownerServicesAnswerSchema } from '@portal/contracts/services';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireSession, sessionOf } from '../auth/sessions.js';
+import { requireSessionOfAnySite, sessionOf } from '../auth/sessions.js';
+import { siblingSites } from '../auth/siblings.js';
 import { loadCatalogue } from './catalogue.js';
 import { services } from './schema.js';
 import { toOwnerService } from './service-view.js';
@@ -12,31 +13,41 @@ import { toOwnerService } from './service-view.js';
 export const serviceRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
   const catalogue = loadCatalogue(deps.config);
+  const sites = siblingSites(deps.config);
+
+  /** The user's services, oldest first; only one sibling's when it is named. */
+  async function servicesOf(userId: string, sibling?: string) {
+    const rows = await deps.db
+      .select()
+      .from(services)
+      .where(and(eq(services.userId, userId), sibling ? eq(services.sibling, sibling) : undefined))
+      .orderBy(asc(services.createdAt), asc(services.id));
+    return rows.map(toOwnerService);
+  }
 
   app.get(
     '/serversms/api/Servers/owner/services',
     {
-      preHandler: requireSession,
+      preHandler: requireSessionOfAnySite,
       schema: {
         tags: ['services'],
         summary: 'Услуги пользователя (активные и приостановленные), старые сверху',
         description:
           '`amount` — цена в месяц в рублях (по умолчанию 1790), `message` — название, ' +
-          '`serverCount` — число серверов, `paidUntil` — до какого момента оплачено.',
+          '`serverCount` — число серверов, `paidUntil` — до какого момента оплачено. ' +
+          'Сеанс сайта-партнёра видит только услуги этого сайта.',
         security: [{ bearer: [] }],
         response: { 200: ownerServicesAnswerSchema, 401: errorAnswerSchema },
       },
     },
     async (request) => {
-      const { userId } = sessionOf(request);
-      return deps.userReads.read(userId, 'services', async () => {
-        const rows = await deps.db
-          .select()
-          .from(services)
-          .where(eq(services.userId, userId))
-          .orderBy(asc(services.createdAt), asc(services.id));
-        return rows.map(toOwnerService);
-      });
+      const { userId, siblingOrigin } = sessionOf(request);
+      if (siblingOrigin === null) {
+        return deps.userReads.read(userId, 'services', () => servicesOf(userId));
+      }
+      // A sibling's session sees that sibling's services; an unknown origin, none.
+      const sibling = sites.find((site) => site.origin === siblingOrigin);
+      return sibling ? servicesOf(userId, sibling.name) : [];
     },
   );
 

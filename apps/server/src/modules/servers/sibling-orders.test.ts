@@ -6,6 +6,7 @@ import { balancesOf, createWalletTestApp, fundUser } from '../payments/test-supp
 import { services } from './schema.js';
 import {
   HOSTING_KEY,
+  introduceToSibling,
   LAUNCHER_KEY,
   orderBody,
   placeOrder,
@@ -159,6 +160,7 @@ describe('sibling API: orders charge the wallet', () => {
   it('refuses a source address after 20 wrong keys, even with the right one', async () => {
     const t = await testApp;
     const user = await createUser(t);
+    await introduceToSibling(t, user.id);
     const wrong = { 'x-api-key': 'guess-0123456789abcdefghijkl' };
     // Its own source address, so the other tests' counters do not mix in.
     const remoteAddress = '203.0.113.7';

@@ -5,17 +5,18 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../http/app-error.js';
 import { users } from '../auth/schema.js';
+import { requireSiblingKey, siblingKeys, siblingOf } from '../auth/siblings.js';
 import { INSUFFICIENT_FUNDS, SERVICE_NOT_FOUND, USER_NOT_FOUND } from './messages.js';
 import { placeOrder } from './orders.js';
 import { services } from './schema.js';
 import { toOwnerService } from './service-view.js';
-import { requireSiblingKey, siblingKeys, siblingOf } from './sibling-auth.js';
 import {
   siblingOrderAnswerSchema,
   siblingOrderRequestSchema,
   siblingServiceUpdateSchema,
   siblingWalletAnswerSchema,
 } from './sibling-schemas.js';
+import { siblingKnowsUser } from './sibling-users.js';
 
 export const SIBLING_PREFIX = '/serversms/api/Sibling';
 
@@ -26,8 +27,9 @@ const tooManyAnswer = errorAnswerSchema.describe(
 );
 
 /**
- * The server-to-server API for sibling sites (DESIGN §4): each authenticates with its own key
- * from SIBLING_API_KEYS in `X-Api-Key`, never with a user's token, and sees only its services.
+ * The server-to-server API for sibling sites: each authenticates with its own key from
+ * SIBLING_API_KEYS in `X-Api-Key`, never with a user's token, sees only its services and only
+ * the users who have used it (sibling-users.ts); anyone else is 404 like an unknown id.
  */
 export const siblingRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
@@ -96,7 +98,7 @@ export const siblingRoutes: FastifyPluginAsyncZod = async (app) => {
         })
         .where(
           and(
-            eq(services.sibling, siblingOf(request)),
+            eq(services.sibling, siblingOf(request).name),
             eq(services.externalId, request.params.externalId),
           ),
         )
@@ -122,15 +124,19 @@ export const siblingRoutes: FastifyPluginAsyncZod = async (app) => {
           400: errorAnswerSchema,
           401: unauthorizedAnswer,
           429: tooManyAnswer,
-          404: errorAnswerSchema,
+          404: errorAnswerSchema.describe(USER_NOT_FOUND),
         },
       },
     },
     async (request) => {
+      const { userId } = request.params;
+      if (!(await siblingKnowsUser(deps.db, siblingOf(request), userId))) {
+        throw notFound(USER_NOT_FOUND);
+      }
       const [user] = await deps.db
         .select({ kopecks: users.balanceKopecks, points: users.balancePoints })
         .from(users)
-        .where(eq(users.id, request.params.userId));
+        .where(eq(users.id, userId));
       if (!user) throw notFound(USER_NOT_FOUND);
       return { balance: kopecksToRoubles(user.kopecks), balanceStars: user.points };
     },
@@ -150,16 +156,18 @@ export const siblingRoutes: FastifyPluginAsyncZod = async (app) => {
           400: errorAnswerSchema,
           401: unauthorizedAnswer,
           429: tooManyAnswer,
+          404: errorAnswerSchema.describe(USER_NOT_FOUND),
         },
       },
     },
     async (request) => {
+      const { userId } = request.params;
+      const sibling = siblingOf(request);
+      if (!(await siblingKnowsUser(deps.db, sibling, userId))) throw notFound(USER_NOT_FOUND);
       const rows = await deps.db
         .select()
         .from(services)
-        .where(
-          and(eq(services.userId, request.params.userId), eq(services.sibling, siblingOf(request))),
-        )
+        .where(and(eq(services.userId, userId), eq(services.sibling, sibling.name)))
         .orderBy(asc(services.createdAt), asc(services.id));
       return rows.map(toOwnerService);
     },

@@ -1,4 +1,6 @@
 // Helpers for the services' tests (not loaded by the server).
+
+import { sql } from 'drizzle-orm';
 import type { TestApp } from '../../../test/test-app.js';
 
 export const HOSTING_KEY = 'hosting-test-key-0123456789abcdef';
@@ -38,7 +40,29 @@ export function orderBody(
   };
 }
 
-export function placeOrder(t: TestApp, body: ReturnType<typeof orderBody>, key = HOSTING_KEY) {
+/**
+ * Records that the user came to the sibling through a hand-off, as its redemption does, so that
+ * the sibling may read and charge them (sibling-users.ts).
+ */
+export async function introduceToSibling(
+  t: Pick<TestApp, 'database'>,
+  userId: string,
+  sibling: 'hosting' | 'launcher' = 'hosting',
+) {
+  // An unknown id stays unknown: nothing to record.
+  await t.database.db.execute(
+    sql`INSERT INTO sibling_users (user_id, sibling)
+        SELECT id, ${sibling} FROM users WHERE id = ${userId} ON CONFLICT DO NOTHING`,
+  );
+}
+
+/** The order as the site holding `key` sends it, for a user who has signed in through that site. */
+export async function placeOrder(
+  t: TestApp,
+  body: ReturnType<typeof orderBody>,
+  key = HOSTING_KEY,
+) {
+  await introduceToSibling(t, body.userId, key === LAUNCHER_KEY ? 'launcher' : 'hosting');
   return t.app.inject({
     method: 'POST',
     url: '/serversms/api/Sibling/orders',

@@ -1,5 +1,5 @@
 import { errorAnswerSchema } from '@portal/contracts/common';
-import { YANDEX_SIGN_IN_CODE_REFUSED } from '@portal/contracts/messages';
+import { PORTAL_ONLY, PROOF_REQUIRED, YANDEX_SIGN_IN_CODE_REFUSED } from '@portal/contracts/messages';
 import {
   yandexCallbackQuerySchema,
   yandexExchangeAnswerSchema,
@@ -63,15 +63,22 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['yandex'],
         summary:
           'Адрес входа через Яндекс ID (с токеном: привязка к аккаунту, нужен свежий Auth/proof)',
-        response: { 200: yandexUrlAnswerSchema, 403: errorAnswerSchema, 503: errorAnswerSchema },
+        security: [{}, { bearer: [] }],
+        response: {
+          200: yandexUrlAnswerSchema,
+          403: errorAnswerSchema.describe(`${PORTAL_ONLY}; ${PROOF_REQUIRED}`),
+          503: errorAnswerSchema,
+        },
       },
     },
     async (request, reply) => {
-      if (!config.YANDEX_CLIENT_ID)
-        throw new AppError('unavailable', YANDEX_MESSAGES.notConfigured);
       // Signed in: the answer will link Yandex ID to this user instead of signing in.
       const token = bearerToken(request);
       const session = token ? await sessions.authenticate(token) : null;
+      // Linking is portal-only: a sibling site's session may not link an account to the user.
+      if (session?.siblingOrigin) throw new AppError('forbidden', PORTAL_ONLY);
+      if (!config.YANDEX_CLIENT_ID)
+        throw new AppError('unavailable', YANDEX_MESSAGES.notConfigured);
       // Linking adds a way into the account: only a session that has just proved its owner.
       if (session) await assertRecentlyProven(request, session);
       const { flowId, flowHash } = newFlow();

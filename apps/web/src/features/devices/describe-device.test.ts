@@ -37,4 +37,13 @@ describe('describeDevice', () => {
     );
     expect(deviceLine(describeDevice(CHROME_WINDOWS, '203.0.113.5'))).toBe('Windows 10 Chrome');
   });
+
+  it('ends the line with the site the session belongs to, when the server names it', () => {
+    expect(deviceLine(describeDevice('hosting-backend/1.0', '198.51.100.20'), 'Хостинг')).toBe(
+      'Неизвестное устройство • Хостинг',
+    );
+    expect(deviceLine(describeDevice(SAFARI_IPHONE, '198.51.100.7'), 'Личный кабинет')).toBe(
+      'iOS 17.5 Mobile Safari • 198.51.100.7 • Личный кабинет',
+    );
+  });
 });

@@ -23,7 +23,10 @@ export function describeDevice(userAgent: string, ipAddress: string | null): Dev
   };
 }
 
-/** One line, as the confirmation dialog repeats it. */
-export function deviceLine({ title, ip }: DeviceDescription): string {
-  return ip ? `${title} • ${ip}` : title;
+/**
+ * One line, as the confirmation dialog and the sign-out button repeat it, with the site the
+ * session belongs to when the server names it ('Хостинг': signed in there through the portal).
+ */
+export function deviceLine({ title, ip }: DeviceDescription, site?: string): string {
+  return [title, ip, site].filter(Boolean).join(' • ');
 }

@@ -99,7 +99,9 @@ export default function DevicesPage() {
         }}
         title="Точно выйти?"
         description={
-          leaving ? deviceLine(describeDevice(leaving.userAgent, leaving.ipAddress)) : ''
+          leaving
+            ? deviceLine(describeDevice(leaving.userAgent, leaving.ipAddress), leaving.site)
+            : ''
         }
         footer={
           <>
@@ -124,7 +126,8 @@ export default function DevicesPage() {
 }
 
 function DeviceRow({ device, onLeave }: { device: Device; onLeave: () => void }) {
-  const { title, ip } = describeDevice(device.userAgent, device.ipAddress);
+  const description = describeDevice(device.userAgent, device.ipAddress);
+  const { title, ip } = description;
   return (
     <li className={styles.row} data-testid="device-row" data-device-id={device.id}>
       <span className={styles.text}>
@@ -134,11 +137,17 @@ function DeviceRow({ device, onLeave }: { device: Device; onLeave: () => void })
           {device.isCurrent ? <span className={styles.current}>Это устройство</span> : null}
         </span>
         <span className={styles.meta}>
+          {device.site ? <span className={styles.site}>{device.site} • </span> : null}
           Привязан{' '}
           <time dateTime={device.lastActivity}>{lastActivityText(device.lastActivity)}</time>
         </span>
       </span>
-      <Button variant="secondary" size="sm" onClick={onLeave} aria-label={`Выйти: ${title}`}>
+      <Button
+        variant="secondary"
+        size="sm"
+        onClick={onLeave}
+        aria-label={`Выйти: ${deviceLine(description, device.site)}`}
+      >
         Выйти
       </Button>
     </li>
