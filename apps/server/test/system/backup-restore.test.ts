@@ -86,6 +86,8 @@ async function makeAccount(url: string): Promise<Account & { avatarUrl: string }
   expect(verified.status).toBe(200);
   const token = verified.body.token as string;
 
+  const proof = { token, ip, body: { password: DEFAULT_PASSWORD } };
+  expect((await call(url, 'POST', `${API}/proof`, proof)).status).toBe(200);
   const enabled = await call(url, 'POST', `${API}/2fa/enable`, { token, ip });
   expect(enabled.status).toBe(200);
   const secret = enabled.body.secret as string;

@@ -186,6 +186,8 @@ describe('bursts of 100 parallel sign-ins split between the two processes', () =
   it('check at most 10 authenticator codes when the password is right', async () => {
     const user = await createPortalUser(scratch);
     const token = await login(a.url, user, randomClientIp());
+    const proof = { token, body: { password: DEFAULT_PASSWORD } };
+    expect((await call(a.url, 'POST', `${API}/proof`, proof)).status).toBe(200);
     const enabled = await call(a.url, 'POST', `${API}/2fa/enable`, { token });
     const secret: string = enabled.body.secret;
     const code = totpCode(secret, new Date());

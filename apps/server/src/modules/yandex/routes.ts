@@ -1,5 +1,9 @@
 import { errorAnswerSchema } from '@portal/contracts/common';
-import { PORTAL_ONLY, PROOF_REQUIRED, YANDEX_SIGN_IN_CODE_REFUSED } from '@portal/contracts/messages';
+import {
+  PORTAL_ONLY,
+  PROOF_REQUIRED,
+  YANDEX_SIGN_IN_CODE_REFUSED,
+} from '@portal/contracts/messages';
 import {
   yandexCallbackQuerySchema,
   yandexExchangeAnswerSchema,
