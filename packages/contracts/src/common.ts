@@ -72,6 +72,11 @@ export function isCleanName(value: string): boolean {
   return !forbiddenInNames.test(value);
 }
 
+/** A name from elsewhere (a Yandex ID profile) with those characters taken out. */
+export function cleanedName(value: string): string {
+  return value.replace(new RegExp(forbiddenInNames.source, 'gu'), '').trim();
+}
+
 /**
  * The password rule of spec §5. Checks run in the order of the spec's list, so
  * a form showing the first message shows the most basic problem first.

@@ -194,6 +194,14 @@ describe('/auth/yandex/callback', () => {
     expect(fake.infoRequests.at(-1)?.authorization).toMatch(/^OAuth y0_/);
   });
 
+  it('takes invisible and direction-changing characters out of the names a profile brings', async () => {
+    const yandex = account({ first_name: 'Але\u202Eксей\u200B', last_name: '\u0007Смирнов' });
+    const { token } = await signInThroughYandex(yandex);
+    const { id } = await tokenUser(token);
+    const [row] = await database.db.select().from(users).where(eq(users.id, id));
+    expect([row?.firstName, row?.lastName]).toEqual(['Алексей', 'Смирнов']);
+  });
+
   it('signs in the user already linked to that Yandex id', async () => {
     const yandex = account();
     const linked = await createUser(testApp, { yandexId: yandex.id });
