@@ -344,7 +344,7 @@ describe('the Yandex state is single use', () => {
     const replay = redirectOf(await callback(denied.back, denied.cookie));
     expect(replay.searchParams.get('yandexError')).toBe(YANDEX_MESSAGES.stale);
 
-    const { headers } = await createSignedInUser(testApp);
+    const { headers } = await createSignedInUser(testApp, {}, { isProven: true });
     fake.signInAs(account());
     const linking = await startSignIn(headers);
     expect(redirectOf(await callback(linking.back, linking.cookie)).pathname).toBe('/profile');
