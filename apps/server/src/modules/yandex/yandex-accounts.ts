@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { cleanedName } from '@portal/contracts/common';
 import { USERNAME_MAX_LENGTH } from '@portal/contracts/constants';
 import { eq } from 'drizzle-orm';
 import type { Clock } from '../../adapters/clock.js';
@@ -61,8 +62,12 @@ export async function resolveYandexAccount(
           userNameKey: userNameKey(userName),
           // No password: this account signs in with Yandex ID (or sets one by password reset).
           passwordHash: null,
-          firstName: profile.first_name?.trim() || profile.display_name?.trim() || userName,
-          lastName: profile.last_name?.trim() ?? '',
+          // Names from the profile follow the portal's rule for names: nothing invisible.
+          firstName:
+            cleanedName(profile.first_name ?? '') ||
+            cleanedName(profile.display_name ?? '') ||
+            userName,
+          lastName: cleanedName(profile.last_name ?? ''),
           yandexId: profile.id,
           // Yandex only hands out addresses it has confirmed.
           confirmedAt: now,
