@@ -73,7 +73,7 @@ export const proofRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     `${AUTH_PREFIX}/proof`,
     {
-      preHandler: requireSession,
+      onRequest: requireSession,
       schema: {
         ...common,
         summary: 'Чем аккаунт может подтвердить, что это он, и до какого времени подтверждён сеанс',
@@ -96,7 +96,7 @@ export const proofRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     `${AUTH_PREFIX}/proof/email-code`,
     {
-      preHandler: requireSession,
+      onRequest: requireSession,
       schema: {
         ...common,
         summary: 'Отправляет код подтверждения на почту аккаунта',
@@ -127,7 +127,7 @@ export const proofRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     `${AUTH_PREFIX}/proof`,
     {
-      preHandler: requireSession,
+      onRequest: requireSession,
       schema: {
         ...common,
         summary:
