@@ -31,7 +31,7 @@ type PendingConfirmation = {
 };
 
 /**
- * /auth (spec §2 "Auth page"): the two tabs, the code screen, the `link` hand-off and the Yandex
+ * /auth: the two tabs, the code screen, the `link` hand-off and the Yandex
  * ID return (`yandexCode`). A `token` param signs nobody in (docs/decisions/0009).
  */
 export default function AuthPage() {

@@ -5,8 +5,7 @@ import { selectIsAuth } from './auth-slice';
 
 /**
  * A signed-in user opening /auth goes home, except when /auth has work to do: `yandexCode` (the
- * return of a Yandex ID sign-in begun in this browser) or `link` (the hand-off to a sibling site),
- * spec §2 "Auth page".
+ * return of a Yandex ID sign-in begun in this browser) or `link` (the hand-off to a sibling site).
  */
 export function RedirectIfSignedIn() {
   const isAuth = useAppSelector(selectIsAuth);

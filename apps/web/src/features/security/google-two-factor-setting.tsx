@@ -200,7 +200,7 @@ type ConnectDialogProps = {
 };
 
 /**
- * The QR code, the key for typing by hand, and the first code (1–6 digits, spec §5). When the
+ * The QR code, the key for typing by hand, and the first code (1–6 digits). When the
  * server wants a fresh proof of the owner first (for the key, or again for the code), the dialog
  * shows the proof step and then repeats the call.
  */
