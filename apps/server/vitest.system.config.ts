@@ -8,7 +8,7 @@ export default defineConfig({
     name: 'system',
     root: import.meta.dirname,
     include: ['test/system/**/*.test.ts'],
-    globalSetup: ['test/system/support/global-setup.ts'],
+    globalSetup: ['test/support/system/global-setup.ts'],
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -1,6 +1,11 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { portalConfigFromServer } from './vite-portal-config';
 
 // In development the API runs as a separate process; everything the browser sends to a server
 // path goes there, so the web app uses the same relative URLs as in production.
@@ -21,18 +26,104 @@ const serverPaths = [
   '/docs',
 ];
 
-export default defineConfig({
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** Text files the server sends as they are (index.html is rendered and compressed at start). */
+const COMPRESSIBLE = /\.(js|mjs|css|svg|json|txt)$/;
+
+/**
+ * Writes a brotli (`.br`, best quality) and a gzip (`.gz`) copy beside each built text file, once,
+ * so the server sends the copy the browser accepts without compressing per request
+ * (apps/server/src/web/serve-web.ts). A copy that would not be smaller is not written.
+ */
+async function precompressDir(dir: string): Promise<void> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries
+    .filter((entry) => entry.isFile() && COMPRESSIBLE.test(entry.name))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+  await Promise.all(
+    files.map(async (file) => {
+      const content = await readFile(file);
+      const copies = {
+        br: await brotli(content, {
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+            [constants.BROTLI_PARAM_SIZE_HINT]: content.byteLength,
+          },
+        }),
+        gz: await gzipAsync(content, { level: constants.Z_BEST_COMPRESSION }),
+      };
+      for (const [extension, copy] of Object.entries(copies)) {
+        if (copy.byteLength < content.byteLength) await writeFile(`${file}.${extension}`, copy);
+      }
+    }),
+  );
+}
+
+/** The build step: compresses the output folder once Vite has written everything into it. */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'portal-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      await precompressDir(outDir);
+    },
+  };
+}
+
+/**
+ * The built app renders with Preact through its React layer (`preact/compat`): the same hooks,
+ * portals and Suspense the app and its libraries use, at a tenth of React DOM's bytes, which
+ * `/auth`'s first-visit budget needs. Only the build swaps it in; development, the types and the
+ * unit tests stay on React (docs/decisions/0026-preact-in-the-build.md).
+ */
+const PREACT_ALIASES = [
+  { find: /^react$/, replacement: 'preact/compat' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  {
+    find: /^react-dom\/client$/,
+    replacement: fileURLToPath(new URL('./src/app/preact-client.ts', import.meta.url)),
+  },
+  { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
+  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
+];
+
+export default defineConfig(({ command }) => ({
   // `npm run dev` starts Vite from the repository root with --config; the app lives here.
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react()],
+  plugins: [react(), portalConfigFromServer(serverUrl), precompress()],
   resolve: {
-    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+    alias: [
+      { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
+      ...(command === 'build' ? PREACT_ALIASES : []),
+    ],
   },
   server: {
-    proxy: Object.fromEntries(serverPaths.map((path) => [path, { target: serverUrl }])),
+    proxy: Object.fromEntries(serverPaths.map((prefix) => [prefix, { target: serverUrl }])),
   },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // The libraries every page starts with, in one file: fewer requests (each costs its
+          // headers) and better compression than the dozen small chunks the split makes of them.
+          // Libraries only some screens use (axios, dialogs, toasts, device names, code input)
+          // stay in chunks of their own, loaded with those screens.
+          groups: [
+            {
+              name: 'vendor',
+              test: /node_modules[\\/](preact|react|react-dom|scheduler|react-router|react-redux|redux|@reduxjs[\\/]toolkit|immer|use-sync-external-store|zod)[\\/]/,
+            },
+          ],
+        },
+      },
+    },
   },
-});
+}));

@@ -5,7 +5,11 @@ import { defineConfig } from 'vitest/config';
 // touches the DOM is tested in a real browser, see vitest.e2e.config.ts).
 export default defineConfig({
   resolve: {
-    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+    alias: {
+      '@': fileURLToPath(new URL('./src', import.meta.url)),
+      // Helpers only tests use (README "Tests"); a feature's test reaches them by this name.
+      '@test-support': fileURLToPath(new URL('./test/support', import.meta.url)),
+    },
   },
   test: {
     name: 'web',

@@ -7,7 +7,7 @@ export default defineConfig({
     name: 'e2e',
     root: import.meta.dirname,
     include: ['e2e/**/*.e2e.ts'],
-    globalSetup: ['e2e/global-setup.ts'],
+    globalSetup: ['test/support/e2e/global-setup.ts'],
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,

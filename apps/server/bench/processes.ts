@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { SERVER_ROOT } from '../src/paths.js';
 
@@ -14,25 +15,53 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts a TypeScript entry point in its own process and waits until `url` answers. */
-export async function startProcess(entry: string, env: Record<string, string>, readyUrl: string) {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], {
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds a process has used so far, user and system, all its threads (Linux: utime and
+ * stime of /proc/<pid>/stat, in clock ticks of 10 ms; over a run of seconds that is exact enough).
+ */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+export interface StartedProcess {
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `node <args>` in apps/server and waits until `readyUrl` answers. `stdout` is a file
+ * descriptor the process writes its output (its log lines) to; by default it is discarded.
+ */
+export async function startProcess(
+  args: string[],
+  env: Record<string, string | undefined>,
+  readyUrl: string,
+  stdout: number | 'ignore' = 'ignore',
+): Promise<StartedProcess> {
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: SERVER_ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', stdout, 'inherit'],
   });
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
     try {
       if ((await fetch(readyUrl)).ok) break;
     } catch {}
-    if (Date.now() > deadline) throw new Error(`${entry} did not start`);
+    if (Date.now() > deadline) throw new Error(`${args.join(' ')} did not start`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),

@@ -1,86 +1,97 @@
-// `npm run bench`: starts the real portal (embedded database, or PostgreSQL with DATABASE_URL),
-// loads it with autocannon from this process, and prints each scenario against a bare Fastify
-// route measured on the same machine in the same run.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+// `npm run bench`: starts the built portal as `npm start` would (embedded database, or
+// PostgreSQL with DATABASE_URL), loads it with autocannon from this process, and prints each
+// scenario's requests/s and the server's CPU per request against a bare Fastify route answering
+// the same bytes. A scenario is a function in SCENARIOS below; bench/harness.ts has the parts.
+
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { systemClock } from '../src/adapters/clock.js';
 import { signTbankRequest } from '../src/adapters/tbank/token.js';
-import { connectPostgres, type Database, openPglite } from '../src/db/database.js';
+import type { Database } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
+import { users } from '../src/modules/accounts/schema.js';
 import { hashPassword } from '../src/modules/auth/passwords.js';
-import { users } from '../src/modules/auth/schema.js';
 import { SessionStore } from '../src/modules/auth/sessions.js';
-import { SANDBOX_TERMINAL_KEY, sandboxPassword } from '../src/modules/payments/provider.js';
+import { SANDBOX_TERMINAL_KEY, sandboxPassword } from '../src/modules/payment-sandbox/terminal.js';
 import { payments } from '../src/modules/payments/schema.js';
 import { NOTIFICATION_PATH } from '../src/modules/payments/top-up.js';
-import { withDatabaseName } from '../test/database-url.js';
-import { freePort, startProcess } from './processes.js';
+import {
+  CONNECTIONS,
+  DURATION_S,
+  measure,
+  openBenchDatabase,
+  type Portal,
+  printTable,
+  type Row,
+  SECRET_KEY,
+  startBareTwin,
+  startPortal,
+  WARM_UP_S,
+} from './harness.js';
+import { scaleScenarios } from './scale-scenarios.js';
+import { webBytesRows, webBytesTable } from './web-bytes.js';
 
-const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
-const CONNECTIONS = 20;
 const NOTIFICATIONS = Number(process.env.BENCH_NOTIFICATIONS ?? 3000);
 const PAYERS = 50;
 const TOP_UP_KOPECKS = 10_000;
-// Fixed so the bench can sign sandbox notifications the way the provider would.
-const SECRET_KEY = 'bench-secret-key-bench-secret-key-0123456789';
+const PASSWORD = 'Bench-Pass1';
 
-interface Row {
-  scenario: string;
-  requestsPerSecond: number;
-  p99Ms: number;
-  ratio?: number;
-  goal: string;
-  met?: boolean;
-  note?: string;
+/** What a scenario gets: the running portal, the seeded users, the database between runs. */
+export interface BenchContext {
+  /** The portal, started on first use and again after `withDatabase`. */
+  portal(): Promise<Portal>;
+  /** Runs `use` on the bench database with the portal stopped (PGlite has one owner at a time). */
+  withDatabase<T>(use: (database: Database) => Promise<T>): Promise<T>;
+  user: SeededUser;
+  payers: SeededUser[];
+  /** Signed CONFIRMED notifications, one per distinct pending payment, sent once each. */
+  notifications: string[];
+  /** Requests/s of the first bare twin measured (`Auth/user`'s): the scale scenarios' reference. */
+  bareRequestsPerSecond?: number;
 }
 
-async function load(options: autocannon.Options) {
-  const result = await autocannon({ duration: DURATION_S, connections: CONNECTIONS, ...options });
-  return {
-    requestsPerSecond: result.requests.average,
-    p99Ms: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
-  };
+export type Scenario = (bench: BenchContext) => Promise<Row[]>;
+
+interface SeededUser {
+  token: string;
+  userName: string;
+  id: string;
 }
 
-async function openBenchDatabase() {
-  const adminUrl = process.env.DATABASE_URL;
-  if (adminUrl) {
-    const name = `portal_bench_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = withDatabaseName(adminUrl, name);
-    return {
-      env: { DATABASE_URL: url } as Record<string, string>,
-      open: async () => connectPostgres(url),
-      drop: async () => {
-        const client = new pg.Client({ connectionString: adminUrl });
-        await client.connect();
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await client.end();
-      },
-    };
+/** Users with live sessions, written before the portal starts. */
+async function seedUsers(database: Database, count: number): Promise<SeededUser[]> {
+  const sessions = new SessionStore(database.db, systemClock);
+  const passwordHash = await hashPassword(PASSWORD);
+  const seeded: SeededUser[] = [];
+  for (let index = 0; index < count; index++) {
+    const userName = `bench_${index}`;
+    const [user] = await database.db
+      .insert(users)
+      .values({
+        email: `${userName}@example.com`,
+        emailKey: `${userName}@example.com`,
+        userName,
+        userNameKey: userName,
+        passwordHash,
+        firstName: 'Бенч',
+        lastName: 'Тестов',
+        confirmedAt: new Date(),
+      })
+      .returning();
+    const { token } = await sessions.create({
+      userId: user!.id,
+      userAgent: 'bench',
+      ipAddress: '127.0.0.1',
+    });
+    seeded.push({ token, userName, id: user!.id });
   }
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-'));
-  return {
-    env: { DATA_DIR: dataDir } as Record<string, string>,
-    open: async () => openPglite(path.join(dataDir, 'pgdata')),
-    drop: async () => rmSync(dataDir, { recursive: true, force: true }),
-  };
+  return seeded;
 }
 
-/** Pending sandbox top-ups, one per notification the bench will send. */
-async function seedPayments(database: Database, userIds: string[], count: number) {
+/** Pending sandbox top-ups spread over `payers`, and the signed notification of each. */
+async function seedPayments(database: Database, payers: SeededUser[], count: number) {
   const rows = Array.from({ length: count }, (_, index) => ({
-    userId: userIds[index % userIds.length]!,
+    userId: payers[index % payers.length]!.id,
     method: 'card' as const,
     amountKopecks: TOP_UP_KOPECKS,
     provider: 'sandbox' as const,
@@ -116,236 +127,203 @@ async function seedPayments(database: Database, userIds: string[], count: number
   );
 }
 
-/** Users with live sessions, written before the server starts (PGlite has one owner at a time). */
-async function seed(database: Database, count: number) {
-  await migrate(database);
-  const sessions = new SessionStore(database.db, systemClock);
-  const passwordHash = await hashPassword('Bench-Pass1');
-  const seeded: { token: string; userName: string; id: string }[] = [];
-  for (let index = 0; index < count; index++) {
-    const userName = `bench_${index}`;
-    const [user] = await database.db
-      .insert(users)
-      .values({
-        email: `${userName}@example.com`,
-        emailKey: `${userName}@example.com`,
-        userName,
-        userNameKey: userName,
-        passwordHash,
-        firstName: 'Бенч',
-        lastName: 'Тестов',
-        confirmedAt: new Date(),
-      })
-      .returning();
-    const { token } = await sessions.create({
-      userId: user!.id,
-      userAgent: 'bench',
-      ipAddress: '127.0.0.1',
-    });
-    seeded.push({ token, userName, id: user!.id });
-  }
-  return seeded;
-}
-
-async function main() {
-  const rows: Row[] = [];
-  const barePort = await freePort();
-  const bare = await startProcess(
-    'bench/bare-server.ts',
-    { PORT: String(barePort) },
-    `http://127.0.0.1:${barePort}/bare`,
-  );
-  const reference = await load({ url: `http://127.0.0.1:${barePort}/bare` });
-  await bare.stop();
-  rows.push({ scenario: 'bare Fastify route (reference)', ...reference, ratio: 1, goal: '—' });
-
-  const bench = await openBenchDatabase();
-  const database = await bench.open();
-  // Customers pay independently: the top-ups are spread over PAYERS accounts (each credit locks
-  // its account's row, so one account would measure a queue, not the server).
-  const [user, ...payers] = await seed(database, 1 + PAYERS);
-  const payerIds = payers.map((payer) => payer.id);
-  const notifications = await seedPayments(database, payerIds, NOTIFICATIONS);
-  await database.close();
-
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const portal = await startProcess(
-    'src/server.ts',
-    {
-      ...bench.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      SECRET_KEY,
-      PUBLIC_URL: base,
-    },
-    `${base}/ready`,
-  );
-  const auth = { authorization: `Bearer ${user!.token}` };
-  let notificationRun: { perSecond: number; p99: number; non2xx: number } | undefined;
-
-  try {
-    const reads: { scenario: string; method: 'GET' | 'POST'; path: string; goal: number }[] = [
+/**
+ * A signed-in read against its bare twin: the same request to a bare Fastify route answering the
+ * portal's answer byte for byte, run just before it, so both see the machine in the same state.
+ */
+function signedInRead(
+  scenario: string,
+  method: 'GET' | 'POST',
+  path: string,
+  maxRatio: number,
+): Scenario {
+  return async (bench) => {
+    const portal = await bench.portal();
+    const request = { method, path, headers: { authorization: `Bearer ${bench.user.token}` } };
+    const bare = await startBareTwin(portal, request);
+    const goal = `CPU ≤ ${maxRatio}× bare`;
+    if (bare.answer.status !== 200) {
+      await bare.stop();
+      return [
+        { scenario, requestsPerSecond: 0, p99Ms: 0, goal, note: `HTTP ${bare.answer.status}` },
+      ];
+    }
+    const reference = await measure(bare.pid, { url: `${bare.base}${path}`, ...request });
+    bench.bareRequestsPerSecond ??= reference.requestsPerSecond;
+    await bare.stop();
+    const result = await measure(
+      portal.pid,
+      { url: `${portal.base}${path}`, ...request },
+      { logFd: portal.logFd },
+    );
+    const bytes = Buffer.byteLength(bare.answer.body);
+    return [
       {
-        scenario: 'POST /authms/api/Auth/user',
-        method: 'POST',
-        path: '/authms/api/Auth/user',
-        goal: 0.5,
-      },
-      {
-        scenario: 'POST /authms/api/Auth/devices',
-        method: 'POST',
-        path: '/authms/api/Auth/devices',
-        goal: 0.3,
-      },
-      {
-        scenario: 'GET owner/services',
-        method: 'GET',
-        path: '/serversms/api/Servers/owner/services',
-        goal: 0.3,
-      },
-      {
-        scenario: 'GET payment history page',
-        method: 'GET',
-        path: '/payments/payments/user',
-        goal: 0.3,
+        scenario,
+        requestsPerSecond: result.requestsPerSecond,
+        p99Ms: result.p99Ms,
+        cpuUsPerRequest: result.cpuUsPerRequest,
+        bareCpuUsPerRequest: reference.cpuUsPerRequest,
+        goal,
+        met:
+          result.cpuUsPerRequest <= maxRatio * reference.cpuUsPerRequest &&
+          result.non2xx === 0 &&
+          result.errors === 0,
+        note: `${bytes} B body; bare ${Math.round(reference.requestsPerSecond)} req/s; log ${Math.round(result.logBytesPerRequest ?? 0)} B/request`,
       },
     ];
-    for (const read of reads) {
-      const probe = await fetch(`${base}${read.path}`, { method: read.method, headers: auth });
-      if (!probe.ok) {
-        rows.push({
-          scenario: read.scenario,
-          requestsPerSecond: 0,
-          p99Ms: 0,
-          goal: `≥ ${read.goal}`,
-          note: `HTTP ${probe.status}`,
-        });
-        continue;
-      }
-      // A short unmeasured run first: JIT, connection pool and caches warm up.
-      await autocannon({
-        url: `${base}${read.path}`,
-        method: read.method,
-        headers: auth,
-        duration: 2,
-        connections: CONNECTIONS,
-      });
-      const result = await load({ url: `${base}${read.path}`, method: read.method, headers: auth });
-      const ratio = result.requestsPerSecond / reference.requestsPerSecond;
-      rows.push({
-        scenario: read.scenario,
-        ...result,
-        ratio,
-        goal: `≥ ${read.goal}`,
-        met: ratio >= read.goal && result.non2xx === 0,
-      });
-    }
+  };
+}
 
-    // Reads measured while 20 other clients keep argon2 busy with sign-ins.
-    const hammer = autocannon({
-      url: `${base}/authms/api/Auth/login`,
-      method: 'POST',
-      connections: 20,
-      duration: DURATION_S,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ usernameOrEmail: user!.userName, password: 'Bench-Pass1' }),
-    });
-    const underLoad = await autocannon({
-      url: `${base}/authms/api/Auth/user`,
-      method: 'POST',
-      connections: 5,
-      duration: DURATION_S,
-      headers: auth,
-    });
-    const logins = await hammer;
-    rows.push({
-      scenario: 'p99 of user reads while 20 clients sign in',
+/** Reads measured while 20 other clients keep argon2 busy with sign-ins. */
+const readsWhileSigningIn: Scenario = async (bench) => {
+  const { base } = await bench.portal();
+  const hammer = autocannon({
+    url: `${base}/authms/api/Auth/login`,
+    method: 'POST',
+    connections: 20,
+    duration: DURATION_S,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ usernameOrEmail: bench.user.userName, password: PASSWORD }),
+  });
+  const underLoad = await autocannon({
+    url: `${base}/authms/api/Auth/user`,
+    method: 'POST',
+    connections: 5,
+    duration: DURATION_S,
+    headers: { authorization: `Bearer ${bench.user.token}` },
+  });
+  const logins = await hammer;
+  return [
+    {
+      scenario: 'p99 of user reads while 20 clients sign in (argon2)',
       requestsPerSecond: underLoad.requests.average,
       p99Ms: underLoad.latency.p99,
       goal: 'p99 < 50 ms',
       met: underLoad.latency.p99 < 50 && underLoad.non2xx === 0,
       note: `sign-ins ${Math.round(logins.requests.average)}/s`,
-    });
-    // Signed CONFIRMED notifications, one per distinct pending payment.
-    let next = 0;
-    const started = performance.now();
-    const delivered = await autocannon({
-      url: `${base}${NOTIFICATION_PATH}`,
+    },
+  ];
+};
+
+/** Signed CONFIRMED notifications, each for a distinct payment; then the ledger is checked. */
+const paymentNotifications: Scenario = async (bench) => {
+  const portal = await bench.portal();
+  let next = 0;
+  const run = await measure(
+    portal.pid,
+    {
+      url: `${portal.base}${NOTIFICATION_PATH}`,
       method: 'POST',
-      connections: CONNECTIONS,
-      amount: notifications.length,
+      // `amount` ends the run once every notification is sent.
+      amount: bench.notifications.length,
       headers: { 'content-type': 'application/json' },
       requests: [
         {
           setupRequest: (request: autocannon.Request) => ({
             ...request,
-            body: notifications[next++ % notifications.length],
+            body: bench.notifications[next++ % bench.notifications.length],
           }),
         },
       ],
-    });
-    const seconds = (performance.now() - started) / 1000;
-    notificationRun = {
-      perSecond: notifications.length / seconds,
-      p99: delivered.latency.p99,
-      non2xx: delivered.non2xx,
-    };
-  } finally {
-    await portal.stop();
-  }
-
-  // Every notification must have credited its payment exactly once.
-  const check = await bench.open();
-  const result = (await check.db.execute(sql`
-    SELECT count(*)::int AS entries, count(DISTINCT reference)::int AS payments,
-           coalesce(sum(amount), 0)::bigint AS total,
-           (SELECT sum(balance_kopecks) FROM users WHERE user_name LIKE 'bench_%') AS balance
-    FROM ledger_entries WHERE kind = 'topUp'`)) as unknown as {
-    rows: {
-      entries: number;
-      payments: number;
-      total: string;
-      balance: string;
-    }[];
-  };
-  const [credit] = result.rows;
-  await check.close();
-  await bench.drop();
-  const expected = NOTIFICATIONS * TOP_UP_KOPECKS;
-  const exactlyOnce =
-    credit!.entries === NOTIFICATIONS &&
-    credit!.payments === NOTIFICATIONS &&
-    Number(credit!.total) === expected &&
-    Number(credit!.balance) === expected;
-  rows.push({
-    scenario: `signed notifications, ${NOTIFICATIONS} distinct payments`,
-    requestsPerSecond: notificationRun?.perSecond ?? 0,
-    p99Ms: notificationRun?.p99 ?? 0,
-    goal: '≥ 500/s on PostgreSQL, each credited once',
-    met: (notificationRun?.perSecond ?? 0) >= 500 && exactlyOnce && notificationRun?.non2xx === 0,
-    note: exactlyOnce
-      ? undefined
-      : `credited ${credit!.entries} entries, balance ${credit!.balance}`,
-  });
-
-  printTable(rows);
-}
-
-function printTable(rows: Row[]) {
-  const lines = [
-    `| scenario | req/s | p99 ms | ratio to bare | goal | met |`,
-    `|---|---:|---:|---:|---|---|`,
-    ...rows.map(
-      (row) =>
-        `| ${row.scenario} | ${Math.round(row.requestsPerSecond)} | ${row.p99Ms} | ${row.ratio === undefined ? '—' : row.ratio.toFixed(2)} | ${row.goal} | ${row.note ?? (row.met === undefined ? '—' : row.met ? 'да' : 'нет')} |`,
-    ),
-  ];
-  console.info(
-    `\nБенчмарк (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${DURATION_S} с на сценарий, ${CONNECTIONS} соединений)\n`,
+    },
+    { warmUp: false },
   );
-  console.info(lines.join('\n'));
+  // Every notification must have credited its payment exactly once.
+  const credit = await bench.withDatabase(async (database) => {
+    const result = (await database.db.execute(sql`
+      SELECT count(*)::int AS entries, count(DISTINCT reference)::int AS payments,
+             coalesce(sum(amount), 0)::bigint AS total,
+             (SELECT sum(balance_kopecks) FROM users WHERE user_name LIKE 'bench_%') AS balance
+      FROM ledger_entries WHERE kind = 'topUp'`)) as unknown as {
+      rows: { entries: number; payments: number; total: string; balance: string }[];
+    };
+    return result.rows[0]!;
+  });
+  const expected = bench.notifications.length * TOP_UP_KOPECKS;
+  const exactlyOnce =
+    credit.entries === bench.notifications.length &&
+    credit.payments === bench.notifications.length &&
+    Number(credit.total) === expected &&
+    Number(credit.balance) === expected;
+  const onPostgres = Boolean(process.env.DATABASE_URL);
+  return [
+    {
+      scenario: `signed payment notifications, ${bench.notifications.length} distinct payments over ${PAYERS} customers`,
+      requestsPerSecond: run.requestsPerSecond,
+      p99Ms: run.p99Ms,
+      cpuUsPerRequest: run.cpuUsPerRequest,
+      goal: '≥ 1,000/s on PostgreSQL, each credited once',
+      met: onPostgres
+        ? run.requestsPerSecond >= 1000 && exactlyOnce && run.non2xx === 0
+        : undefined,
+      note: exactlyOnce
+        ? `each credited once${onPostgres ? '' : '; the goal is for PostgreSQL'}`
+        : `credited ${credit.entries} entries, balance ${credit.balance}`,
+    },
+  ];
+};
+
+/** Run in this order; the notifications last, as they change balances. */
+const SCENARIOS: Scenario[] = [
+  signedInRead('authenticated `POST …/Auth/user`', 'POST', '/authms/api/Auth/user', 1.5),
+  signedInRead('authenticated `POST …/Auth/devices`', 'POST', '/authms/api/Auth/devices', 2),
+  signedInRead(
+    'authenticated `GET owner/services`',
+    'GET',
+    '/serversms/api/Servers/owner/services',
+    2,
+  ),
+  signedInRead('authenticated payment history page', 'GET', '/payments/payments/user', 2),
+  readsWhileSigningIn,
+  paymentNotifications,
+  // Costs as data grows (scale-scenarios.ts): minutes, most of them seeding; BENCH_SCALE=0 skips.
+  async (bench) =>
+    process.env.BENCH_SCALE === '0' ? [] : scaleScenarios(bench.bareRequestsPerSecond ?? 0),
+];
+
+async function main() {
+  const database = await openBenchDatabase();
+  const seedDb = await database.open();
+  await migrate(seedDb);
+  // Customers pay independently: the top-ups are spread over PAYERS accounts (each credit locks
+  // its account's row, so one account would measure a queue, not the server).
+  const [user, ...payers] = await seedUsers(seedDb, 1 + PAYERS);
+  const notifications = await seedPayments(seedDb, payers, NOTIFICATIONS);
+  await seedDb.close();
+
+  let running: Portal | undefined;
+  const bench: BenchContext = {
+    user: user!,
+    payers,
+    notifications,
+    portal: async () => {
+      running ??= await startPortal(database.env);
+      return running;
+    },
+    withDatabase: async (use) => {
+      await running?.stop();
+      running = undefined;
+      const open = await database.open();
+      try {
+        return await use(open);
+      } finally {
+        await open.close();
+      }
+    },
+  };
+  const rows: Row[] = [];
+  try {
+    for (const scenario of SCENARIOS) rows.push(...(await scenario(bench)));
+  } finally {
+    await running?.stop();
+    await database.drop();
+  }
+  printTable(
+    rows,
+    `Бенчмарк (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${DURATION_S} с на сценарий после ${WARM_UP_S} с разогрева, ${CONNECTIONS} соединений; CPU — время процесса сервера за прогон / ответы)`,
+  );
+  console.info(webBytesTable(await webBytesRows()));
 }
 
 await main();

@@ -1,4 +1,4 @@
--- Identity core (issue 3): one-time codes, login throttling, SSO hand-off codes, the mail outbox.
+-- Identity core: one-time codes, login throttling, SSO hand-off codes, the mail outbox.
 
 -- One live code per (purpose, subject); a new code replaces the old one in place, so the row also
 -- carries the resend countdown and the hourly cap.
@@ -35,7 +35,7 @@ CREATE TABLE login_throttles (
   locked_until timestamptz
 );
 
--- Single-use codes that carry a signed-in user to an allow-listed sibling site (DESIGN §3).
+-- Single-use codes that carry a signed-in user to an allow-listed sibling site.
 CREATE TABLE hand_off_codes (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
   -- SHA-256 of the code, hex

@@ -1,4 +1,4 @@
--- Authenticator-app two-factor (issue 4): one TOTP secret per account and its recovery codes.
+-- Authenticator-app two-factor: one TOTP secret per account and its recovery codes.
 
 CREATE TABLE two_factor_authenticators (
   user_id uuid PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,

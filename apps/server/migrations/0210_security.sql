@@ -1,6 +1,6 @@
--- Account security (issue 4): the sign-out-everywhere step that follows a password reset.
+-- Account security: the sign-out-everywhere step that follows a password reset.
 
--- After a reset, `logout-all` may be called with { email, code } instead of a token (DESIGN §3):
+-- After a reset, `logout-all` may be called with { email, code } instead of a token:
 -- accepted once, within minutes of that reset. One row per account, replaced by the next reset.
 CREATE TABLE password_reset_logout_grants (
   user_id uuid PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,

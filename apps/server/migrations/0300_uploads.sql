@@ -1,4 +1,4 @@
--- Files stored by /upload (DESIGN §5). `update-avatar` accepts only an address found here and
+-- Files stored by /upload. `update-avatar` accepts only an address found here and
 -- uploaded by the same user, so a profile can never point at someone else's or an outside address.
 CREATE TABLE uploads (
   -- generated name of the stored object: 32 hex characters and the extension

@@ -1,4 +1,4 @@
--- One-time tokens of the t.me/<bot>?start=<token> links (DESIGN §3). Only a hash is kept; a token
+-- One-time tokens of the t.me/<bot>?start=<token> links. Only a hash is kept; a token
 -- lives 15 minutes and links one Telegram account once.
 CREATE TABLE telegram_link_tokens (
   -- SHA-256 of the token, hex

@@ -1,4 +1,4 @@
--- The e-mail change in progress (DESIGN §3): set once the code sent to the current address was
+-- The e-mail change in progress: set once the code sent to the current address was
 -- confirmed, from one session; the new address and its code must follow within minutes. The new
 -- address travels with its one-time code (one_time_codes.payload).
 CREATE TABLE email_changes (

@@ -1,4 +1,4 @@
--- Wallet (DESIGN §4): an append-only ledger beside the balances of users, and top-up payments.
+-- Wallet: an append-only ledger beside the balances of users, and top-up payments.
 
 -- Every change of users.balance_kopecks / users.balance_points is one row here, written in the
 -- same transaction as the balance, so per user and currency the sum of amounts is the balance.

@@ -1,4 +1,4 @@
--- The sandbox payment provider (DESIGN §4, §6): T-Bank's API served by the portal itself.
+-- The sandbox payment provider: T-Bank's API served by the portal itself.
 CREATE TABLE sandbox_payments (
   -- the PaymentId the sandbox hands out, digits like T-Bank's
   id bigserial PRIMARY KEY,

@@ -1,4 +1,4 @@
--- Purchased services (DESIGN §4): created and renewed by sibling sites through the
+-- Purchased services: created and renewed by sibling sites through the
 -- server-to-server API, renewed by the auto-renewal job.
 CREATE TABLE services (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),

@@ -57,6 +57,15 @@ describe('configuration', () => {
     ).toEqual(['HOSTING_URL, LAUNCHER_URL: у сайтов с ключами API должны быть разные origin']);
   });
 
+  it('takes a metrics token of at least 24 characters; an empty one is none', () => {
+    const token = 't'.repeat(24);
+    expect(loadConfig({ DATA_DIR: dataDir, METRICS_TOKEN: token }).METRICS_TOKEN).toBe(token);
+    expect(loadConfig({ DATA_DIR: dataDir, METRICS_TOKEN: '' }).METRICS_TOKEN).toBeUndefined();
+    expect(() => loadConfig({ DATA_DIR: dataDir, METRICS_TOKEN: 'short' })).toThrow(
+      'METRICS_TOKEN: нужно не меньше 24 символов',
+    );
+  });
+
   it('lists every wrong setting at once, in Russian', () => {
     try {
       loadConfig({ DATA_DIR: dataDir, PORT: '70000', DATABASE_URL: 'not a url' });

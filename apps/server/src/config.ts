@@ -30,6 +30,9 @@ const envSchema = z.object({
     .max(65535, { error: 'ожидается номер порта от 0 до 65535' })
     .default(3000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `errors`: request lines only for 5xx and slow answers (http/logging.ts); `all`: one a request. */
+  ACCESS_LOG: z.enum(['errors', 'all']).default('errors'),
+  ACCESS_LOG_SLOW_MS: z.coerce.number().int().min(0).default(1000),
   /** Address the portal is reached at from a browser; used in letters and provider callbacks. */
   PUBLIC_URL: optionalUrl,
   DATABASE_URL: optionalUrl,
@@ -49,7 +52,7 @@ const envSchema = z.object({
   MAIL_FIRST_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   WEB_DIST_DIR: z.string().default(''),
   UPLOAD_DIR: z.string().default(''),
-  /** S3-compatible storage for uploads (DESIGN §6); all of S3_* but S3_REGION/S3_PREFIX together. */
+  /** S3-compatible storage for uploads; all of S3_* but S3_REGION/S3_PREFIX together. */
   S3_ENDPOINT: optionalUrl,
   S3_BUCKET: z.string().optional(),
   S3_REGION: z.string().default('us-east-1'),
@@ -103,6 +106,17 @@ const envSchema = z.object({
   ),
   /** JSON array of catalogue items ({ imgUrl, title, description, link, status }); empty = default. */
   SERVICE_CATALOGUE: z.string().default(''),
+  /** Live sessions one process remembers (modules/auth/sessions.ts); 0 = every check reads the database. */
+  SESSION_CACHE_SIZE: z.coerce.number().int().min(0).default(50_000),
+  /** Accounts whose frequent reads one process remembers (db/user-reads.ts); 0 = none. */
+  ACCOUNT_CACHE_ACCOUNTS: z.coerce.number().int().min(0).default(5_000),
+  /** Megabytes of remembered answers (their JSON) per process; memory taken is about three times. */
+  ACCOUNT_CACHE_MB: z.coerce.number().int().min(1).default(32),
+  /** Lets a scraper off this machine read GET /metrics with `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.string().min(24, 'METRICS_TOKEN: нужно не меньше 24 символов').optional(),
+  ),
 });
 
 type Env = z.infer<typeof envSchema>;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { seriousViolations } from './a11y-helpers';
-import { SCREENS, setupScreensWorld } from './a11y-screens';
-import { DESKTOP_VIEWPORT, MOBILE_VIEWPORT, setupBrowser } from './browser';
-import { openAs } from './wallet-helpers';
+import { seriousViolations } from '../test/support/e2e/a11y-helpers';
+import { SCREENS, setupScreensWorld } from '../test/support/e2e/a11y-screens';
+import { DESKTOP_VIEWPORT, MOBILE_VIEWPORT, setupBrowser } from '../test/support/e2e/browser';
+import { openAs } from '../test/support/e2e/wallet-helpers';
 
-// Issue 7: axe-core finds no serious or critical violation on any screen, in either theme.
+// axe-core finds no serious or critical violation on any screen, in either theme.
 
 const world = setupScreensWorld();
 const browser = setupBrowser();

@@ -1,17 +1,17 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { codeIn } from '../../server/test/smtp-server';
-import { settled, tabTo } from './a11y-helpers';
-import { enableAuthenticator, totpCode } from './auth-helpers';
-import { setupBrowser } from './browser';
+import { codeIn } from '../../server/test/support/smtp-server';
+import { settled, tabTo } from '../test/support/e2e/a11y-helpers';
+import { enableAuthenticator, totpCode } from '../test/support/e2e/auth-helpers';
+import { setupBrowser } from '../test/support/e2e/browser';
 import {
   newSignedInAccount,
   openSignedInPage,
   type SignedInAccount,
   setupPortalWithAccount,
-} from './fixtures';
+} from '../test/support/e2e/fixtures';
 
-// Issue 7: the portal works with the keyboard alone; dialogs keep the focus inside and give it
+// The portal works with the keyboard alone; dialogs keep the focus inside and give it
 // back to what opened them.
 
 const world = setupPortalWithAccount();
@@ -136,7 +136,7 @@ const DIALOGS: DialogExample[] = [
     path: '/profile',
     heading: 'Личные данные',
     opener: 'Подключить',
-    openerIn: 'google-two-factor',
+    openerIn: 'two-factor',
     dialog: 'Подключение Google Authenticator',
     prepare: async () => ({}),
     reach: proveByPassword,
@@ -145,7 +145,7 @@ const DIALOGS: DialogExample[] = [
     path: '/profile',
     heading: 'Личные данные',
     opener: 'Подключить',
-    openerIn: 'google-two-factor',
+    openerIn: 'two-factor',
     dialog: 'Резервные коды',
     prepare: async () => ({}),
     // Connected: the line's buttons are now these.

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   enableAuthenticator,
+  fillRegistration,
   newAccount,
   postJson,
   registerAccount,
@@ -9,9 +10,9 @@ import {
   startSiblingSite,
   totpCode,
   waitForToast,
-} from './auth-helpers';
-import { setupBrowser } from './browser';
-import { newSignedInAccount, setupPortalWithSmtp } from './fixtures';
+} from '../test/support/e2e/auth-helpers';
+import { setupBrowser } from '../test/support/e2e/browser';
+import { newSignedInAccount, setupPortalWithSmtp } from '../test/support/e2e/fixtures';
 
 // A real SMTP server receives the letters; a local "sibling site", the hosting site with its API
 // key, is the only allow-listed origin.
@@ -36,16 +37,6 @@ const storedToken = (page: Page) => page.evaluate(() => localStorage.getItem('ac
 async function openAuth(page: Page, pathname = '/auth') {
   await page.goto(url(pathname));
   await page.getByRole('heading', { level: 1, name: 'Вход в личный кабинет' }).waitFor();
-}
-
-async function fillRegistration(page: Page, account: ReturnType<typeof newAccount>) {
-  await page.getByRole('tab', { name: 'Регистрация' }).click();
-  await page.getByLabel('Почта', { exact: true }).fill(account.email);
-  await page.getByLabel('Имя и фамилия').fill(account.name);
-  await page.getByLabel('Никнейм').fill(account.username);
-  await page.getByLabel('Пароль', { exact: true }).fill(account.password);
-  await page.getByLabel('Повторите пароль').fill(account.password);
-  await page.getByLabel(/согласие/).check();
 }
 
 async function signIn(page: Page, login: string, password: string) {
@@ -111,7 +102,7 @@ describe('registration', () => {
     expect(await held.isDisabled()).toBe(true);
   });
 
-  it('validates on change with the messages of spec §5 and strips spaces from the username', async () => {
+  it('validates on change with a message per field and strips spaces from the username', async () => {
     const page = await browser.newPage();
     await openAuth(page);
     await page.getByRole('tab', { name: 'Регистрация' }).click();
@@ -194,7 +185,7 @@ describe('sign-in', () => {
     expect(await storedToken(page)).not.toBeNull();
   });
 
-  it('shows the login rules of spec §5 and links to password recovery', async () => {
+  it('asks for the login and the password and links to password recovery', async () => {
     const page = await browser.newPage();
     await openAuth(page);
     await page.getByRole('button', { name: 'Войти', exact: true }).click();

@@ -1,61 +1,69 @@
-import { gzipSync } from 'node:zlib';
-import type { Page, Response } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { setupBrowser } from './browser';
-import { setupPortal } from './portal';
+import { setupBrowser } from '../test/support/e2e/browser';
+import { openSignedInPage, setupPortalWithAccount } from '../test/support/e2e/fixtures';
+import { totalBytes, type WireFile, watchWireBytes } from '../test/support/e2e/wire-bytes';
 
-/** Issue 7: the JavaScript a visitor downloads for /auth, gzipped, stays under this. */
-const AUTH_JS_BUDGET_BYTES = 150 * 1024;
+// Bytes on the wire of a first visit (empty cache): compressed bodies and headers, as Chromium
+// counted them. /auth reaches 100 KB of scripts because the build renders with Preact instead of
+// React DOM (docs/decisions/0026-preact-in-the-build.md).
+const KB = 1024;
+const AUTH_SCRIPTS_BUDGET = 100 * KB;
+const AUTH_ALL_BUDGET = 150 * KB;
+const SIGNED_IN_SCRIPTS_BUDGET = 200 * KB;
 
-const portal = setupPortal();
+const world = setupPortalWithAccount();
 const browser = setupBrowser();
 
-/** Every JavaScript file the page downloads, including module preloads, by URL. */
-function collectScripts(page: Page): () => Promise<Map<string, Buffer>> {
-  const bodies = new Map<string, Promise<Buffer>>();
-  page.on('response', (response: Response) => {
-    const isScript =
-      (response.headers()['content-type'] ?? '').includes('javascript') ||
-      new URL(response.url()).pathname.endsWith('.js');
-    if (isScript && response.ok() && !bodies.has(response.url())) {
-      bodies.set(response.url(), response.body());
-    }
-  });
-  return async () => {
-    const files = new Map<string, Buffer>();
-    for (const [url, body] of bodies) files.set(url, await body);
-    return files;
-  };
+const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
+
+/** Opens the page, waits until it shows and the network is idle, and prints what came. */
+async function visit(page: Page, path: string, afterShown?: () => Promise<void>) {
+  const wireFiles = await watchWireBytes(page);
+  await page.goto(`${world().portal.baseUrl}${path}`);
+  await page.getByRole('heading', { level: 1 }).first().waitFor();
+  await afterShown?.();
+  await page.waitForLoadState('networkidle');
+  const files = wireFiles();
+  const rows = [...files].sort((a, b) => b.bytes - a.bytes);
+  process.stdout.write(
+    `First visit of ${path}, bytes on the wire:\n${rows
+      .map(
+        (file) =>
+          `  ${new URL(file.url).pathname.padEnd(48)} ${file.type.padEnd(10)} ${file.encoding.padEnd(8)} ${kb(file.bytes).padStart(9)}`,
+      )
+      .join('\n')}\n  scripts ${kb(totalBytes(files, 'Script'))}, all ${kb(totalBytes(files))}\n`,
+  );
+  return files;
 }
 
-it('/auth loads at most 150 KB of gzipped JavaScript, both tabs included', async () => {
+/** The build compressed every script worth it, and the server sent the brotli copy. */
+function expectScriptsCompressed(files: WireFile[]) {
+  const scripts = files.filter((file) => file.type === 'Script');
+  expect(scripts.length, 'no JavaScript seen: the page did not load').toBeGreaterThan(0);
+  for (const script of scripts.filter((file) => file.bytes > KB)) {
+    expect(script.encoding, script.url).toBe('br');
+  }
+}
+
+it('/auth, both tabs, downloads at most 100 KB of scripts and 150 KB in all', async () => {
   const page = await browser.newPage();
-  const scripts = collectScripts(page);
-  await page.goto(`${portal().baseUrl}/auth`);
-  await page.getByRole('heading', { level: 1, name: 'Вход в личный кабинет' }).waitFor();
-  // The other tab may load code of its own: it counts, a visitor opens it.
-  await page.getByRole('tab', { name: 'Регистрация' }).click();
-  await page.getByRole('button', { name: 'Зарегистрироваться' }).waitFor();
-  await page.waitForLoadState('networkidle');
+  const files = await visit(page, '/auth', async () => {
+    // The other tab may load code of its own: it counts, a visitor opens it.
+    await page.getByRole('tab', { name: 'Регистрация' }).click();
+    await page.getByRole('button', { name: 'Зарегистрироваться' }).waitFor();
+  });
+  expectScriptsCompressed(files);
+  expect(totalBytes(files, 'Script')).toBeLessThanOrEqual(AUTH_SCRIPTS_BUDGET);
+  expect(totalBytes(files)).toBeLessThanOrEqual(AUTH_ALL_BUDGET);
+});
 
-  const files = await scripts();
-  const rows = [...files].map(([url, body]) => ({
-    file: new URL(url).pathname,
-    raw: body.byteLength,
-    gzip: gzipSync(body).byteLength,
-  }));
-  rows.sort((a, b) => b.gzip - a.gzip);
-  const total = rows.reduce((sum, row) => sum + row.gzip, 0);
-  const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-  process.stdout.write(
-    `JavaScript loaded for /auth (gzip):\n${rows
-      .map(
-        (row) =>
-          `  ${row.file.padEnd(48)} ${kb(row.raw).padStart(10)} ${kb(row.gzip).padStart(10)}`,
-      )
-      .join('\n')}\n  total ${kb(total)} of ${kb(AUTH_JS_BUDGET_BYTES)}\n`,
-  );
-
-  expect(rows.length, 'no JavaScript seen: the page did not load').toBeGreaterThan(0);
-  expect(total).toBeLessThanOrEqual(AUTH_JS_BUDGET_BYTES);
+it('a signed-in page downloads at most 200 KB of scripts on its first visit', async () => {
+  for (const path of ['/', '/profile', '/wallet/history']) {
+    const page = await openSignedInPage(browser, world().account.token);
+    const files = await visit(page, path);
+    expectScriptsCompressed(files);
+    expect(totalBytes(files, 'Script'), path).toBeLessThanOrEqual(SIGNED_IN_SCRIPTS_BUDGET);
+    await page.close();
+  }
 });

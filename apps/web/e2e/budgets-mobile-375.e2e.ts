@@ -1,10 +1,10 @@
 import { expect, it } from 'vitest';
-import { horizontalOverflow } from './a11y-helpers';
-import { SCREENS, setupScreensWorld } from './a11y-screens';
-import { MOBILE_VIEWPORT, setupBrowser } from './browser';
-import { openAs } from './wallet-helpers';
+import { horizontalOverflow } from '../test/support/e2e/a11y-helpers';
+import { SCREENS, setupScreensWorld } from '../test/support/e2e/a11y-screens';
+import { MOBILE_VIEWPORT, setupBrowser } from '../test/support/e2e/browser';
+import { openAs } from '../test/support/e2e/wallet-helpers';
 
-// Issue 7: every screen is usable 375 px wide: nothing makes the page scroll sideways.
+// Every screen is usable 375 px wide: nothing makes the page scroll sideways.
 
 const world = setupScreensWorld();
 const browser = setupBrowser();

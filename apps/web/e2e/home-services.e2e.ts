@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { setupBrowser } from './browser';
+import { setupBrowser } from '../test/support/e2e/browser';
 import {
   newCustomer,
   openAs,
@@ -9,7 +9,7 @@ import {
   setupWalletWorld,
   tileValue,
   topUpThroughSandbox,
-} from './wallet-helpers';
+} from '../test/support/e2e/wallet-helpers';
 
 // The catalogue is configuration: one entry of each status, all on the sibling site (the hand-off
 // allow-list), whose origin is known only once it runs.
@@ -134,7 +134,7 @@ describe('my services', () => {
     await page.waitForURL((address) => address.origin === world().siblingOrigin);
     const landed = new URL(page.url());
     expect(landed.pathname).toBe('/manage/srv-1');
-    // A single-use hand-off code, never the access token itself (DESIGN §3).
+    // A single-use hand-off code, never the access token itself.
     expect(landed.searchParams.get('token')).toBeTruthy();
     expect(landed.searchParams.get('token')).not.toBe(customer.token);
   });

@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { waitForToast } from './auth-helpers';
-import { setupBrowser } from './browser';
-import { openSignedInPage, setupPortalWithAccount } from './fixtures';
+import { waitForToast } from '../test/support/e2e/auth-helpers';
+import { setupBrowser } from '../test/support/e2e/browser';
+import { openSignedInPage, setupPortalWithAccount } from '../test/support/e2e/fixtures';
 
 // Names that are markup are saved as they are and shown as text, never as elements, and nothing
 // they contain runs. A username cannot be markup: it takes Latin letters, digits, _ . - only.

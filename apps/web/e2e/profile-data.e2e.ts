@@ -1,12 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { pngImage } from '../../server/src/modules/uploads/testing/images';
-import { createSignedInAccount, waitForToast } from './auth-helpers';
-import { setupBrowser } from './browser';
-import { setupPortalWithAccount } from './fixtures';
-import { openProfile, userOf } from './profile-helpers';
+import { pngImage } from '../../server/test/support/images';
+import { createSignedInAccount, waitForToast } from '../test/support/e2e/auth-helpers';
+import { DESKTOP_VIEWPORT, MOBILE_VIEWPORT, setupBrowser } from '../test/support/e2e/browser';
+import { setupPortalWithAccount } from '../test/support/e2e/fixtures';
+import { openProfile, userOf } from '../test/support/e2e/profile-helpers';
 
 const env = setupPortalWithAccount();
 const browser = setupBrowser();
@@ -21,13 +22,16 @@ describe('/profile', () => {
     expect(await page.getByTestId('profile-phone').textContent()).toBe('Не указан');
     await page.getByText('Google Authenticator').waitFor();
     await page.getByText('*обязательно').waitFor();
-    await expect
-      .poll(() => page.getByTestId('telegram-status').textContent())
-      .toBe('Не подключено');
-    expect(await page.getByTestId('phone-status').textContent()).toBe('Не подключено');
-    expect(await page.getByTestId('yandex-status').textContent()).toBe('Не подключено');
-    // Phone and Yandex rows have no buttons; Telegram offers to connect.
-    await page.getByRole('button', { name: 'Подключить' }).nth(1).waitFor();
+    // This portal has no Telegram bot and no Yandex ID application: neither can be linked
+    // (links-not-configured.e2e.ts; profile-telegram and profile-yandex have both).
+    await expect.poll(() => page.getByTestId('telegram-status').textContent()).toBe('Недоступно');
+    expect(await page.getByTestId('phone-status').textContent()).toBe('Недоступно');
+    expect(await page.getByTestId('yandex-status').textContent()).toBe('Недоступно');
+    // Phone and Yandex rows have no buttons; Telegram's is there, held.
+    await page
+      .getByTestId('telegram-setting')
+      .getByRole('button', { name: 'Подключить' })
+      .waitFor();
     await expect.poll(() => page.getByTestId('devices-count').textContent()).toBe('1 устройство');
 
     await page.getByRole('link', { name: /устройство/ }).click();
@@ -153,17 +157,6 @@ describe('/profile', () => {
     expect((await userOf(portal.baseUrl, account.token)).avatarUrl).toBeNull();
   });
 
-  it('answers «Подключить» for Telegram with an error toast when no bot is configured', async () => {
-    const { portal, account } = env();
-    const page = await openProfile(browser, portal.baseUrl, account.token);
-    await expect
-      .poll(() => page.getByTestId('telegram-status').textContent())
-      .toBe('Не подключено');
-    browser.allowConsoleErrors('503 (Service Unavailable)');
-    await page.getByRole('button', { name: 'Подключить' }).nth(1).click();
-    await waitForToast(page, 'Ошибка генерации ссылки');
-  });
-
   it('explains that Telegram cannot be unlinked', async () => {
     const { portal, account } = env();
     const page = await openProfile(browser, portal.baseUrl, account.token);
@@ -204,4 +197,98 @@ describe('/profile', () => {
     });
     expect(response.status).toBe(401);
   });
+});
+
+describe('the nickname as it is stored', () => {
+  it('strips the spaces of «ab cd» as typed, like registration, and shows what the server stored', async () => {
+    const { portal, smtp } = env();
+    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const page = await openProfile(browser, portal.baseUrl, account.token);
+    await page.getByRole('button', { name: 'Мои данные' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Мои данные' });
+    const suffix = Date.now().toString(36).slice(-5);
+    const field = dialog.getByLabel('Никнейм');
+    await field.fill('');
+    await field.pressSequentially(`ab cd ${suffix}`);
+    expect(await field.inputValue()).toBe(`abcd${suffix}`);
+    await dialog.getByLabel('Отчество').fill('Ильич');
+    await dialog.getByRole('button', { name: 'Сохранить' }).click();
+    await waitForToast(page, 'Данные профиля обновлены');
+    await dialog.waitFor({ state: 'detached' });
+
+    const stored = (await userOf(portal.baseUrl, account.token)).userName;
+    expect(stored).toBe(`abcd${suffix}`);
+    await page.getByText(`@${stored}`, { exact: true }).waitFor();
+    // The same after a reload (what the page shows is what the server keeps).
+    await page.reload();
+    await page.getByText(`@${stored}`, { exact: true }).waitFor();
+  });
+
+  it('shows the server’s stored nickname even when spaces reach it (pasted, not typed)', async () => {
+    const { portal, smtp } = env();
+    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const page = await openProfile(browser, portal.baseUrl, account.token);
+    await page.getByRole('button', { name: 'Мои данные' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Мои данные' });
+    const suffix = Date.now().toString(36).slice(-5);
+    // fill() sets the whole value at once, as a paste does.
+    await dialog.getByLabel('Никнейм').fill(`ab cd${suffix}`);
+    await dialog.getByLabel('Отчество').fill('Ильич');
+    await dialog.getByRole('button', { name: 'Сохранить' }).click();
+    await waitForToast(page, 'Данные профиля обновлены');
+    await dialog.waitFor({ state: 'detached' });
+    expect((await userOf(portal.baseUrl, account.token)).userName).toBe(`abcd${suffix}`);
+    await page.getByText(`@abcd${suffix}`, { exact: true }).waitFor();
+    expect(await page.getByText(`@ab cd${suffix}`).count()).toBe(0);
+  });
+});
+
+describe('one avatar, the profile’s sections', () => {
+  const avatarText = async (page: Page) =>
+    (await page.getByTestId('avatar').first().textContent())?.trim();
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    for (const viewport of [MOBILE_VIEWPORT, DESKTOP_VIEWPORT]) {
+      it(`shows the same initials on home and profile (${colorScheme}, ${viewport.width} px)`, async () => {
+        const { portal, account } = env();
+        const page = await browser.newPage({
+          colorScheme,
+          viewport,
+          localStorage: { access_token: account.token },
+        });
+        await page.goto(`${portal.baseUrl}/`);
+        await page.getByRole('heading', { level: 1, name: 'Главная' }).waitFor();
+        await page.getByTestId('avatar').first().waitFor();
+        // 'Иван Петров': first and last name.
+        expect(await avatarText(page)).toBe('ИП');
+        await page.goto(`${portal.baseUrl}/profile`);
+        await page.getByRole('button', { name: 'Мои данные' }).waitFor();
+        expect(await avatarText(page)).toBe('ИП');
+      });
+
+      it(`spaces the two-factor heading like the other sections (${colorScheme}, ${viewport.width} px)`, async () => {
+        const { portal, account } = env();
+        const page = await browser.newPage({
+          colorScheme,
+          viewport,
+          localStorage: { access_token: account.token },
+        });
+        await page.goto(`${portal.baseUrl}/profile`);
+        await page.getByText('Google Authenticator').waitFor();
+        const top = (locator: Locator) =>
+          locator.evaluate((node) => node.getBoundingClientRect().top);
+        const bottom = (locator: Locator) =>
+          locator.evaluate((node) => node.getBoundingClientRect().bottom);
+        // Under a card's title, its first row; under the two-factor heading, the authenticator.
+        const contacts = page.getByRole('heading', { name: 'Контакты' });
+        const underContacts =
+          (await top(page.getByText('Почта', { exact: true }))) - (await bottom(contacts));
+        const twoFactor = page.getByRole('heading', { name: 'Двухфакторная аутентификация' });
+        const underTwoFactor =
+          (await top(page.getByText('Google Authenticator', { exact: true }))) -
+          (await bottom(twoFactor));
+        expect(Math.abs(underTwoFactor - underContacts)).toBeLessThanOrEqual(1);
+      });
+    }
+  }
 });

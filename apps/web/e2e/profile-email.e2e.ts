@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { codeIn } from '../../server/test/smtp-server';
-import { createSignedInAccount, waitForToast } from './auth-helpers';
-import { setupBrowser } from './browser';
-import { setupPortalWithAccount } from './fixtures';
-import { openProfile, userOf } from './profile-helpers';
+import { codeIn } from '../../server/test/support/smtp-server';
+import { createSignedInAccount, waitForToast } from '../test/support/e2e/auth-helpers';
+import { setupBrowser } from '../test/support/e2e/browser';
+import { setupPortalWithAccount } from '../test/support/e2e/fixtures';
+import { openProfile, userOf } from '../test/support/e2e/profile-helpers';
 
 // Every letter goes through a real SMTP exchange with the local server of the fixture.
 const env = setupPortalWithAccount();

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeTelegramApi, startFakeTelegramApi } from '../../server/test/fake-telegram-api';
-import { createSignedInAccount } from './auth-helpers';
-import { setupBrowser } from './browser';
-import { setupPortalWithAccount } from './fixtures';
-import { openProfile, userOf } from './profile-helpers';
+import {
+  type FakeTelegramApi,
+  startFakeTelegramApi,
+} from '../../server/test/support/fake-telegram-api';
+import { createSignedInAccount } from '../test/support/e2e/auth-helpers';
+import { setupBrowser } from '../test/support/e2e/browser';
+import { setupPortalWithAccount } from '../test/support/e2e/fixtures';
+import { openProfile, userOf } from '../test/support/e2e/profile-helpers';
 
 // The portal's bot talks to a local stand-in of the Bot API; the values are filled in before the
 // portal starts (the fixture reads them then).
@@ -11,9 +14,7 @@ let telegram: FakeTelegramApi;
 const portalEnv: Record<string, string> = { TELEGRAM_MODE: 'polling' };
 beforeAll(async () => {
   telegram = await startFakeTelegramApi({ botUsername: 'portal_e2e_bot' });
-  portalEnv.TELEGRAM_BOT_TOKEN = telegram.token;
-  portalEnv.TELEGRAM_API_ROOT = telegram.apiRoot;
-  portalEnv.TELEGRAM_BOT_USERNAME = telegram.botUsername;
+  Object.assign(portalEnv, telegram.config);
 });
 afterAll(async () => {
   await telegram?.close();

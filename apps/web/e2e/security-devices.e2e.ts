@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { sessionStatus, type TestAccount } from './auth-helpers';
-import { setupBrowser } from './browser';
-import { newSignedInAccount, setupPortalWithSmtp } from './fixtures';
+import { sessionStatus, type TestAccount } from '../test/support/e2e/auth-helpers';
+import { setupBrowser } from '../test/support/e2e/browser';
+import { newSignedInAccount, setupPortalWithSmtp } from '../test/support/e2e/fixtures';
 
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { codeIn } from '../../server/test/smtp-server';
+import { codeIn } from '../../server/test/support/smtp-server';
 import {
   enableAuthenticator,
   postJson,
@@ -8,9 +8,9 @@ import {
   type TestAccount,
   totpCode,
   waitForToast,
-} from './auth-helpers';
-import { setupBrowser } from './browser';
-import { newSignedInAccount, setupPortalWithSmtp } from './fixtures';
+} from '../test/support/e2e/auth-helpers';
+import { setupBrowser } from '../test/support/e2e/browser';
+import { newSignedInAccount, setupPortalWithSmtp } from '../test/support/e2e/fixtures';
 
 const NEW_PASSWORD = 'Copper-Heron58';
 
@@ -74,7 +74,8 @@ describe('password change from the profile', () => {
     await form.getByLabel('Новый пароль').fill(NEW_PASSWORD);
     await form.getByLabel('Повторите пароль').fill(`${NEW_PASSWORD}x`);
     await form.getByRole('button', { name: 'Сохранить' }).click();
-    // The repeat field carries the mismatch message (the spec's field-name quirk, done right).
+    // The mismatch message shows under the repeat field the user typed in, although the request
+    // names that field differently.
     await form.getByText('Пароли не совпадают').waitFor();
     await form.getByLabel('Повторите пароль').fill(NEW_PASSWORD);
     await form.getByRole('checkbox', { name: 'Выйти на всех остальных устройствах' }).check();
@@ -98,6 +99,30 @@ describe('password change from the profile', () => {
     expect(await sessionStatus(world().portal.baseUrl, account.token)).toBe(200);
     expect(await loginStatus(account, NEW_PASSWORD)).toBe(200);
     expect(await loginStatus(account, account.password)).toBe(401);
+  });
+
+  it('checks the mailed code at the code step: a wrong one stays there, the right one opens the form', async () => {
+    const account = await newSignedInAccount(world());
+    const page = await openProfile(account.token);
+    const confirmation = await startChange(page);
+    const code = codeIn((await world().smtp.waitForLetter(account.email)).text);
+    const wrong = `${(Number(code[0]) + 1) % 10}${code.slice(1)}`;
+
+    browser.allowConsoleErrors(/status of 400/);
+    await confirmation.getByLabel('Код из письма').fill(wrong);
+    // Refused where it was typed, with the tries left; the password form never opens for it.
+    await confirmation.getByText('Неверный код. Осталось попыток: 4').waitFor();
+    const form = page.getByRole('dialog', { name: 'Смена пароля' });
+    expect(await form.count()).toBe(0);
+
+    // The check did not spend the right code: it opens the form and then changes the password.
+    await confirmation.getByLabel('Код из письма').fill(code);
+    await form.getByLabel('Текущий пароль').fill(account.password);
+    await form.getByLabel('Новый пароль').fill(NEW_PASSWORD);
+    await form.getByLabel('Повторите пароль').fill(NEW_PASSWORD);
+    await form.getByRole('button', { name: 'Сохранить' }).click();
+    await waitForToast(page, 'Пароль успешно изменён');
+    expect(await loginStatus(account, NEW_PASSWORD)).toBe(200);
   });
 
   it('a wrong current password is the server message, and nothing changes', async () => {

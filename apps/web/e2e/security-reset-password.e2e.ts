@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { codeIn } from '../../server/test/smtp-server';
-import { sessionStatus } from './auth-helpers';
-import { setupBrowser } from './browser';
-import { newSignedInAccount, setupPortalWithSmtp } from './fixtures';
+import { codeIn } from '../../server/test/support/smtp-server';
+import { sessionStatus, waitForToast } from '../test/support/e2e/auth-helpers';
+import { setupBrowser } from '../test/support/e2e/browser';
+import { newSignedInAccount, setupPortalWithSmtp } from '../test/support/e2e/fixtures';
 
 const NEW_PASSWORD = 'Marble-Falcon72';
 
@@ -80,7 +80,8 @@ describe('/reset-password', () => {
     await page.getByLabel('Введите код').fill(wrong);
     await page.getByLabel('Повторите пароль').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Обновить пароль' }).click();
-    await page.getByText('Введите код, отправленный на почту').waitFor();
+    await page.getByText('Неверный код', { exact: true }).waitFor();
+    expect(await page.getByText('Введите код, отправленный на почту').count()).toBe(0);
     expect(await page.locator('[data-sonner-toast]').count()).toBe(0);
     expect(await sessionStatus(world().portal.baseUrl, account.token)).toBe(200);
 
@@ -104,6 +105,55 @@ describe('/reset-password', () => {
     expect(await page.evaluate(() => localStorage.getItem('access_token'))).not.toBeNull();
   });
 
+  it('a code that no longer works says to ask for a new one, and step 2 sends one after the countdown', async () => {
+    const account = await newSignedInAccount(world());
+    const page = await browser.newPage();
+    // The browser's clock only, for the countdown; the server keeps real time.
+    await page.clock.install();
+    await page.goto(url('/reset-password'));
+    await requestCode(page, account.email);
+    const code = codeIn((await world().smtp.waitForLetter(account.email)).text);
+    const resend = page.getByRole('button', {
+      name: /^Отправить код повторно через (1:00|0:5\d)$/,
+    });
+    expect(await resend.isDisabled()).toBe(true);
+
+    browser.allowConsoleErrors(/status of 400/);
+    await page.getByLabel('Новый пароль').fill(NEW_PASSWORD);
+    await page.getByLabel('Повторите пароль').fill(NEW_PASSWORD);
+    const submit = async (value: string) => {
+      await page.getByLabel('Введите код').fill(value);
+      await Promise.all([
+        page.waitForResponse((answer) => answer.url().endsWith('/reset-password-with-code')),
+        page.getByRole('button', { name: 'Обновить пароль' }).click(),
+      ]);
+    };
+    // Five wrong tries spend the code: even the right one is refused then, and the page says why.
+    const wrong = `${(Number(code[0]) + 1) % 10}${code.slice(1)}`;
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await submit(wrong);
+      await page.getByText('Неверный код', { exact: true }).waitFor();
+    }
+    await submit(code);
+    await page.getByText('Слишком много неверных попыток. Запросите новый код').waitFor();
+
+    await page.clock.fastForward('01:01');
+    const again = page.getByRole('button', { name: 'Отправить код повторно', exact: true });
+    await again.waitFor();
+    const [request] = await Promise.all([
+      page.waitForRequest((sent) => sent.url().endsWith('/forgot-password')),
+      again.click(),
+    ]);
+    expect(request.postDataJSON()).toBe(account.email);
+    await waitForToast(page, 'Если эта почта зарегистрирована, мы отправили на неё код');
+    // The code field starts over, and the next resend waits 30 s.
+    expect(await page.getByLabel('Введите код').inputValue()).toBe('');
+    await page.getByText('Слишком много неверных попыток').waitFor({ state: 'detached' });
+    const held = page.getByRole('button', { name: /^Отправить код повторно через 0:(30|2\d)$/ });
+    await held.waitFor();
+    expect(await held.isDisabled()).toBe(true);
+  });
+
   it('with the box unticked the other sessions live on; Назад returns to step 1', async () => {
     const account = await newSignedInAccount(world());
     const page = await openStepOne();
@@ -122,6 +172,45 @@ describe('/reset-password', () => {
     await page.getByRole('button', { name: 'Обновить пароль' }).click();
     await page.getByRole('heading', { level: 1, name: 'Пароль обновлен' }).waitFor();
     expect(await sessionStatus(world().portal.baseUrl, account.token)).toBe(200);
+  });
+
+  it('Продолжить again inside the countdown sends no letter and keeps the countdown where it was', async () => {
+    const account = await newSignedInAccount(world());
+    const page = await browser.newPage();
+    await page.clock.install();
+    await page.goto(url('/reset-password'));
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/forgot-password')) asked.push(request.url());
+    });
+    await requestCode(page, account.email);
+    await page.getByText('Код отправлен на').waitFor();
+    await world().smtp.waitForLetter(account.email);
+    await page.clock.fastForward('00:20');
+    await page.getByRole('button', { name: /^Отправить код повторно через 0:4\d$/ }).waitFor();
+
+    // Back to step 1 (as to fix a typo) and on again with the same address, 20 s later.
+    await page.getByRole('button', { name: 'Назад' }).click();
+    await page.getByRole('button', { name: 'Продолжить' }).click();
+    await page.getByLabel('Введите код').waitFor();
+    // No new letter is claimed: the page says the code is already on its way, and the
+    // countdown goes on from where it was instead of starting at 1:00 again.
+    await page.getByText('Код уже отправлен на').waitFor();
+    await page
+      .getByRole('button', { name: /^Отправить код повторно через 0:(4\d|3\d)$/ })
+      .waitFor();
+    expect(asked).toHaveLength(1);
+  });
+
+  it('refuses a password with Cyrillic by the Cyrillic message, as registration does', async () => {
+    const page = await openStepOne();
+    await requestCode(page, 'cyrillic.password@example.com');
+    await page.getByLabel('Введите код').fill('123456');
+    await page.getByLabel('Новый пароль').fill('Пароль2024a');
+    await page.getByLabel('Повторите пароль').fill('Пароль2024a');
+    await page.getByRole('button', { name: 'Обновить пароль' }).click();
+    await page.getByText('Пароль не должен содержать кириллицу').waitFor();
+    expect(await page.getByText('заглавную букву').count()).toBe(0);
   });
 
   it('answers an unknown address like a known one: step 2, and no letter', async () => {

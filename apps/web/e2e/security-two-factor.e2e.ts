@@ -1,10 +1,15 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { decodeQrPng, secretOfOtpauthUrl } from '../../server/src/modules/two-factor/testing';
-import { codeIn } from '../../server/test/smtp-server';
-import { enableAuthenticator, type TestAccount, totpCode, waitForToast } from './auth-helpers';
-import { setupBrowser } from './browser';
-import { newSignedInAccount, setupPortalWithSmtp } from './fixtures';
+import { codeIn } from '../../server/test/support/smtp-server';
+import { decodeQrPng, secretOfOtpauthUrl } from '../../server/test/support/two-factor';
+import {
+  enableAuthenticator,
+  type TestAccount,
+  totpCode,
+  waitForToast,
+} from '../test/support/e2e/auth-helpers';
+import { setupBrowser } from '../test/support/e2e/browser';
+import { newSignedInAccount, setupPortalWithSmtp } from '../test/support/e2e/fixtures';
 
 const STEP_MS = 30_000;
 
@@ -21,7 +26,7 @@ const nextCode = (secret: string) => totpCode(secret, Date.now() + STEP_MS);
 async function openProfile(token: string): Promise<Page> {
   const page = await browser.newPage({ localStorage: { access_token: token } });
   await page.goto(url('/profile'));
-  await page.getByTestId('google-two-factor').waitFor();
+  await page.getByTestId('two-factor').waitFor();
   return page;
 }
 
@@ -37,7 +42,7 @@ async function proveByPassword(dialog: Locator, password: string) {
 
 /** Connects the authenticator through the profile; answers the secret read from the QR code. */
 async function connectAuthenticator(page: Page, password: string): Promise<string> {
-  const setting = page.getByTestId('google-two-factor');
+  const setting = page.getByTestId('two-factor');
   await setting.getByText('Не подключено').waitFor();
   await setting.getByRole('button', { name: 'Подключить' }).click();
   const dialog = page.getByRole('dialog', { name: 'Подключение Google Authenticator' });
@@ -54,7 +59,7 @@ async function connectAuthenticator(page: Page, password: string): Promise<strin
     secret,
   );
 
-  // Spec §5: 1–6 digits, else 'Заполните поле'.
+  // 1–6 digits, else 'Заполните поле'.
   await dialog.getByRole('button', { name: 'Подключить' }).click();
   await dialog.getByText('Заполните поле').waitFor();
   await dialog.getByLabel('Код из приложения').fill(totpCode(secret));
@@ -83,7 +88,7 @@ describe('Google Authenticator on the profile', () => {
   it('asks the owner to prove it is them before the key is shown: the password, or a mailed code', async () => {
     const account = await newSignedInAccount(world());
     const page = await openProfile(account.token);
-    const setting = page.getByTestId('google-two-factor');
+    const setting = page.getByTestId('two-factor');
     const enable = page.waitForResponse((response) => response.url().endsWith('/2fa/enable'));
     browser.allowConsoleErrors(/status of 403/, /status of 400/);
     await setting.getByRole('button', { name: 'Подключить' }).click();
@@ -126,10 +131,10 @@ describe('Google Authenticator on the profile', () => {
     await codesDialog.getByRole('button', { name: 'Я сохранил коды' }).click();
     await codesDialog.waitFor({ state: 'hidden' });
 
-    const setting = page.getByTestId('google-two-factor');
+    const setting = page.getByTestId('two-factor');
     await setting.getByText('Подключено', { exact: true }).waitFor();
     await setting.getByText('Резервных кодов осталось: 10').waitFor();
-    // Spec §4: a verified code sets the requiresTwoFactor flag.
+    // A verified code sets the requiresTwoFactor flag.
     expect(await page.evaluate(() => localStorage.getItem('requiresTwoFactor'))).toBe('true');
 
     // Sign out (the session ends on the server), then sign in again: password, then the code.
@@ -145,7 +150,7 @@ describe('Google Authenticator on the profile', () => {
   it('a wrong code keeps it off, with the server message; disabling needs a code', async () => {
     const account = await newSignedInAccount(world());
     const page = await openProfile(account.token);
-    const setting = page.getByTestId('google-two-factor');
+    const setting = page.getByTestId('two-factor');
     await setting.getByRole('button', { name: 'Подключить' }).click();
     const dialog = page.getByRole('dialog', { name: 'Подключение Google Authenticator' });
     await proveByPassword(dialog, account.password);
@@ -157,7 +162,7 @@ describe('Google Authenticator on the profile', () => {
     await dialog.getByLabel('Код из приложения').fill(right === '000000' ? '111111' : '000000');
     await dialog.getByRole('button', { name: 'Подключить' }).click();
     await waitForToast(page, 'Неверный код');
-    // Spec §4: a failed verify clears the flag.
+    // A failed verify clears the flag.
     expect(await page.evaluate(() => localStorage.getItem('requiresTwoFactor'))).toBeNull();
     expect(await dialog.isVisible()).toBe(true);
 
@@ -228,7 +233,7 @@ describe('Google Authenticator on the profile', () => {
       await route.fulfill({ response, json: { ...user, email: '' } });
     });
     await page.goto(url('/profile'));
-    const setting = page.getByTestId('google-two-factor');
+    const setting = page.getByTestId('two-factor');
     await setting.getByRole('button', { name: 'Подключить' }).click();
     await waitForToast(page, 'Почта не найдена');
     expect(await page.getByRole('dialog').count()).toBe(0);

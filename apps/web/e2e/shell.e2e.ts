@@ -1,11 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { postJson } from './auth-helpers';
-import { MOBILE_VIEWPORT, type NewPageOptions, setupBrowser } from './browser';
-import { openSignedInPage, setupPortalWithAccount } from './fixtures';
-import { repoRoot } from './paths';
+import { postJson } from '../test/support/e2e/auth-helpers';
+import { MOBILE_VIEWPORT, type NewPageOptions, setupBrowser } from '../test/support/e2e/browser';
+import { openSignedInPage, setupPortalWithAccount } from '../test/support/e2e/fixtures';
 
 // Settings the server injects into index.html; the links below must carry them.
 const SUPPORT_URL = 'https://support.e2e.example/chat';
@@ -300,20 +297,5 @@ describe('/oauth', () => {
       token_type: 'bearer',
       state: 's-1',
     });
-  });
-});
-
-describe('README screenshot', () => {
-  // Written only when asked (UPDATE_SCREENSHOT=1), so an ordinary run leaves the tree clean.
-  it('renders the signed-in home page for docs/screenshot.png', async () => {
-    const page = await signedInPage({ colorScheme: 'dark' });
-    await page.goto(url('/'));
-    await heading(page, 'Главная');
-    // Every panel of the home page has its data (no skeletons in the picture).
-    await page.waitForLoadState('networkidle');
-    const file = path.join(repoRoot, 'docs/screenshot.png');
-    mkdirSync(path.dirname(file), { recursive: true });
-    const image = await page.screenshot(process.env.UPDATE_SCREENSHOT ? { path: file } : {});
-    expect(image.byteLength).toBeGreaterThan(10_000);
   });
 });

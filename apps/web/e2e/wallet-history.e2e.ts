@@ -1,13 +1,16 @@
+import { SANDBOX_HEADING } from '@portal/contracts/messages';
 import { describe, expect, it } from 'vitest';
-import { waitForToast } from './auth-helpers';
-import { setupBrowser } from './browser';
+import { horizontalOverflow } from '../test/support/e2e/a11y-helpers';
+import { postJson, waitForToast } from '../test/support/e2e/auth-helpers';
+import { MOBILE_VIEWPORT, setupBrowser } from '../test/support/e2e/browser';
 import {
   newCustomer,
   openAs,
   plain,
+  sellService,
   setupWalletWorld,
   topUpThroughSandbox,
-} from './wallet-helpers';
+} from '../test/support/e2e/wallet-helpers';
 
 const world = setupWalletWorld();
 const browser = setupBrowser();
@@ -79,4 +82,77 @@ describe('/wallet/history', () => {
     await page.getByText('Операций пока нет').waitFor();
     expect(await page.getByRole('list', { name: 'Загрузка истории' }).count()).toBe(0);
   });
+
+  it('a top-up left unpaid offers «Продолжить оплату» while its page is open, and not after', async () => {
+    const customer = await newCustomer(world());
+    // Sent to the payment page, the customer came back without paying (the browser's Back).
+    const answer = (await postJson(
+      url('/paymentms/api/Payment/create'),
+      { amount: 777 },
+      customer.token,
+    )) as { data: { paymentUrl: string } };
+    const paymentUrl = answer.data.paymentUrl;
+
+    const page = await openAs(browser, customer);
+    await page.goto(url('/wallet/history'));
+    const entry = page.locator(entries).filter({ hasText: '777,00' });
+    await entry.getByText('Ожидает оплаты').waitFor();
+    const resume = entry.getByRole('link', { name: 'Продолжить оплату' });
+    expect(await resume.getAttribute('href')).toBe(paymentUrl);
+    await resume.click();
+    await page.waitForURL(paymentUrl);
+    await page.getByRole('heading', { name: SANDBOX_HEADING }).waitFor();
+
+    // The same history a day later, once the page has expired (T-Bank's 24 h lifetime).
+    const later = await openAs(browser, customer);
+    await later.clock.setFixedTime(Date.now() + 24 * 60 * 60_000 + 60_000);
+    await later.goto(url('/wallet/history'));
+    const expired = later.locator(entries).filter({ hasText: '777,00' });
+    await expired.getByText('Не завершён').waitFor();
+    expect(await expired.getByText('Ожидает оплаты').count()).toBe(0);
+    expect(await expired.getByRole('link', { name: 'Продолжить оплату' }).count()).toBe(0);
+  });
+});
+
+describe('a long service name in the history', () => {
+  const longName =
+    'Выделенный игровой сервер Minecraft Java Edition с модами, резервными копиями и защитой от DDoS-атак для большого сообщества';
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`takes at most two lines at 375 px, the full name in its title (${colorScheme})`, async () => {
+      const customer = await newCustomer(world());
+      await topUpThroughSandbox(world(), customer, 2000);
+      await sellService(world(), customer, {
+        orderId: `long-${colorScheme}-${Date.now()}`,
+        service: {
+          externalId: `srv-long-${colorScheme}-${Date.now()}`,
+          name: longName,
+          serverCount: 1,
+          pricePerMonth: 100,
+        },
+      });
+      const page = await openAs(browser, customer, { colorScheme, viewport: MOBILE_VIEWPORT });
+      await page.goto(url('/wallet/history'));
+      const title = page
+        .locator(entries)
+        .filter({ hasText: 'Покупка услуги' })
+        .getByText(`Оплата услуги «${longName}»`, { exact: true });
+      await title.waitFor();
+      const lines = await title.evaluate((node) => {
+        const style = getComputedStyle(node);
+        const lineHeight =
+          style.lineHeight === 'normal'
+            ? Number.parseFloat(style.fontSize) * 1.2
+            : Number.parseFloat(style.lineHeight);
+        return Math.round(node.getBoundingClientRect().height / lineHeight);
+      });
+      // Two lines: more than the ellipsis of one, never the six the name would take.
+      expect(lines).toBe(2);
+      expect(await title.getAttribute('title')).toBe(`Оплата услуги «${longName}»`);
+      const overflow = await horizontalOverflow(page);
+      expect(overflow.scrollWidth, overflow.sticking.join(', ')).toBeLessThanOrEqual(
+        overflow.viewport,
+      );
+    });
+  }
 });

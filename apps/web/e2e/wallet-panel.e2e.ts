@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { setupBrowser } from './browser';
+import { setupBrowser } from '../test/support/e2e/browser';
 import {
   newCustomer,
   openAs,
@@ -9,7 +9,7 @@ import {
   setupWalletWorld,
   tileValue,
   topUpThroughSandbox,
-} from './wallet-helpers';
+} from '../test/support/e2e/wallet-helpers';
 
 const world = setupWalletWorld();
 const browser = setupBrowser();

@@ -1,13 +1,21 @@
 import {
+  AMOUNT_NOT_POSITIVE,
+  AMOUNT_REQUIRED,
+  AMOUNT_TOO_PRECISE,
   SANDBOX_PAY_NOTE,
   SANDBOX_TEST_PAYMENT,
   TOP_UP_NOT_CONFIGURED,
 } from '@portal/contracts/messages';
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { horizontalOverflow } from './a11y-helpers';
-import { waitForToast } from './auth-helpers';
-import { MOBILE_VIEWPORT, setupBrowser } from './browser';
+import {
+  TOP_UP_SBP_TOO_SMALL,
+  TOP_UP_TOO_LARGE,
+  TOP_UP_TOO_SMALL,
+} from '../../server/src/modules/payments/messages';
+import { horizontalOverflow } from '../test/support/e2e/a11y-helpers';
+import { waitForToast } from '../test/support/e2e/auth-helpers';
+import { MOBILE_VIEWPORT, setupBrowser } from '../test/support/e2e/browser';
 import {
   newCustomer,
   openAs,
@@ -15,7 +23,7 @@ import {
   setupWalletWorld,
   tileValue,
   topUpThroughSandbox,
-} from './wallet-helpers';
+} from '../test/support/e2e/wallet-helpers';
 
 const world = setupWalletWorld();
 const browser = setupBrowser();
@@ -75,7 +83,7 @@ describe('top-up through the sandbox checkout', () => {
     const sent = capturePaymentRequest(page, '/paymentms/api/Payment/create');
     await dialog.getByRole('button', { name: /Банковская карта/ }).click();
     const body = (await sent).postDataJSON();
-    // Spec §3, §5, §9: the amount as a number and the receipt of a top-up.
+    // The amount as a number and the receipt of a top-up.
     expect(body).toMatchObject({
       userId: customer.userId,
       amount: 1000,
@@ -271,7 +279,7 @@ describe('the top-up modal', () => {
     await page.waitForURL((address) => address.pathname.startsWith('/sandbox/tbank/pay/'));
   });
 
-  it('shows the payment errors of spec §8', async () => {
+  it('says why a payment did not start: the amount, the server message, or a fallback text', async () => {
     const customer = await newCustomer(world());
     const page = await openAs(browser, customer);
     await openHome(page);
@@ -289,10 +297,13 @@ describe('the top-up modal', () => {
     await dialog.getByRole('alert').getByText('Введите сумму').waitFor();
     expect(requests).toBe(0);
 
-    // A request error: the server's message (the SBP minimum is 10 ₽, a server rule).
+    // The server refuses the amount (the SBP minimum is 10 ₽, a server rule): under the field.
     await amount.fill('5');
     await dialog.getByRole('button', { name: /СБП/ }).click();
-    await waitForToast(page, 'Минимальная сумма пополнения через СБП — 10 ₽');
+    await dialog
+      .getByRole('alert')
+      .getByText('Минимальная сумма пополнения через СБП — 10 ₽')
+      .waitFor();
     expect(await dialog.getByRole('button', { name: /СБП/ }).isEnabled()).toBe(true);
 
     // An answer with status not ok: its message.
@@ -326,4 +337,46 @@ describe('the top-up modal', () => {
     await waitForToast(page, 'Что-то пошло не так.');
     expect(new URL(page.url()).pathname).toBe('/');
   });
+});
+
+describe('amount errors', () => {
+  // Every refusal of the amount, by the form's rule or the server's limits, in one place and words.
+  const cases: { typed: string; method: RegExp; text: string }[] = [
+    { typed: '', method: /Банковская карта/, text: AMOUNT_REQUIRED },
+    { typed: '0', method: /Банковская карта/, text: AMOUNT_NOT_POSITIVE },
+    { typed: '-5', method: /Банковская карта/, text: AMOUNT_NOT_POSITIVE },
+    { typed: '10.555', method: /Банковская карта/, text: AMOUNT_TOO_PRECISE },
+    { typed: '5', method: /Банковская карта/, text: TOP_UP_TOO_SMALL(10) },
+    { typed: '5', method: /СБП/, text: TOP_UP_SBP_TOO_SMALL(10) },
+    { typed: '100001', method: /Банковская карта/, text: TOP_UP_TOO_LARGE(100_000) },
+  ];
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`shows every amount error under the field, never as a toast (375 px, ${colorScheme})`, async () => {
+      const customer = await newCustomer(world());
+      const page = await openAs(browser, customer, { colorScheme, viewport: MOBILE_VIEWPORT });
+      browser.allowConsoleErrors('400 (Bad Request)');
+      await openHome(page);
+      const dialog = await openTopUp(page);
+      const amount = dialog.getByLabel('Сумма пополнения');
+      for (const { typed, method, text } of cases) {
+        await amount.fill(typed);
+        await dialog.getByRole('button', { name: method }).click();
+        const error = dialog.locator('#top-up-amount-error');
+        await expect
+          .poll(() => error.textContent({ timeout: 200 }).catch(() => null), POLL)
+          .toBe(text);
+        expect(await amount.getAttribute('aria-describedby')).toBe('top-up-amount-error');
+        // Right under the field, inside the dialog.
+        const [field, below] = await Promise.all([amount.boundingBox(), error.boundingBox()]);
+        expect(below?.y ?? 0).toBeGreaterThan((field?.y ?? 0) + (field?.height ?? 0) - 1);
+        expect(below?.y ?? 0).toBeLessThan((field?.y ?? 0) + (field?.height ?? 0) + 40);
+        expect(await page.locator('[data-sonner-toast]').count(), `toast for «${typed}»`).toBe(0);
+        expect(new URL(page.url()).pathname).toBe('/');
+      }
+      // Typing a good amount clears the error, and the payment starts.
+      await amount.fill('500');
+      await dialog.locator('#top-up-amount-error').waitFor({ state: 'detached' });
+    });
+  }
 });

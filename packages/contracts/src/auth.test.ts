@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { fieldMessagesOf, messagesOf } from '../test/support/schema-messages';
 import {
   deviceSchema,
   handOffRequestSchema,
   loginAnswerSchema,
   loginFormSchema,
+  loginRecoveryFormSchema,
   loginRequestSchema,
   loginTwoFactorFormSchema,
   registerFormSchema,
@@ -16,9 +18,8 @@ import {
   verifyTokenAnswerSchema,
   verifyTokenRequestSchema,
 } from './auth';
-import { fieldMessagesOf, messagesOf } from './test-helpers';
 
-describe('login (spec §5)', () => {
+describe('login', () => {
   const valid = { usernameOrEmail: 'gamer', password: 'x' };
 
   it('accepts a login and any non-empty password, with optional flags', () => {
@@ -57,6 +58,18 @@ describe('login (spec §5)', () => {
     }
   });
 
+  it('with a recovery code instead, the code has the recovery shape', () => {
+    expect(
+      fieldMessagesOf(loginRecoveryFormSchema, { ...valid, twoFactorCode: 'k3f9q-7wx2m' }),
+    ).toEqual({});
+    expect(fieldMessagesOf(loginRecoveryFormSchema, { ...valid, twoFactorCode: '' })).toEqual({
+      twoFactorCode: ['Введите резервный код'],
+    });
+    expect(fieldMessagesOf(loginRecoveryFormSchema, { ...valid, twoFactorCode: '123456' })).toEqual(
+      { twoFactorCode: ['Резервный код состоит из 10 букв и цифр, например k3f9q-7wx2m'] },
+    );
+  });
+
   it('the login form before two-factor ignores a code field', () => {
     expect(loginFormSchema.parse({ ...valid, twoFactorCode: '' })).toEqual(valid);
   });
@@ -74,7 +87,7 @@ describe('login (spec §5)', () => {
   });
 });
 
-describe('username at registration (spec §5)', () => {
+describe('username at registration', () => {
   it('strips spaces as typed', () => {
     expect(usernameSchema.parse(' pro gamer ')).toBe('progamer');
   });
@@ -117,7 +130,7 @@ describe('username at registration (spec §5)', () => {
   });
 });
 
-describe('register form (spec §5)', () => {
+describe('register form', () => {
   const valid = {
     email: 'user@example.com',
     name: 'Иван Петров',
@@ -199,7 +212,7 @@ describe('register request', () => {
     expect(fieldMessagesOf(registerRequestSchema, valid)).toEqual({});
   });
 
-  it('names every bad field with the spec messages', () => {
+  it('names every bad field with its message', () => {
     const errors = fieldMessagesOf(registerRequestSchema, {
       email: 'x',
       password: 'Abcdefgh',
@@ -285,7 +298,7 @@ describe('user and device answers', () => {
     balanceStars: 50,
   };
 
-  it('has exactly the spec field names, phoneNamber included', () => {
+  it('has exactly the agreed field names, phoneNamber included', () => {
     expect(Object.keys(userSchema.shape).sort()).toEqual(Object.keys(user).sort());
     expect(userSchema.safeParse(user).success).toBe(true);
   });

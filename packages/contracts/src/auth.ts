@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import {
   emailSchema,
+  errorAnswerSchema,
   isCleanName,
   messageAnswerSchema,
   oneTimeCodeSchema,
   passwordSchema,
   timestampSchema,
   usernameCharactersProblem,
+  withoutSpaces,
 } from './common';
 import {
   LOGIN_TWO_FACTOR_CODE_LENGTH,
@@ -30,11 +32,11 @@ import {
   USERNAME_TOO_LONG,
   USERNAME_TOO_SHORT,
 } from './messages';
-import { isRecoveryCodeShaped } from './security';
+import { isRecoveryCodeShaped, recoveryCodeSchema } from './security';
 
 // ---------------------------------------------------------------- login
 
-/** The second-factor code of the login form: exactly 6 characters (spec §5). */
+/** The second-factor code of the login form: exactly 6 characters. */
 export const twoFactorCodeSchema = z
   .string({ error: TWO_FACTOR_CODE_REQUIRED })
   .trim()
@@ -43,10 +45,10 @@ export const twoFactorCodeSchema = z
 
 /**
  * What the login call accepts as the second factor: the authenticator's six characters, or a
- * recovery code (issue 4), which the form's 'Использовать резервный код' switch sends in the same
+ * recovery code, which the form's 'Использовать резервный код' switch sends in the same
  * `twoFactorCode` field (the form then checks it with `recoveryCodeSchema` of ./security).
  */
-const loginSecondFactorSchema = z
+export const loginSecondFactorSchema = z
   .string({ error: TWO_FACTOR_CODE_REQUIRED })
   .trim()
   .min(1, { error: TWO_FACTOR_CODE_REQUIRED, abort: true })
@@ -74,12 +76,32 @@ export const loginTwoFactorFormSchema = loginRequestSchema.extend({
 });
 export type LoginTwoFactorForm = z.infer<typeof loginTwoFactorFormSchema>;
 
+/** The login form when the user chose 'Использовать резервный код'. */
+export const loginRecoveryFormSchema = loginRequestSchema.extend({
+  twoFactorCode: recoveryCodeSchema,
+});
+export type LoginRecoveryForm = z.infer<typeof loginRecoveryFormSchema>;
+
 export const loginSuccessAnswerSchema = z.object({ token: z.string(), userId: z.string() });
 export const loginTwoFactorAnswerSchema = z.object({ requiresTwoFactor: z.literal(true) });
 export const loginAnswerSchema = z.union([loginSuccessAnswerSchema, loginTwoFactorAnswerSchema]);
 export type LoginSuccessAnswer = z.infer<typeof loginSuccessAnswerSchema>;
 export type LoginTwoFactorAnswer = z.infer<typeof loginTwoFactorAnswerSchema>;
 export type LoginAnswer = z.infer<typeof loginAnswerSchema>;
+
+/**
+ * A code is on its way to an unconfirmed address: where it went and the seconds until another may
+ * be asked for. The 403 of a login to an unconfirmed account carries it (the password was right,
+ * so the address is the caller's own), so a sign-in by username can open the code step too.
+ */
+export const pendingConfirmationSchema = z.object({
+  email: z.string(),
+  resendAfterSeconds: z.number().int().nonnegative(),
+});
+export type PendingConfirmation = z.infer<typeof pendingConfirmationSchema>;
+export const loginNotConfirmedAnswerSchema = errorAnswerSchema.extend({
+  confirmation: pendingConfirmationSchema,
+});
 
 // ---------------------------------------------------------------- register
 
@@ -90,7 +112,7 @@ export type LoginAnswer = z.infer<typeof loginAnswerSchema>;
  */
 export const usernameSchema = z
   .string({ error: USERNAME_REQUIRED })
-  .overwrite((value) => value.replace(/\s+/g, ''))
+  .overwrite(withoutSpaces)
   .min(1, { error: USERNAME_REQUIRED, abort: true })
   .superRefine((value, context) => {
     const problem = usernameCharactersProblem(value);
@@ -124,7 +146,7 @@ export type RegisterRequest = z.infer<typeof registerRequestSchema>;
 export const registerAnswerSchema = messageAnswerSchema;
 export type RegisterAnswer = z.infer<typeof registerAnswerSchema>;
 
-/** The registration form of the web app (spec §5 "Register"). */
+/** The registration form of the web app: one name field, the password twice, consent. */
 export const registerFormSchema = z
   .object({
     email: emailSchema,
@@ -147,7 +169,7 @@ export const registerFormSchema = z
   });
 export type RegisterForm = z.infer<typeof registerFormSchema>;
 
-/** 'Иван Петров Сидоров' → first 'Иван', last 'Петров Сидоров' (spec §5: split by spaces). */
+/** 'Иван Петров Сидоров' → first 'Иван', last 'Петров Сидоров' (split by spaces). */
 export function splitFullName(name: string): { firstName: string; lastName: string } {
   const [firstName = '', ...rest] = name.trim().split(/\s+/);
   return { firstName, lastName: rest.join(' ') };
@@ -177,7 +199,7 @@ export type VerifyRegistrationAnswer = z.infer<typeof verifyRegistrationAnswerSc
 
 // ---------------------------------------------------------------- tokens
 
-/** Sibling services check an access token or redeem a hand-off code (DESIGN §3). */
+/** Sibling services check an access token or redeem a hand-off code. */
 export const verifyTokenRequestSchema = z.object({
   token: z.string({ error: TOKEN_INVALID }).trim().min(1, TOKEN_INVALID),
 });
@@ -191,7 +213,7 @@ export const verifyTokenAnswerSchema = z.object({
 export type VerifyTokenAnswer = z.infer<typeof verifyTokenAnswerSchema>;
 
 /**
- * SSO hand-off (DESIGN §3): the web app asks for a sibling-site link carrying a
+ * SSO hand-off: the web app asks for a sibling-site link carrying a
  * single-use code instead of the access token. Refused unless the link's origin
  * is allow-listed.
  */
@@ -209,7 +231,7 @@ export type LogoutAnswer = z.infer<typeof logoutAnswerSchema>;
 
 // ---------------------------------------------------------------- user
 
-/** The current user (spec §3, field names exactly, `phoneNamber` included). */
+/** The current user; field names as clients already read them, `phoneNamber` included. */
 export const userSchema = z.object({
   id: z.string(),
   email: z.string(),
@@ -231,7 +253,7 @@ export type User = z.infer<typeof userSchema>;
 
 // ---------------------------------------------------------------- devices
 
-/** A device is a session (DESIGN §3). */
+/** A device is a session: ending a device signs that session out. */
 export const deviceSchema = z.object({
   id: z.string(),
   userAgent: z.string(),

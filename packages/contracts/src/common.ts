@@ -22,9 +22,10 @@ import {
 /**
  * Why a call was refused, for clients that act on it rather than only show the message:
  * `proof_required` (403) — the session must prove its owner again (`POST …/Auth/proof`), then
- * repeat the call.
+ * repeat the call; `code_pending` (429) — a code was mailed a moment ago and is still good: type
+ * it, and ask for another after `Retry-After`.
  */
-export const errorReasonSchema = z.enum(['proof_required']);
+export const errorReasonSchema = z.enum(['proof_required', 'code_pending']);
 export type ErrorReason = z.infer<typeof errorReasonSchema>;
 
 /**
@@ -54,7 +55,12 @@ export const cyrillicPattern = /[а-яё]/i;
  */
 const usernameAlphabet = /^[A-Za-z0-9_.-]*$/;
 
-/** Cyrillic keeps the spec's own message; any other foreign character gets ours (never both). */
+/** A username has no spaces: registration, the profile and the server strip them alike. */
+export function withoutSpaces(value: string): string {
+  return value.replace(/\s+/g, '');
+}
+
+/** Cyrillic keeps the product's own message; any other foreign character gets ours (never both). */
 export function usernameCharactersProblem(value: string): string | null {
   if (cyrillicPattern.test(value)) return USERNAME_HAS_CYRILLIC;
   if (!usernameAlphabet.test(value)) return USERNAME_NOT_LATIN;
@@ -78,17 +84,19 @@ export function cleanedName(value: string): string {
 }
 
 /**
- * The password rule of spec §5. Checks run in the order of the spec's list, so
- * a form showing the first message shows the most basic problem first.
+ * The password rule of registration, reset and change: no Cyrillic, 8–32 characters, an uppercase
+ * and a lowercase Latin letter, a digit. Checks run in this order, so a form showing the first
+ * message shows the most useful one: Cyrillic first, as for the username (`usernameSchema`), since
+ * 'Пароль2024a' lacks no letter, it is typed in the wrong layout.
  */
 export const passwordSchema = z
   .string({ error: PASSWORD_REQUIRED })
+  .refine((value) => !cyrillicPattern.test(value), PASSWORD_HAS_CYRILLIC)
   .min(PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT)
   .max(PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG)
   .regex(/[A-Z]/, PASSWORD_NEEDS_UPPERCASE)
   .regex(/[a-z]/, PASSWORD_NEEDS_LOWERCASE)
-  .regex(/[0-9]/, PASSWORD_NEEDS_DIGIT)
-  .refine((value) => !cyrillicPattern.test(value), PASSWORD_HAS_CYRILLIC);
+  .regex(/[0-9]/, PASSWORD_NEEDS_DIGIT);
 
 /** An e-mail address, trimmed. Lower-casing for comparison is the server's job. */
 export const emailSchema = z

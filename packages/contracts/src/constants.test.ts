@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as constants from './constants';
 
-describe('constants match spec §9', () => {
+describe("constants match the product's figures", () => {
   it('top-up', () => {
     expect(constants.QUICK_TOP_UP_AMOUNTS).toEqual([500, 1000, 1500, 2000, 2500]);
     expect(constants.DEFAULT_TOP_UP_AMOUNT).toBe(500);
@@ -22,7 +22,7 @@ describe('constants match spec §9', () => {
     expect([constants.USERNAME_MIN_LENGTH, constants.USERNAME_MAX_LENGTH]).toEqual([3, 16]);
     expect(constants.REGISTRATION_CODE_LENGTH).toBe(6);
     expect(constants.LOGIN_TWO_FACTOR_CODE_LENGTH).toBe(6);
-    expect(constants.GOOGLE_CODE_MAX_LENGTH).toBe(6);
+    expect(constants.TWO_FACTOR_SETUP_CODE_MAX_LENGTH).toBe(6);
     expect(constants.RESET_CODE_MIN_LENGTH).toBe(6);
   });
 
@@ -46,12 +46,12 @@ describe('constants match spec §9', () => {
     expect(constants.COPYRIGHT_YEAR).toBe(2025);
   });
 
-  it('browser storage (spec §3)', () => {
+  it('browser storage', () => {
     expect(constants.ACCESS_TOKEN_STORAGE_KEY).toBe('access_token');
   });
 });
 
-describe('constants match DESIGN §3', () => {
+describe("constants match the server's security rules", () => {
   it('one-time codes and hand-off', () => {
     expect(constants.ONE_TIME_CODE_LENGTH).toBe(6);
     expect(constants.ONE_TIME_CODE_TTL_MINUTES).toBe(10);

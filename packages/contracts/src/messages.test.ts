@@ -4,7 +4,7 @@ import * as messageModule from './messages';
 // A plain object, so tests can look texts up by name.
 const messages: Record<string, string> = { ...messageModule };
 
-// The texts of spec §5 and §8, copied from the spec: a changed constant fails here.
+// The product's validation and error texts, copied letter for letter: a changed constant fails here.
 const specTexts = {
   PASSWORD_TOO_SHORT: 'Пароль должен содержать минимум 8 символов',
   PASSWORD_TOO_LONG: 'Пароль должен содержать максимум 32 символа',
@@ -49,11 +49,11 @@ const specTexts = {
 } as const;
 
 describe('messages', () => {
-  it.each(Object.entries(specTexts))('%s is the spec text', (name, text) => {
+  it.each(Object.entries(specTexts))('%s is the product text, letter for letter', (name, text) => {
     expect(messages[name]).toBe(text);
   });
 
-  it('every message is Russian except the one the spec words in English', () => {
+  it('every message is Russian except the one the product words in English', () => {
     for (const [name, text] of Object.entries(messages)) {
       if (name === 'NO_AUTHORISATION') continue;
       expect(text, name).toMatch(/[а-яё]/i);

@@ -1,10 +1,11 @@
 /**
- * Every text a person can read that comes from validation (spec §5) or from the
- * error catalogue (spec §8), worded exactly as the spec words them. Texts the
- * spec does not give (server answers, rules DESIGN adds) are marked as ours.
+ * Every text a person can read that comes from validation or from the error
+ * catalogue. Unmarked texts are the product's own wording and are kept letter for
+ * letter (`messages.test.ts` holds a copy); texts the product does not give
+ * (server answers, rules the server adds) are marked as ours.
  */
 
-// Password rule (spec §5: register, reset, change)
+// Password rule (register, reset, change)
 export const PASSWORD_TOO_SHORT = 'Пароль должен содержать минимум 8 символов';
 export const PASSWORD_TOO_LONG = 'Пароль должен содержать максимум 32 символа';
 export const PASSWORD_NEEDS_UPPERCASE =
@@ -13,52 +14,54 @@ export const PASSWORD_NEEDS_LOWERCASE = 'Пароль должен содерж�
 export const PASSWORD_NEEDS_DIGIT = 'Пароль должен содержать хотя бы одну цифру (0-9)';
 export const PASSWORD_HAS_CYRILLIC = 'Пароль не должен содержать кириллицу';
 export const PASSWORDS_DO_NOT_MATCH = 'Пароли не совпадают';
-// Ours: server-side password rules of DESIGN §3 (blocklist, equal to login).
+// Ours: the server's extra password rules (a blocklist, not equal to the username or e-mail).
 export const PASSWORD_TOO_COMMON = 'Этот пароль слишком распространён, выберите другой';
 export const PASSWORD_EQUALS_LOGIN = 'Пароль не должен совпадать с никнеймом или почтой';
 
-// Register (spec §5)
+// Register form
 export const EMAIL_INVALID = 'Некорректный email';
 export const NAME_REQUIRED = 'Имя обязательно';
 export const USERNAME_REQUIRED = 'Никнейм обязателен';
 export const USERNAME_HAS_CYRILLIC = 'Никнейм не должен содержать кириллицу';
-// Ours: the register form's consent box (the spec disables submit instead).
+// Ours: the register form's consent box (the product only disables submit).
 export const CONSENT_REQUIRED = 'Необходимо согласие на обработку персональных данных';
 
-// Login (spec §5)
+// Login form
 export const LOGIN_REQUIRED = 'Введите логин';
 export const PASSWORD_REQUIRED = 'Введите пароль';
 export const TWO_FACTOR_CODE_REQUIRED = 'Введите код подтверждения';
 export const TWO_FACTOR_CODE_LENGTH = 'Код должен содержать 6 символов';
 
-// Password change (spec §5)
+// Password change form
 export const OLD_PASSWORD_REQUIRED = 'Введите текущий пароль';
 
-// Google authenticator code (spec §5)
+// Google authenticator code: 1–6 digits
 export const FIELD_REQUIRED = 'Заполните поле';
 
-// Reset step 2 (spec §5)
+// Reset step 2: the mailed code
 export const RESET_CODE_REQUIRED = 'Введите код, отправленный на почту';
 
-// Profile (spec §5)
+// Profile
 export const USERNAME_TOO_SHORT = 'Минимум 3 символа';
 export const USERNAME_TOO_LONG = 'Максимум 16 символов';
 export const FIELD_ONLY_WHITESPACE = 'Поле не должно состоять только из пробелов';
 export const FIELD_EMPTY = 'Поле не должно быть пустым';
 // Ours: names need an upper bound on the server.
 export const NAME_TOO_LONG = 'Максимум 64 символа';
-// Ours: spec §5 says the avatar accepts png or jpeg, without a message.
+// Ours: the avatar accepts png or jpeg; the product gives no message for anything else.
 export const AVATAR_WRONG_TYPE = 'Допустимы только изображения PNG или JPEG';
 
-// E-mail change modal (spec §5)
+// E-mail change modal
 export const FIELDS_EMPTY = 'Поля не должно быть пустыми';
 export const EMAIL_WRONG = 'Неверная почта';
 export const EMAIL_UPDATED = 'Почта обновлена';
 
-// Codes (spec §4, §8)
+// A wrong confirmation code, wherever one is typed
 export const CODE_WRONG = 'Неверный код';
+// Ours: after a wrong code, where the tries left may be told (`Неверный код. Осталось попыток: 4`).
+export const CODE_TRIES_LEFT = 'Осталось попыток:';
 
-// Top-up (ours: the spec has no client limits, the server needs sane numbers)
+// Top-up (ours: the form has no limits, the server needs sane numbers)
 export const AMOUNT_REQUIRED = 'Введите сумму';
 export const AMOUNT_NOT_POSITIVE = 'Сумма должна быть больше нуля';
 export const AMOUNT_TOO_PRECISE = 'Сумма может содержать не более двух знаков после запятой';
@@ -81,16 +84,18 @@ export const SANDBOX_PAID = 'Платёж уже оплачен.';
 export const SANDBOX_CANCELED = 'Платёж отменён.';
 export const SANDBOX_REFUNDED = 'Платёж возвращён.';
 export const SANDBOX_PARTIALLY_REFUNDED = 'Платёж частично возвращён.';
+export const SANDBOX_EXPIRED = 'Срок оплаты истёк.';
 export const SANDBOX_FINISHED = 'Платёж завершён.';
 export const SANDBOX_BACK = 'Вернуться в личный кабинет';
-export const SANDBOX_NOT_FOUND = 'Платёж не найден';
 
-// Error catalogue (spec §8)
+// Error catalogue: toasts of failed requests, and a few of success
 export const REQUEST_FAILED = 'Ошибка запроса';
 export const UNKNOWN_ERROR = 'Неизвестная ошибка';
 export const UNKNOWN_ERROR_OCCURRED = 'Произошла неизвестная ошибка';
 export const TOKEN_INVALID = 'Недействительный токен';
 export const USER_NOT_FOUND = 'Пользователь не найден';
+// Ours: a payment nobody knows (the sandbox checkout page, the provider's notifications).
+export const PAYMENT_NOT_FOUND = 'Платёж не найден';
 export const PROFILE_UPDATE_FAILED = 'Ошибка при обновлении профиля';
 export const PAYMENT_REQUEST_FAILED = 'Ошибка при отправке запроса.';
 export const SOMETHING_WENT_WRONG = 'Что-то пошло не так.';
@@ -99,20 +104,23 @@ export const ID_COPIED = 'ID скопирован!';
 export const EMAIL_NOT_FOUND = 'Почта не найдена';
 export const TELEGRAM_LINK_FAILED = 'Ошибка генерации ссылки';
 export const TELEGRAM_CHECK_FAILED = 'Ошибка получения 2fa';
-// The spec words this one in English; kept as written.
+// The product words this one in English; kept as written.
 export const NO_AUTHORISATION = 'No authorisation';
 
-// Ours: generic server answers per HTTP status (DESIGN §2).
+// Ours: generic server answers per HTTP status (`http/error-handler.ts` in apps/server).
 export const INVALID_INPUT = 'Проверьте введённые данные';
 export const AUTH_REQUIRED = 'Требуется авторизация';
-export const FORBIDDEN = 'Недостаточно прав';
 export const NOT_FOUND = 'Не найдено';
 export const TOO_MANY_ATTEMPTS = 'Слишком много попыток, попробуйте позже';
-export const SERVICE_UNAVAILABLE = 'Сервис временно недоступен, попробуйте позже';
-export const INTERNAL_ERROR = 'Внутренняя ошибка сервера';
+export const SERVICE_UNAVAILABLE = 'Сервис временно недоступен. Попробуйте позже.';
+export const INTERNAL_ERROR = 'Внутренняя ошибка сервера. Попробуйте позже.';
 export const PAYLOAD_TOO_LARGE = 'Слишком большой запрос';
+export const BAD_JSON = 'Некорректный формат запроса';
+export const UNSUPPORTED_CONTENT_TYPE = 'Неподдерживаемый тип содержимого';
+export const BAD_URL = 'Некорректный адрес запроса';
+export const URL_TOO_LONG = 'Слишком длинный адрес запроса';
 
-// Ours: SSO hand-off links (DESIGN §3).
+// Ours: SSO hand-off links, followed only to allow-listed sibling sites.
 export const LINK_INVALID = 'Некорректная ссылка';
 export const LINK_NOT_ALLOWED = 'Переход по этой ссылке запрещён';
 
@@ -121,7 +129,7 @@ export const LINK_NOT_ALLOWED = 'Переход по этой ссылке за�
 export const YANDEX_SIGN_IN_CODE_REFUSED =
   'Вход через Яндекс ID не завершён: ссылка устарела или открыта в другом браузере. Попробуйте ещё раз';
 
-// Ours: the identity core's answers (DESIGN §3, issue 3).
+// Ours: the identity core's answers (registration, confirmation, login, codes).
 export const LOGIN_FAILED = 'Неверный логин или пароль';
 export const ACCOUNT_NOT_CONFIRMED =
   'Почта не подтверждена. Код подтверждения отправлен на вашу почту';
@@ -130,7 +138,8 @@ export const USERNAME_TAKEN = 'Этот никнейм уже занят';
 export const USERNAME_NOT_LATIN = 'Никнейм может содержать только латинские буквы, цифры, _ . -';
 // Ours: control, direction-changing and invisible characters in any name field.
 export const NAME_FORBIDDEN_CHARACTERS = 'Имя содержит недопустимые символы';
-export const REGISTRATION_CODE_SENT = 'Код подтверждения отправлен на почту';
+// A code mailed for any purpose: registration, a proof of the owner, a password change.
+export const CODE_SENT_TO_EMAIL = 'Код подтверждения отправлен на почту';
 export const REGISTRATION_CONFIRMED = 'Почта подтверждена, добро пожаловать!';
 export const LOGOUT_DONE = 'Вы вышли из аккаунта';
 export const CODE_EXPIRED = 'Срок действия кода истёк. Запросите новый код';

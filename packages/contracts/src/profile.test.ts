@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fieldMessagesOf, messagesOf } from '../test/support/schema-messages';
 import {
   avatarMimeTypeSchema,
   emailChangeCodeFormSchema,
@@ -11,11 +12,13 @@ import {
   updateProfileRequestSchema,
   uploadAnswerSchema,
 } from './profile';
-import { fieldMessagesOf, messagesOf } from './test-helpers';
 
-describe('profile userName (spec §5)', () => {
+describe('profile userName', () => {
   it('accepts 3–16 characters and trims', () => {
     expect(profileUserNameSchema.parse('  abc  ')).toBe('abc');
+    // Spaces inside go too, as at registration: 'ab cd' is stored as 'abcd'.
+    expect(profileUserNameSchema.parse('ab cd')).toBe('abcd');
+    expect(messagesOf(profileUserNameSchema, 'a b')).toEqual(['Минимум 3 символа']);
     expect(messagesOf(profileUserNameSchema, 'a'.repeat(16))).toEqual([]);
   });
 
@@ -52,7 +55,7 @@ describe('the profile form', () => {
   });
 });
 
-describe('profile names (spec §5)', () => {
+describe('profile names', () => {
   it('accepts and trims a name', () => {
     expect(profileNameSchema.parse(' Иван ')).toBe('Иван');
   });
@@ -98,7 +101,7 @@ describe('profile names (spec §5)', () => {
 });
 
 describe('avatar', () => {
-  it('accepts png or jpeg (spec §5)', () => {
+  it('accepts png or jpeg', () => {
     expect(messagesOf(avatarMimeTypeSchema, 'image/png')).toEqual([]);
     expect(messagesOf(avatarMimeTypeSchema, 'image/jpeg')).toEqual([]);
     expect(messagesOf(avatarMimeTypeSchema, 'image/gif')).toEqual([
@@ -115,7 +118,7 @@ describe('avatar', () => {
   });
 });
 
-describe('e-mail change modal (spec §5)', () => {
+describe('e-mail change modal', () => {
   it('codes are digits only', () => {
     expect(fieldMessagesOf(emailChangeCodeFormSchema, { code: '123456' })).toEqual({});
     expect(fieldMessagesOf(emailChangeCodeFormSchema, { code: '12a456' })).toEqual({

@@ -5,6 +5,7 @@ import {
   messageAnswerSchema,
   oneTimeCodeSchema,
   usernameCharactersProblem,
+  withoutSpaces,
 } from './common';
 import {
   AVATAR_MIME_TYPES,
@@ -31,15 +32,15 @@ const isOnlyWhitespace = (value: string) => value.length > 0 && value.trim().len
 // ---------------------------------------------------------------- profile
 
 /**
- * The profile's userName (spec §5): only-whitespace is refused with its own
- * message, then the trimmed value must be 3–16 characters. Its characters are
+ * The profile's userName: only-whitespace is refused with its own message, then its spaces are
+ * stripped (as at registration: the form strips them as typed) and it must be 3–16 characters. Its characters are
  * checked by the server (and the form) only when the name changes: see
  * `updateProfileFormSchema`.
  */
 export const profileUserNameSchema = z
   .string({ error: FIELD_EMPTY })
   .refine((value) => !isOnlyWhitespace(value), { error: FIELD_ONLY_WHITESPACE, abort: true })
-  .trim()
+  .overwrite(withoutSpaces)
   .min(USERNAME_MIN_LENGTH, USERNAME_TOO_SHORT)
   .max(USERNAME_MAX_LENGTH, USERNAME_TOO_LONG);
 
@@ -77,7 +78,13 @@ export function updateProfileFormSchema(currentUserName: string) {
   });
 }
 export type UpdateProfileForm = z.infer<typeof updateProfileRequestSchema>;
-export const updateProfileAnswerSchema = messageAnswerSchema;
+/** The message and the four fields as stored, which the page shows (the server normalises them). */
+export const updateProfileAnswerSchema = messageAnswerSchema.extend({
+  userName: z.string(),
+  firstName: z.string(),
+  middleName: z.string().nullable(),
+  lastName: z.string(),
+});
 export type UpdateProfileAnswer = z.infer<typeof updateProfileAnswerSchema>;
 
 // ---------------------------------------------------------------- avatar
@@ -94,19 +101,20 @@ export type UpdateAvatarAnswer = z.infer<typeof updateAvatarAnswerSchema>;
 export const uploadAnswerSchema = z.object({ data: z.string() });
 export type UploadAnswer = z.infer<typeof uploadAnswerSchema>;
 
-/** What the avatar picker accepts (spec §5: png or jpeg); the server judges by the bytes. */
+/** What the avatar picker accepts: png or jpeg; the server judges by the bytes. */
 export const avatarMimeTypeSchema = z.enum(AVATAR_MIME_TYPES, { error: AVATAR_WRONG_TYPE });
 export type AvatarMimeType = z.infer<typeof avatarMimeTypeSchema>;
 
-// ---------------------------------------------------------------- e-mail change (DESIGN §3: real, not the spec's mock)
+// ---------------------------------------------------------------- e-mail change
+// A real change: a code to the current address, then the new address, then a code sent there.
 
-/** A code step of the e-mail change modal: digits only (spec §5), six of them. */
+/** A code step of the e-mail change modal: digits only, six of them. */
 export const emailChangeCodeFormSchema = z.object({
   code: z.string({ error: CODE_WRONG }).regex(/^\d{6}$/, CODE_WRONG),
 });
 export type EmailChangeCodeForm = z.infer<typeof emailChangeCodeFormSchema>;
 
-/** The new-address step (spec §5: 'Неверная почта'). */
+/** The new-address step: a valid address, else 'Неверная почта'. */
 export const newEmailSchema = z
   .string({ error: EMAIL_WRONG })
   .trim()
@@ -115,7 +123,7 @@ export const newEmailSchema = z
 export const emailChangeNewEmailFormSchema = z.object({ email: newEmailSchema });
 export type EmailChangeNewEmailForm = z.infer<typeof emailChangeNewEmailFormSchema>;
 
-/** The spec's code step with a password and its repeat (spec §5 "Code step in e-mail reset modal"). */
+/** A password and its repeat for the e-mail change modal: both non-empty, then equal. */
 export const emailChangePasswordFormSchema = z
   .object({
     password: z.string({ error: FIELDS_EMPTY }).min(1, FIELDS_EMPTY),

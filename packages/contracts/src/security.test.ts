@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { fieldMessagesOf, messagesOf } from '../test/support/schema-messages';
 import { loginRequestSchema, loginTwoFactorFormSchema } from './auth';
 import {
+  forgotPasswordEmail,
   forgotPasswordRequestSchema,
-  googleCodeFormSchema,
   logoutAllRequestSchema,
   passwordChangeFormSchema,
   passwordChangeRequestSchema,
@@ -14,15 +15,17 @@ import {
   twoFactorCodeRequestSchema,
   twoFactorConfirmRequestSchema,
   twoFactorEnableAnswerSchema,
+  twoFactorSetupFormSchema,
 } from './security';
-import { fieldMessagesOf, messagesOf } from './test-helpers';
 
 describe('reset step 1', () => {
-  it('forgot-password takes the e-mail itself as the body', () => {
-    expect(forgotPasswordRequestSchema.parse(' a@b.ru ')).toBe('a@b.ru');
-    expect(messagesOf(forgotPasswordRequestSchema, { email: 'a@b.ru' })).toEqual([
-      'Некорректный email',
-    ]);
+  it('forgot-password takes the e-mail itself as the body, or { email }', () => {
+    for (const body of [' a@b.ru ', { email: ' a@b.ru ' }]) {
+      expect(forgotPasswordEmail(forgotPasswordRequestSchema.parse(body))).toBe('a@b.ru');
+    }
+    for (const body of ['a@', { email: 'a@' }, { mail: 'a@b.ru' }, 42, null]) {
+      expect(messagesOf(forgotPasswordRequestSchema, body)).toEqual(['Некорректный email']);
+    }
   });
 
   it('the form shows the e-mail message', () => {
@@ -33,7 +36,7 @@ describe('reset step 1', () => {
   });
 });
 
-describe('reset step 2 form (spec §5)', () => {
+describe('reset step 2 form', () => {
   const valid = {
     code: '123456',
     newPassword: 'Abcdefg1',
@@ -98,12 +101,14 @@ describe('reset and logout-all requests', () => {
 });
 
 describe('two-factor', () => {
-  it('the Google code form takes 1–6 digits (spec §5)', () => {
+  it('the two-factor setup form takes 1–6 digits', () => {
     for (const code of ['1', '12345', '123456']) {
-      expect(fieldMessagesOf(googleCodeFormSchema, { code })).toEqual({});
+      expect(fieldMessagesOf(twoFactorSetupFormSchema, { code })).toEqual({});
     }
     for (const code of ['', '1234567', '12a', ' 1']) {
-      expect(fieldMessagesOf(googleCodeFormSchema, { code })).toEqual({ code: ['Заполните поле'] });
+      expect(fieldMessagesOf(twoFactorSetupFormSchema, { code })).toEqual({
+        code: ['Заполните поле'],
+      });
     }
   });
 
@@ -126,7 +131,7 @@ describe('two-factor', () => {
   });
 });
 
-describe('password change (spec §5)', () => {
+describe('password change', () => {
   const valid = { oldPassword: 'old', newPassword: 'Abcdefg1', repeatPassword: 'Abcdefg1' };
 
   it('accepts a complete form', () => {
@@ -169,7 +174,7 @@ describe('password change (spec §5)', () => {
   });
 });
 
-describe('recovery codes (issue 4)', () => {
+describe('recovery codes', () => {
   it('a recovery code is ten Crockford symbols, as issued or as typed', () => {
     for (const code of ['k3f9q-7wx2m', 'K3F9Q7WX2M', ' k3f9q 7wx2m ']) {
       expect(messagesOf(recoveryCodeSchema, code)).toEqual([]);

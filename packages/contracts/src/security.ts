@@ -7,9 +7,10 @@ import {
   passwordSchema,
   timestampSchema,
 } from './common';
-import { GOOGLE_CODE_MAX_LENGTH, RESET_CODE_MIN_LENGTH } from './constants';
+import { RESET_CODE_MIN_LENGTH, TWO_FACTOR_SETUP_CODE_MAX_LENGTH } from './constants';
 import {
   CODE_WRONG,
+  EMAIL_INVALID,
   FIELD_REQUIRED,
   OLD_PASSWORD_REQUIRED,
   PASSWORDS_DO_NOT_MATCH,
@@ -19,13 +20,23 @@ import {
 
 // ---------------------------------------------------------------- password reset
 
-/** `forgot-password` takes the e-mail itself as the JSON body (spec §7). */
-export const forgotPasswordRequestSchema = emailSchema;
+/**
+ * `forgot-password` takes the e-mail itself as the JSON body (a JSON string), or `{ email }`;
+ * anything else is 'Некорректный email'. `forgotPasswordEmail` reads the address of either.
+ */
+export const forgotPasswordRequestSchema = z.union(
+  [emailSchema, z.object({ email: emailSchema })],
+  { error: EMAIL_INVALID },
+);
 export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequestSchema>;
+
+export function forgotPasswordEmail(body: ForgotPasswordRequest): string {
+  return typeof body === 'string' ? body : body.email;
+}
 export const forgotPasswordAnswerSchema = messageAnswerSchema;
 export type ForgotPasswordAnswer = z.infer<typeof forgotPasswordAnswerSchema>;
 
-/** The reset code: at least 6 characters (spec §5), and the server only issues 6 digits. */
+/** The reset code: at least 6 characters (the form's rule), and the server only issues 6 digits. */
 export const resetCodeSchema = z
   .string({ error: RESET_CODE_REQUIRED })
   .trim()
@@ -38,8 +49,8 @@ export const resetPasswordRequestSchema = z.object({
   code: resetCodeSchema,
   /**
    * Ours: end every session of the account together with the reset, so no later call can fail
-   * and leave a thief signed in. Absent or false: sessions stay (the spec's clients follow with
-   * `logout-all { email, code }`).
+   * and leave a thief signed in. Absent or false: sessions stay (clients that do not send it
+   * follow with `logout-all { email, code }`).
    */
   logoutEverywhere: z.boolean().optional(),
 });
@@ -51,7 +62,7 @@ export type ResetPasswordAnswer = z.infer<typeof resetPasswordAnswerSchema>;
 export const resetEmailFormSchema = z.object({ email: emailSchema });
 export type ResetEmailForm = z.infer<typeof resetEmailFormSchema>;
 
-/** Reset step 2 (spec §5): code of at least 6, new password by the rule, repeat equal. */
+/** Reset step 2: code of at least 6, new password by the rule, repeat equal. */
 export const resetPasswordFormSchema = z
   .object({
     code: z
@@ -70,8 +81,9 @@ export const resetPasswordFormSchema = z
 export type ResetPasswordForm = z.infer<typeof resetPasswordFormSchema>;
 
 /**
- * Sign out everywhere after a reset (spec §4). Six digits alone do not identify
- * an account, so the e-mail comes along (DESIGN §3).
+ * Sign out everywhere after a reset, when the reset form's box was ticked. Six digits alone do
+ * not identify an account, so the e-mail comes along; the server accepts the pair once, shortly
+ * after that reset.
  */
 export const logoutAllRequestSchema = z.object({
   email: emailSchema,
@@ -97,15 +109,15 @@ export type TwoFactorCodeRequest = z.infer<typeof twoFactorCodeRequestSchema>;
 export const twoFactorCodeAnswerSchema = messageAnswerSchema;
 export type TwoFactorCodeAnswer = z.infer<typeof twoFactorCodeAnswerSchema>;
 
-/** The web form for the authenticator code: 1–6 digits (spec §5). */
-export const googleCodeFormSchema = z.object({
+/** The first code of a new authenticator, as the web form takes it: 1–6 digits, else 'Заполните поле'. */
+export const twoFactorSetupFormSchema = z.object({
   code: z
     .string({ error: FIELD_REQUIRED })
-    .regex(new RegExp(`^\\d{1,${GOOGLE_CODE_MAX_LENGTH}}$`), FIELD_REQUIRED),
+    .regex(new RegExp(`^\\d{1,${TWO_FACTOR_SETUP_CODE_MAX_LENGTH}}$`), FIELD_REQUIRED),
 });
-export type GoogleCodeForm = z.infer<typeof googleCodeFormSchema>;
+export type TwoFactorSetupForm = z.infer<typeof twoFactorSetupFormSchema>;
 
-// ---------------------------------------------------------------- recovery codes (issue 4)
+// ---------------------------------------------------------------- recovery codes
 
 /** Ten symbols of Crockford Base32 (no i, l, o, u); case, dashes and spaces are forgiven. */
 export function isRecoveryCodeShaped(value: string): boolean {
@@ -153,19 +165,19 @@ export type TwoFactorStatusAnswer = z.infer<typeof twoFactorStatusAnswerSchema>;
 
 // ---------------------------------------------------------------- password change
 
-/** `/{product}/auth/password/change`: `product` names the sibling product (spec §7). */
+/** `/{product}/auth/password/change`: `product` names one of the brand's products. */
 export const passwordChangeParamsSchema = z.object({ product: z.string().min(1) });
 export type PasswordChangeParams = z.infer<typeof passwordChangeParamsSchema>;
 
 /**
  * Needs the current password and a fresh confirmation code: an e-mail code, or
- * the authenticator code when two-factor is on (DESIGN §3).
+ * the authenticator code when two-factor is on.
  */
 export const passwordChangeRequestSchema = z.object({
   oldPassword: z.string({ error: OLD_PASSWORD_REQUIRED }).min(1, OLD_PASSWORD_REQUIRED),
   newPassword: passwordSchema,
   code: oneTimeCodeSchema,
-  /** Ends every other session of the account with the change (DESIGN §3: "other sessions may be ended"). */
+  /** Ends every other session of the account together with the change. */
   logoutOtherSessions: z.boolean().optional(),
 });
 export type PasswordChangeRequest = z.infer<typeof passwordChangeRequestSchema>;
@@ -176,7 +188,7 @@ export const passwordChangeAnswerSchema = z.object({
 });
 export type PasswordChangeAnswer = z.infer<typeof passwordChangeAnswerSchema>;
 
-/** The password-update form (spec §5 "Password change"). */
+/** The password-update form: current password, new password by the rule, repeat equal. */
 export const passwordChangeFormSchema = z
   .object({
     oldPassword: z.string({ error: OLD_PASSWORD_REQUIRED }).min(1, OLD_PASSWORD_REQUIRED),
@@ -189,10 +201,10 @@ export const passwordChangeFormSchema = z
   });
 export type PasswordChangeForm = z.infer<typeof passwordChangeFormSchema>;
 
-// ---------------------------------------------------------------- password change (issue 4)
+// ---------------------------------------------------------------- password change: segment and code
 
 /**
- * The `{product}` segment of `/{product}/auth/password/change` (spec §7) for this portal. Sibling
+ * The `{product}` segment of `/{product}/auth/password/change` for this portal. Sibling
  * products of the brand would have their own; this server answers only its own.
  */
 export const PASSWORD_CHANGE_PRODUCT = 'portal';
@@ -203,6 +215,15 @@ export const passwordChangeCodeAnswerSchema = z.object({
   message: z.string(),
 });
 export type PasswordChangeCodeAnswer = z.infer<typeof passwordChangeCodeAnswerSchema>;
+
+/**
+ * `/{product}/auth/password/change-code/check`: whether the mailed code is right, before the
+ * form asks for the passwords. The code is not used up; a wrong one costs one of its tries.
+ */
+export const passwordChangeCodeCheckRequestSchema = z.object({ code: oneTimeCodeSchema });
+export type PasswordChangeCodeCheckRequest = z.infer<typeof passwordChangeCodeCheckRequestSchema>;
+export const passwordChangeCodeCheckAnswerSchema = passwordChangeCodeAnswerSchema;
+export type PasswordChangeCodeCheckAnswer = z.infer<typeof passwordChangeCodeCheckAnswerSchema>;
 
 // ---------------------------------------------------------------- a fresh proof of the owner
 

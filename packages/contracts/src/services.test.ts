@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { catalogueItemSchema, ownerServicesAnswerSchema } from './services';
 
 describe('services', () => {
-  it('an owner service has the spec names amount, message, serverCount', () => {
+  it('an owner service has the fields amount, message, serverCount', () => {
     const service = {
       id: 's1',
       amount: 1790,

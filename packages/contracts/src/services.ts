@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { timestampSchema } from './common';
 
-/** A purchased service (spec §3 names `amount`, `message`, `serverCount`; DESIGN §4 the rest). */
+/** A purchased service. `amount`, `message`, `serverCount` are the names clients already read. */
 export const ownerServiceSchema = z.object({
   id: z.string(),
   /** Price per month, roubles with two decimals (default 1790). */
@@ -23,7 +23,7 @@ export type OwnerServicesAnswer = z.infer<typeof ownerServicesAnswerSchema>;
 export const catalogueStatusSchema = z.enum(['active', 'inactive', 'soon']);
 export type CatalogueStatus = z.infer<typeof catalogueStatusSchema>;
 
-/** A service of the brand's catalogue (spec §3). */
+/** A service of the brand's catalogue: active opens it, inactive is disabled, soon says 'Скоро'. */
 export const catalogueItemSchema = z.object({
   imgUrl: z.string(),
   title: z.string(),

@@ -4,6 +4,6 @@ import { z } from 'zod';
 export const telegramLinkAnswerSchema = z.object({ link: z.string() });
 export type TelegramLinkAnswer = z.infer<typeof telegramLinkAnswerSchema>;
 
-/** `check-telegram-user`: whether the user has linked Telegram ("boolean-like", spec §7). */
+/** `check-telegram-user`: whether the user has linked Telegram (a plain boolean). */
 export const telegramCheckAnswerSchema = z.boolean();
 export type TelegramCheckAnswer = z.infer<typeof telegramCheckAnswerSchema>;

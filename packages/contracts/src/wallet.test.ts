@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fieldMessagesOf, messagesOf } from './test-helpers';
+import { fieldMessagesOf, messagesOf } from '../test/support/schema-messages';
+import { AMOUNT_NOT_POSITIVE, AMOUNT_TOO_PRECISE } from './messages';
 import {
   buildTopUpPayment,
   cardPaymentAnswerSchema,
@@ -14,7 +15,7 @@ import {
   topUpFormSchema,
 } from './wallet';
 
-describe('payment methods (spec §3)', () => {
+describe('payment methods', () => {
   it('knows five methods, each with a title, and offers only card and sbp', () => {
     expect(paymentMethodIdSchema.options).toEqual(['card', 'sbp', 'crypto', 'yaPay', 'yaSplit']);
     for (const id of paymentMethodIdSchema.options) expect(PAYMENT_METHOD_TITLES[id]).toBeTruthy();
@@ -22,11 +23,22 @@ describe('payment methods (spec §3)', () => {
   });
 });
 
-describe('top-up form (spec §5)', () => {
+describe('top-up form', () => {
   it('takes any number, no client minimum or maximum', () => {
     for (const amount of [500, 1, 0.5, 10_000_000]) {
       expect(fieldMessagesOf(topUpFormSchema, { amount })).toEqual({});
     }
+  });
+
+  it('refuses zero, a negative amount and a third decimal with the request’s words', () => {
+    for (const amount of [0, -5]) {
+      expect(fieldMessagesOf(topUpFormSchema, { amount })).toEqual({
+        amount: [AMOUNT_NOT_POSITIVE],
+      });
+    }
+    expect(fieldMessagesOf(topUpFormSchema, { amount: 10.555 })).toEqual({
+      amount: [AMOUNT_TOO_PRECISE],
+    });
   });
 
   it('refuses a non-number', () => {
@@ -40,7 +52,7 @@ describe('top-up form (spec §5)', () => {
 });
 
 describe('payment request', () => {
-  it('builds the spec §9 payload that the server accepts', () => {
+  it('builds the payload with its receipt, and the server accepts it', () => {
     const payment = buildTopUpPayment({ userId: 'u1', email: 'a@b.ru', amount: 1500 });
     expect(payment).toEqual({
       userId: 'u1',
@@ -107,6 +119,27 @@ describe('payment history', () => {
     expect(
       paymentHistoryAnswerSchema.safeParse({ data: [{ ...item, direction: 'in' }] }).success,
     ).toBe(false);
+  });
+
+  it('a pending top-up may carry its page and expiry; only a web address is a page', () => {
+    const pending = {
+      ...item,
+      kind: 'topUp',
+      currency: 'rub',
+      status: 'pending',
+      expiresAt: '2025-03-02T10:00:00.000Z',
+      continueUrl: 'https://securepay.tinkoff.ru/new/fU1ppgqa',
+    };
+    expect(paymentHistoryAnswerSchema.safeParse({ data: [pending] }).success).toBe(true);
+    expect(
+      paymentHistoryAnswerSchema.safeParse({ data: [{ ...item, status: 'unfinished' }] }).success,
+    ).toBe(true);
+    for (const continueUrl of ['javascript:alert(1)', 'data:text/html,x', '/relative']) {
+      expect(
+        paymentHistoryAnswerSchema.safeParse({ data: [{ ...pending, continueUrl }] }).success,
+        continueUrl,
+      ).toBe(false);
+    }
   });
 
   it('reads the page size from the query string', () => {

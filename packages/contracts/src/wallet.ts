@@ -14,7 +14,7 @@ import { AMOUNT_NOT_POSITIVE, AMOUNT_REQUIRED, AMOUNT_TOO_PRECISE } from './mess
 export const paymentMethodIdSchema = z.enum(['card', 'sbp', 'crypto', 'yaPay', 'yaSplit']);
 export type PaymentMethodId = z.infer<typeof paymentMethodIdSchema>;
 
-/** Titles are ours: the spec names the methods but not their wording. */
+/** Titles are ours: the product names the methods but not their wording. */
 export const PAYMENT_METHOD_TITLES: Record<PaymentMethodId, string> = {
   card: 'Банковская карта',
   sbp: 'СБП',
@@ -23,7 +23,7 @@ export const PAYMENT_METHOD_TITLES: Record<PaymentMethodId, string> = {
   yaSplit: 'Яндекс Сплит',
 };
 
-/** Only card and sbp are offered (spec §3). */
+/** Only card and sbp are offered; the other methods are known but not offered. */
 export const OFFERED_PAYMENT_METHODS = [
   'card',
   'sbp',
@@ -57,9 +57,9 @@ export const receiptSchema = z.object({
 export type Receipt = z.infer<typeof receiptSchema>;
 
 /**
- * The payment payload of spec §3. The server only trusts `amount`: it takes the
- * user from the session, builds the receipt itself and ignores the rest, which
- * the web app still sends as the spec describes.
+ * The payment payload clients send: userId, amount, description, receipt, email, isRecurrent.
+ * The server only trusts `amount`: it takes the user from the session, builds the receipt
+ * itself and ignores the rest, which the web app still sends in full.
  */
 export const paymentRequestSchema = z.object({
   userId: z.string().optional(),
@@ -71,7 +71,7 @@ export const paymentRequestSchema = z.object({
 });
 export type PaymentRequest = z.infer<typeof paymentRequestSchema>;
 
-/** The payload the top-up form sends, with the receipt of spec §9. */
+/** The payload the top-up form sends, with the receipt: taxation osn, one item, tax none. */
 export function buildTopUpPayment(input: {
   userId: string;
   email: string;
@@ -115,9 +115,12 @@ export const sbpPaymentAnswerSchema = z.object({
 });
 export type SbpPaymentAnswer = z.infer<typeof sbpPaymentAnswerSchema>;
 
-/** The top-up form: a number, default 500, no client minimum or maximum (spec §5). */
+/**
+ * The top-up form: a number, default 500, the request's own rule (above zero, two decimals); no
+ * client minimum or maximum (the server has them, and the form shows its answer under the field).
+ */
 export const topUpFormSchema = z.object({
-  amount: z.number({ error: AMOUNT_REQUIRED }),
+  amount: paymentAmountSchema,
 });
 export type TopUpForm = z.infer<typeof topUpFormSchema>;
 
@@ -146,10 +149,36 @@ export const paymentHistoryItemSchema = z.object({
   /** Always positive; `direction` gives the sign. Roubles with two decimals, or whole points. */
   amount: z.number(),
   description: z.string(),
-  status: z.enum(['pending', 'completed', 'failed', 'canceled']),
+  /**
+   * completed: a ledger entry. A top-up not credited: pending (its page may still be paid),
+   * unfinished (never reached the payment page, or the page expired unpaid), failed (the bank
+   * refused), canceled.
+   */
+  status: z.enum(['pending', 'completed', 'unfinished', 'failed', 'canceled']),
   createdAt: timestampSchema,
+  /** Pending top-ups only: the moment their page stops accepting payment. */
+  expiresAt: timestampSchema.optional(),
+  /** Pending top-ups only: the payment page (card) or SBP link, to go back and pay. */
+  continueUrl: z.url({ protocol: /^https?$/ }).optional(),
 });
 export type PaymentHistoryItem = z.infer<typeof paymentHistoryItemSchema>;
+
+/**
+ * What the history says of a top-up not credited (ours: the product shows no history screen). A
+ * pending one whose page has expired reads as unfinished.
+ */
+export const HISTORY_STATUS_TEXTS: Record<
+  Exclude<PaymentHistoryItem['status'], 'completed'>,
+  string
+> = {
+  pending: 'Ожидает оплаты',
+  unfinished: 'Не завершён',
+  failed: 'Не прошло',
+  canceled: 'Отменено',
+};
+
+/** The link back to a pending top-up's payment page. */
+export const CONTINUE_PAYMENT = 'Продолжить оплату';
 
 /** Newest first; pass `nextCursor` back as `cursor` for the next page. */
 export const paymentHistoryQuerySchema = z.object({

@@ -1,8 +1,13 @@
 import { z } from 'zod';
+import {
+  loginSecondFactorSchema,
+  loginSuccessAnswerSchema,
+  loginTwoFactorAnswerSchema,
+} from './auth';
 import { answerStatusSchema } from './common';
 import { YANDEX_SIGN_IN_CODE_REFUSED } from './messages';
 
-/** `/auth/yandex/getUrl`: the Yandex ID authorize URL (DESIGN §3). */
+/** `/auth/yandex/getUrl`: the Yandex ID authorize URL (implicit flow, signed `state`). */
 export const yandexUrlAnswerSchema = z.object({
   status: answerStatusSchema,
   data: z.object({ url: z.string() }),
@@ -35,8 +40,14 @@ export const yandexExchangeRequestSchema = z.object({
     .trim()
     .min(1, YANDEX_SIGN_IN_CODE_REFUSED)
     .max(100, YANDEX_SIGN_IN_CODE_REFUSED),
+  /** The account's second factor, once the exchange answered `requiresTwoFactor` (as login). */
+  twoFactorCode: loginSecondFactorSchema.optional(),
 });
 export type YandexExchangeRequest = z.infer<typeof yandexExchangeRequestSchema>;
 
-export const yandexExchangeAnswerSchema = z.object({ token: z.string(), userId: z.string() });
+/** A session, or, for an account with the authenticator on, the login's `requiresTwoFactor`. */
+export const yandexExchangeAnswerSchema = z.union([
+  loginSuccessAnswerSchema,
+  loginTwoFactorAnswerSchema,
+]);
 export type YandexExchangeAnswer = z.infer<typeof yandexExchangeAnswerSchema>;

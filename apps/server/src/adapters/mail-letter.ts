@@ -1,5 +1,5 @@
 /**
- * Branded letters in Russian, HTML and plain text from one description (issue 3 "Mail").
+ * Branded letters in Russian, HTML and plain text from one description.
  *
  *   const letter = composeLetter(config, {
  *     to: 'ivan@example.com',
@@ -7,6 +7,7 @@
  *     greeting: 'Здравствуйте, Иван!',
  *     paragraphs: ['Ваш код подтверждения регистрации:'],
  *     code: '123456',                       // optional: shown large, alone on its line
+ *     expiresAt: issued.expiresAt,          // with a code: the letter is not sent after this
  *     afterCode: ['Код действует 10 минут.'],
  *     action: { label: 'Войти', url: 'https://…' },   // optional button/link
  *     footer: 'Если вы не запрашивали код, просто проигнорируйте это письмо.',
@@ -16,18 +17,33 @@
  * Every value is escaped; nothing the caller passes becomes markup.
  */
 import type { Config } from '../config.js';
-import type { Letter } from './mail.js';
 
-export interface LetterContent {
+interface LetterText {
   to: string;
   subject: string;
   greeting?: string;
   paragraphs: string[];
-  code?: string;
   afterCode?: string[];
   action?: { label: string; url: string };
   footer?: string;
 }
+
+/** One letter as the outbox (mail.ts) keeps and sends it. */
+export interface Letter {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Not sent after this moment (a one-time code's expiry); without it, sent until given up. */
+  expiresAt?: Date;
+}
+
+/**
+ * A letter that carries a one-time code must say when the code expires: a code that arrives
+ * after that is useless, so the outbox does not send it (mail.ts).
+ */
+export type LetterContent = LetterText &
+  ({ code?: undefined; expiresAt?: undefined } | { code: string; expiresAt: Date });
 
 export function escapeHtml(value: string): string {
   return value
@@ -73,5 +89,13 @@ export function composeLetter(config: Pick<Config, 'BRAND_NAME'>, content: Lette
 
   const html = `<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body style="margin:0;padding:24px;background:#f3f4f6;font-family:Arial,sans-serif;color:#111827"><div style="max-width:480px;margin:0 auto;background:#ffffff;border-radius:12px;padding:24px"><p style="margin:0 0 24px;font-size:20px;font-weight:700">${escapeHtml(brand)}</p>${body}</div></body></html>`;
 
-  return { to: content.to, subject, text, html };
+  return content.expiresAt
+    ? { to: content.to, subject, text, html, expiresAt: content.expiresAt }
+    : { to: content.to, subject, text, html };
+}
+
+/** 'ivan.petrov@example.com' → 'iv***@example.com': enough to recognise, not to harvest. */
+export function maskEmail(email: string): string {
+  const [local = '', domain = ''] = email.split('@');
+  return `${local.slice(0, 2)}***@${domain}`;
 }

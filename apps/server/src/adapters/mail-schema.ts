@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
-/** The outbox of migrations/0100_auth.sql; without SMTP it is also the dev mailbox. */
+/** The outbox of migrations/0100_auth.sql and 0640_mail_expiry.sql; without SMTP it is also the dev mailbox. */
 export const mailOutbox = pgTable('mail_outbox', {
   id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
   seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
@@ -9,7 +9,7 @@ export const mailOutbox = pgTable('mail_outbox', {
   subject: text('subject').notNull(),
   textBody: text('text_body').notNull(),
   htmlBody: text('html_body').notNull(),
-  status: text('status', { enum: ['pending', 'sending', 'sent', 'failed'] })
+  status: text('status', { enum: ['pending', 'sending', 'sent', 'failed', 'expired'] })
     .notNull()
     .default('pending'),
   attempts: integer('attempts').notNull().default(0),
@@ -18,6 +18,8 @@ export const mailOutbox = pgTable('mail_outbox', {
   lastError: text('last_error'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   sentAt: timestamp('sent_at', { withTimezone: true }),
+  /** Not sent after this (migrations/0640_mail_expiry.sql); NULL: until the sender gives up. */
+  expiresAt: timestamp('expires_at', { withTimezone: true }),
 });
 
 export type MailOutboxRow = typeof mailOutbox.$inferSelect;

@@ -1,14 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { codeIn, startSmtpServer } from '../../test/smtp-server.js';
-import { createTestApp } from '../../test/test-app.js';
-import { createTestDatabase } from '../../test/test-database.js';
+import { createSignedInUser, latestCodeTo } from '../../test/support/fixtures.js';
+import { codeIn, startSmtpServer } from '../../test/support/smtp-server.js';
+import { createTestApp } from '../../test/support/test-app.js';
+import { createTestDatabase } from '../../test/support/test-database.js';
 import { buildApp } from '../app.js';
 import { testConfig } from '../config.js';
 import { ManualClock } from './clock.js';
-import { retryDelayMs } from './mail.js';
+import { mailOutboxStats, retryDelayMs } from './mail.js';
 import { composeLetter } from './mail-letter.js';
-import { mailOutbox } from './mail-schema.js';
+import { type MailOutboxRow, mailOutbox } from './mail-schema.js';
 
 const API = '/authms/api/Auth';
 
@@ -17,6 +18,34 @@ const registration = (email: string, username: string) => ({
   url: `${API}/register`,
   payload: { email, password: 'Zx9-Plover-Harp', username, firstName: 'Ольга', lastName: '' },
 });
+
+/** A letter without a code, so without an expiry (like the notice of a changed password). */
+const notice = (to: string) =>
+  composeLetter({ BRAND_NAME: 'GameHost' }, { to, subject: 'тест', paragraphs: ['текст'] });
+
+interface LogLine {
+  level: number;
+  msg: string;
+  [key: string]: unknown;
+}
+
+const LEVELS = { debug: 20, info: 30, warn: 40, error: 50 } as const;
+
+/** The app with its mail sender's log lines (info and above) kept for the test to read. */
+async function appWithLog(config: { SMTP_URL: string }) {
+  const lines: string[] = [];
+  const testApp = await createTestApp({
+    config: { ...config, LOG_LEVEL: 'info' },
+    logStream: { write: (line) => void lines.push(line) },
+  });
+  const mailLines = () =>
+    lines.map((line) => JSON.parse(line) as LogLine).filter((line) => line.module === 'mail');
+  const log = {
+    at: (level: keyof typeof LEVELS) => mailLines().filter((line) => line.level === LEVELS[level]),
+    text: () => lines.join(''),
+  };
+  return { ...testApp, log };
+}
 
 describe('mail over SMTP', () => {
   it('delivers the registration code through a real SMTP exchange', async () => {
@@ -84,22 +113,151 @@ describe('mail over SMTP', () => {
     });
   });
 
-  it('gives up after the last retry', async () => {
-    const smtp = await startSmtpServer();
-    await smtp.close();
-    const { app, database, clock } = await createTestApp({ config: { SMTP_URL: smtp.url } });
-    await app.deps.mail.enqueue(
-      composeLetter(
-        { BRAND_NAME: 'GameHost' },
-        { to: 'x@example.com', subject: 'тест', paragraphs: ['текст'] },
-      ),
+  it('keeps a letter through an outage longer than eight attempts and delivers it when SMTP is back; a code letter expires unsent', async () => {
+    // A port where nothing listens: every attempt is refused, as when the SMTP server is down.
+    const down = await startSmtpServer({ closeAfterAll: false });
+    const port = Number(new URL(down.url).port);
+    await down.close();
+    const { app, database, clock, log } = await appWithLog({ SMTP_URL: down.url });
+    const startedAt = clock.now();
+    await app.deps.mail.enqueue(notice('notice@example.com'));
+    expect((await app.inject(registration('coder@example.com', 'coder'))).statusCode).toBe(200);
+    const letterTo = async (address: string) =>
+      (await database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, address)))[0]!;
+    // The code letter matters as long as its code: 10 minutes.
+    expect((await letterTo('coder@example.com')).expiresAt).toEqual(
+      new Date(startedAt.getTime() + 10 * 60_000),
     );
-    for (let attempt = 1; attempt <= 8; attempt++) {
+
+    const code = codeIn((await letterTo('coder@example.com')).textBody);
+
+    // Twelve failed attempts over about six hours: the old rule gave up after eight.
+    for (let attempt = 1; attempt <= 12; attempt++) {
       await app.deps.mail.flush();
+      expect((await letterTo('notice@example.com')).attempts).toBe(attempt);
       clock.advance(retryDelayMs(attempt));
     }
-    const [row] = await database.db.select().from(mailOutbox);
-    expect(row).toMatchObject({ status: 'failed', attempts: 8 });
+    const waiting = await letterTo('notice@example.com');
+    expect(waiting).toMatchObject({ status: 'pending', attempts: 12 });
+    expect(waiting.lastError).toMatch(/ECONNREFUSED/);
+
+    // The code letter was tried while its code lived (0 s, 30 s, 1.5 min, 3.5 min, 7.5 min), then
+    // marked expired at its expiry instead of being tried at 15.5 min: its code no longer works.
+    const expired = await letterTo('coder@example.com');
+    expect(expired).toMatchObject({ status: 'expired', attempts: 5, textBody: '', htmlBody: '' });
+    expect(expired.sentAt).toBeNull();
+
+    // SMTP comes back on the same address: the notice goes at its next try, the code letter not.
+    const smtp = await startSmtpServer({ port });
+    await app.deps.mail.flush();
+    expect(smtp.letters.map((letter) => letter.to)).toEqual([['notice@example.com']]);
+    expect(await letterTo('notice@example.com')).toMatchObject({ status: 'sent', attempts: 13 });
+    await app.deps.mail.flush();
+    clock.advance(24 * 3_600_000);
+    await app.deps.mail.flush();
+    expect(smtp.letters).toHaveLength(1);
+
+    // Logged: one warning for the whole outage, one error for the lost letter, one line when
+    // mail goes again; the error names neither the address in full nor the code.
+    expect(log.at('warn').map((line) => line.msg)).toEqual([
+      'mail is not being delivered; letters wait in the outbox and are retried',
+    ]);
+    const errors = log.at('error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({
+      letterId: expired.id,
+      to: 'co***@example.com',
+      subject: 'GameHost: код подтверждения регистрации',
+      attempts: 5,
+      msg: expect.stringMatching(/expired/),
+    });
+    expect(log.at('info').filter((line) => /delivered again/.test(line.msg))).toHaveLength(1);
+    const everything = log.text();
+    expect(everything).not.toContain('coder@example.com');
+    expect(everything).not.toContain(code);
+  });
+
+  it('gives up a letter without an expiry after five days of failed attempts', async () => {
+    const down = await startSmtpServer({ closeAfterAll: false });
+    await down.close();
+    const { app, database, clock, log } = await appWithLog({ SMTP_URL: down.url });
+    const startedAt = clock.now().getTime();
+    await app.deps.mail.enqueue(notice('ivan.petrov@example.com'));
+    await app.deps.mail.flush();
+
+    // Still tried just before the five days are up...
+    clock.set(new Date(startedAt + 5 * 24 * 3_600_000 - 1));
+    await app.deps.mail.flush();
+    let [row] = await database.db.select().from(mailOutbox);
+    expect(row).toMatchObject({ status: 'pending', attempts: 2 });
+    expect(log.at('error')).toEqual([]);
+
+    // ...and given up at the first failure after them.
+    clock.set(new Date(startedAt + 5 * 24 * 3_600_000 + 3_600_000));
+    await app.deps.mail.flush();
+    [row] = await database.db.select().from(mailOutbox);
+    expect(row).toMatchObject({ status: 'failed', attempts: 3 });
+    // The notice holds no code: its text stays for the operator.
+    expect(row!.textBody).toContain('текст');
+    expect(log.at('error')).toMatchObject([
+      {
+        letterId: row!.id,
+        to: 'iv***@example.com',
+        attempts: 3,
+        msg: expect.stringMatching(/given up/),
+      },
+    ]);
+    expect(log.at('error')[0]!.lastError).toMatch(/ECONNREFUSED/);
+
+    // Nothing tries it again.
+    clock.advance(24 * 3_600_000);
+    await app.deps.mail.flush();
+    expect((await database.db.select().from(mailOutbox))[0]).toMatchObject({ attempts: 3 });
+  });
+
+  it('counts the backlog and the letters lost for the operator', async () => {
+    const smtp = await startSmtpServer();
+    const { app, database, clock } = await createTestApp({ config: { SMTP_URL: smtp.url } });
+    const now = clock.now();
+    expect(await mailOutboxStats(database.db, now)).toEqual({
+      pending: 0,
+      failed: 0,
+      expired: 0,
+      oldestPendingAgeSeconds: 0,
+    });
+
+    const at = (minutesAgo: number) => new Date(now.getTime() - minutesAgo * 60_000);
+    const row = (status: MailOutboxRow['status'], minutesAgo: number) => ({
+      toAddress: 'x@example.com',
+      subject: status,
+      textBody: '',
+      htmlBody: '',
+      status,
+      createdAt: at(minutesAgo),
+      nextAttemptAt: new Date(now.getTime() + 60_000),
+    });
+    await database.db
+      .insert(mailOutbox)
+      .values([
+        row('sent', 500),
+        row('sent', 1),
+        row('pending', 3),
+        row('pending', 90),
+        row('sending', 120),
+        row('failed', 9000),
+        row('expired', 20),
+        row('expired', 40),
+      ]);
+    expect(await mailOutboxStats(database.db, now)).toEqual({
+      pending: 3,
+      failed: 1,
+      expired: 2,
+      oldestPendingAgeSeconds: 120 * 60,
+    });
+    // The sender's own letters count the same way: one sent, nothing added to the backlog.
+    await app.deps.mail.enqueue(notice('y@example.com'));
+    await app.deps.mail.flush();
+    expect((await mailOutboxStats(database.db, now)).pending).toBe(3);
   });
 
   it('stops the sender cleanly when the app closes, finishing the letter in flight', async () => {
@@ -137,6 +295,61 @@ describe('mail over SMTP', () => {
   });
 });
 
+describe('letters with a one-time code', () => {
+  it('expire with their code, from every flow that mails one; notices do not expire', async () => {
+    const testApp = await createTestApp();
+    const { app, clock, database } = testApp;
+    const post = (url: string, headers: Record<string, string>, payload?: string | object) =>
+      app.inject({ method: 'POST', url, headers, ...(payload === undefined ? {} : { payload }) });
+
+    expect((await app.inject(registration('newcomer@example.com', 'newcomer'))).statusCode).toBe(
+      200,
+    );
+    const { user, headers } = await createSignedInUser(testApp);
+    expect((await post('/portal/auth/password/change-code', headers)).statusCode).toBe(200);
+    expect((await post(`${API}/proof/email-code`, headers)).statusCode).toBe(200);
+    const reset = await post(
+      `${API}/forgot-password`,
+      { 'content-type': 'application/json' },
+      JSON.stringify(user.email),
+    );
+    expect(reset.statusCode).toBe(200);
+    expect((await post(`${API}/email-change/request-code`, headers)).statusCode).toBe(200);
+    const current = await latestCodeTo(testApp, user.email);
+    expect(
+      (await post(`${API}/email-change/verify-current`, headers, { code: current })).statusCode,
+    ).toBe(200);
+    expect(
+      (await post(`${API}/email-change/new-email`, headers, { email: 'moved@example.org' }))
+        .statusCode,
+    ).toBe(200);
+    // A notice: someone registering an address that already has an account.
+    expect((await app.inject(registration(user.email, 'someone_else'))).statusCode).toBe(200);
+
+    const letters = await database.db.select().from(mailOutbox);
+    const withCode = letters.filter((letter) => /\b\d{6}\b/.test(letter.textBody));
+    expect(withCode.map((letter) => letter.subject).sort()).toEqual(
+      [
+        'код для смены пароля',
+        'код для смены почты',
+        'код для сброса пароля',
+        'код подтверждения',
+        'код подтверждения регистрации',
+        'подтверждение новой почты',
+      ]
+        .map((subject) => `GameHost: ${subject}`)
+        .sort(),
+    );
+    const tenMinutesLater = clock.now().getTime() + 10 * 60_000;
+    for (const letter of withCode) expect(letter.expiresAt?.getTime()).toBe(tenMinutesLater);
+    const notices = letters.filter((letter) => !withCode.includes(letter));
+    expect(notices.map((letter) => letter.subject)).toEqual([
+      'GameHost: попытка регистрации с вашей почтой',
+    ]);
+    expect(notices[0]!.expiresAt).toBeNull();
+  });
+});
+
 describe('composeLetter', () => {
   it('escapes everything it is given', () => {
     const letter = composeLetter(
@@ -147,6 +360,7 @@ describe('composeLetter', () => {
         greeting: 'Привет, <script>alert(1)</script>!',
         paragraphs: ['"кавычки" & <теги>'],
         code: '123456',
+        expiresAt: new Date('2026-11-21T10:10:00Z'),
         action: { label: 'Войти', url: 'https://portal.test/?a=1&b="2"' },
       },
     );
@@ -156,5 +370,6 @@ describe('composeLetter', () => {
     expect(letter.text).toContain('Привет, <script>alert(1)</script>!');
     expect(letter.text).toContain('123456');
     expect(letter.subject).toBe('Brand <b>: тема');
+    expect(letter.expiresAt).toEqual(new Date('2026-11-21T10:10:00Z'));
   });
 });

@@ -1,5 +1,6 @@
-import { Redis } from 'ioredis';
-import type { RateCount, RateLimiter } from './rate-limit.js';
+import type { Clock } from './clock.js';
+import { MemoryRateLimiter, type RateCount, type RateLimiter } from './rate-limit.js';
+import type { RedisConnection } from './redis.js';
 
 // INCR and the expiry of a new window in one step, so a crash between them cannot leave a
 // counter that never expires.
@@ -18,54 +19,52 @@ if count > 0 then redis.call('DECR', KEYS[1]) end
 return 0
 `;
 
-const none: RateCount = { count: 0, resetInMs: 0 };
-
 /**
  * Counters shared by every server process (REDIS_URL). Time is Redis's own.
- * With Redis unreachable the limiter fails open (counts nothing) and reports through `onError`:
- * these are per-address limits on top of the account lock, which lives in the database, and an
- * outage of Redis must not stop every sign-in.
+ *
+ * While Redis is down (adapters/redis.ts: a failed command, then no command until a probe
+ * answers) every limit counts in this process's memory instead, with the same rules: a limit
+ * still holds, only per process, and a request never waits for Redis. Counts do not move
+ * between the two: after an outage Redis's counts go on where they were, and a refund that lands
+ * on the other side than its hit is lost (at worst one failure too many stays counted).
  */
 export class RedisRateLimiter implements RateLimiter {
-  private readonly redis: Redis;
+  private readonly memory: MemoryRateLimiter;
 
   constructor(
-    url: string,
-    private readonly onError: (error: unknown) => void = () => {},
+    private readonly redis: RedisConnection,
+    clock: Clock,
     private readonly prefix = 'portal:rate:',
   ) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2_000 });
-    this.redis.on('error', () => {});
+    this.memory = new MemoryRateLimiter(clock);
   }
 
   async hit(key: string, windowMs: number): Promise<RateCount> {
     try {
-      const [count, ttl] = (await this.redis.eval(
-        HIT_SCRIPT,
-        1,
-        this.prefix + key,
-        String(Math.max(1, Math.round(windowMs))),
+      const [count, ttl] = (await this.redis.run((client) =>
+        client.eval(HIT_SCRIPT, 1, this.prefix + key, String(Math.max(1, Math.round(windowMs)))),
       )) as [number, number];
       return { count, resetInMs: Math.max(0, ttl) };
-    } catch (error) {
-      this.onError(error);
-      return none;
+    } catch {
+      return this.memory.hit(key, windowMs);
     }
   }
 
   async refund(key: string): Promise<void> {
     try {
-      await this.redis.eval(REFUND_SCRIPT, 1, this.prefix + key);
-    } catch (error) {
-      this.onError(error);
+      await this.redis.run((client) => client.eval(REFUND_SCRIPT, 1, this.prefix + key));
+    } catch {
+      await this.memory.refund(key);
     }
   }
 
   async reset(key: string): Promise<void> {
-    await this.redis.del(this.prefix + key);
+    await this.memory.reset(key);
+    await this.redis.run((client) => client.del(this.prefix + key)).catch(() => {});
   }
 
+  /** The connection belongs to the app, which closes it. */
   async close(): Promise<void> {
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    await this.memory.close();
   }
 }

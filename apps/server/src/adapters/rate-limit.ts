@@ -17,9 +17,10 @@
  *
  * A window is fixed: it starts at the key's first hit and lasts `windowMs`; `count` is the hits
  * in it. Keys are free text; prefix them with what they count ('login-fail:ip:…').
- * `createRateLimiter(config, clock)` picks Redis when REDIS_URL is set, memory otherwise.
+ * `createRateLimiter(redis, clock)` picks Redis when REDIS_URL is set, memory otherwise; with
+ * Redis down the limits count per process meanwhile (adapters/rate-limit-redis.ts).
  */
-import type { Config } from '../config.js';
+import { TOO_MANY_ATTEMPTS } from '@portal/contracts/messages';
 import { AppError } from '../http/app-error.js';
 import type { Clock } from './clock.js';
 
@@ -43,9 +44,7 @@ export interface LimitRule {
   windowMs: number;
 }
 
-const TOO_MANY_REQUESTS = 'Слишком много попыток, попробуйте позже';
-
-export function tooManyRequests(resetInMs: number, message = TOO_MANY_REQUESTS): AppError {
+export function tooManyRequests(resetInMs: number, message = TOO_MANY_ATTEMPTS): AppError {
   return new AppError('too_many_requests', message, {
     retryAfter: Math.max(1, Math.ceil(resetInMs / 1000)),
   });
@@ -126,14 +125,4 @@ export class MemoryRateLimiter implements RateLimiter {
       if (window.endsAt <= now) this.windows.delete(key);
     }
   }
-}
-
-export async function createRateLimiter(
-  config: Pick<Config, 'REDIS_URL'>,
-  clock: Clock,
-  onError?: (error: unknown) => void,
-): Promise<RateLimiter> {
-  if (!config.REDIS_URL) return new MemoryRateLimiter(clock);
-  const { RedisRateLimiter } = await import('./rate-limit-redis.js');
-  return new RedisRateLimiter(config.REDIS_URL, onError);
 }

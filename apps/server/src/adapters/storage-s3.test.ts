@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { STORAGE_UNAVAILABLE } from '@portal/contracts/messages';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkSignature, startS3StandIn } from '../../test/s3-stand-in.js';
+import { checkSignature, startS3StandIn } from '../../test/support/s3-stand-in.js';
 import { ConfigError, loadConfig, testConfig } from '../config.js';
 import { AppError } from '../http/app-error.js';
 import { registerSecurityHeaders } from '../http/security-headers.js';
-import { createFileStorage, LocalFileStorage } from './storage.js';
+import { createFileStorage } from './create-file-storage.js';
+import { LocalFileStorage } from './storage.js';
 import { S3FileStorage } from './storage-s3.js';
 
 const credentials = {
@@ -155,7 +156,7 @@ describe('choosing the storage', () => {
     const { default: Fastify } = await import('fastify');
     const app = Fastify();
     registerSecurityHeaders(app, testConfig({ S3_PUBLIC_URL: 'https://cdn.example.com/b' }));
-    app.get('/', async () => 'ok');
+    app.get('/', async (_request, reply) => reply.type('text/html').send('<p>ok</p>'));
     const response = await app.inject({ method: 'GET', url: '/' });
     expect(String(response.headers['content-security-policy'])).toContain(
       "img-src 'self' data: blob: https://cdn.example.com",

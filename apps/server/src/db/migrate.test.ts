@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../test/test-database.js';
+import { createTestDatabase } from '../../test/support/test-database.js';
 import { migrate, readMigrations } from './migrate.js';
 
 describe('migrations', () => {
@@ -44,6 +44,27 @@ describe('migrations', () => {
       index === 0 ? { ...migration, checksum: 'changed' } : migration,
     );
     await expect(migrate(database, edited)).rejects.toThrow(/изменена после применения/);
+    await database.close();
+  });
+
+  it('accepts a landed migration whose comments only were reworded, and records it anew', async () => {
+    const database = await createTestDatabase();
+    const auth = readMigrations().find((migration) => migration.name === '0100_auth.sql')!;
+    // What a database migrated before the rewording holds.
+    const before = '6f4457d1e8519d6c16352f1a1d7a99ad826f2c68c56e2aecf260d5638353f463';
+    const recorded = () =>
+      database.withMigrationLock((session) =>
+        session.query<{ checksum: string }>(
+          "SELECT checksum FROM schema_migrations WHERE name = '0100_auth.sql'",
+        ),
+      );
+    await database.withMigrationLock((session) =>
+      session.query("UPDATE schema_migrations SET checksum = $1 WHERE name = '0100_auth.sql'", [
+        before,
+      ]),
+    );
+    expect(await migrate(database)).toEqual([]);
+    expect(await recorded()).toEqual([{ checksum: auth.checksum }]);
     await database.close();
   });
 });

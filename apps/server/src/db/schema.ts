@@ -2,7 +2,9 @@
 // `schema.ts`; add one line here per module. The SQL itself lives in ../../migrations.
 
 export * from '../adapters/mail-schema.js';
+export * from '../modules/accounts/schema.js';
 export * from '../modules/auth/schema.js';
+export * from '../modules/payment-sandbox/schema.js';
 export * from '../modules/payments/schema.js';
 export * from '../modules/profile/schema.js';
 export * from '../modules/security/schema.js';

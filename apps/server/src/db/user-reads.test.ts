@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createSignedInUser, signIn } from '../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { fundUser } from '../modules/payments/test-support.js';
-import { ENTRIES_PER_USER, SIZE_LIMIT } from './user-reads.js';
+import { createSignedInUser, signIn } from '../../test/support/fixtures.js';
+import { createTestApp, type TestApp } from '../../test/support/test-app.js';
+import { fundUser } from '../../test/support/wallet.js';
+import { DEFAULT_READ_CACHE_LIMITS, ENTRIES_PER_USER, UserReadCache } from './user-reads.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -127,14 +127,43 @@ describe('the frequent reads of an account', () => {
     );
   });
 
-  it('remembers at most SIZE_LIMIT of answers in all, forgetting the oldest accounts first', async () => {
+  it('remembers at most ACCOUNT_CACHE_MB of answers in all, forgetting the oldest accounts first', async () => {
     const reads = t.app.deps.userReads;
     // Answers of 1 MB as JSON (a string of 1 MB minus its quotes).
     const answer = 'x'.repeat(1024 * 1024 - 2);
-    const accounts = Array.from({ length: SIZE_LIMIT / (1024 * 1024) + 1 }, () => randomUUID());
+    const accounts = Array.from(
+      { length: DEFAULT_READ_CACHE_LIMITS.bytes / (1024 * 1024) + 1 },
+      () => randomUUID(),
+    );
     for (const account of accounts) await reads.read(account, 'big', async () => answer);
     expect(await reads.read(accounts[0]!, 'big', async () => 'loaded again')).toBe('loaded again');
     expect(await reads.read(accounts.at(-1)!, 'big', async () => 'not asked')).toBe(answer);
+  });
+
+  it('remembers at most ACCOUNT_CACHE_ACCOUNTS accounts, forgetting the one read longest ago', async () => {
+    const reads = new UserReadCache(t.database, { accounts: 2, bytes: 1024 * 1024 });
+    await reads.start();
+    try {
+      const [first, second, third] = [randomUUID(), randomUUID(), randomUUID()];
+      for (const account of [first, second, first, third]) {
+        await reads.read(account!, 'user', async () => `loaded ${account}`);
+      }
+      // The third account pushed out the second (read longest ago), not the first.
+      expect(await reads.read(first!, 'user', async () => 'loaded again')).toBe(`loaded ${first}`);
+      expect(await reads.read(second!, 'user', async () => 'loaded again')).toBe('loaded again');
+    } finally {
+      await reads.stop();
+    }
+
+    const none = new UserReadCache(t.database, { accounts: 0, bytes: 1024 * 1024 });
+    await none.start();
+    try {
+      const account = randomUUID();
+      await none.read(account, 'user', async () => 'first');
+      expect(await none.read(account, 'user', async () => 'second')).toBe('second');
+    } finally {
+      await none.stop();
+    }
   });
 
   it('does not remember a failed read', async () => {

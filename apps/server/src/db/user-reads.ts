@@ -6,15 +6,22 @@ import type { Database } from './database.js';
 const CHANNEL = 'portal_user_changed';
 /** `settled()` sends this prefix on the same channel; an account id is a UUID and never has it. */
 const MARKER_PREFIX = 'settled:';
-/**
- * How much one process remembers: answers in all, by the length of their JSON (in memory an answer
- * takes about three times that: ~100 MB at most), answers per account (the user, sessions,
- * services and a few history pages), and accounts. Beyond a limit the accounts remembered longest
- * ago are forgotten first.
- */
-export const SIZE_LIMIT = 32 * 1024 * 1024;
+/** Answers remembered per account: the user, sessions, services and a few history pages. */
 export const ENTRIES_PER_USER = 8;
-const USER_LIMIT = 5_000;
+
+/**
+ * How much one process remembers (ACCOUNT_CACHE_ACCOUNTS, ACCOUNT_CACHE_MB): accounts, and answers
+ * in all by the length of their JSON (in memory an answer takes about three times that). Beyond a
+ * limit the account read longest ago is forgotten first. No accounts: nothing is remembered.
+ */
+export interface ReadCacheLimits {
+  accounts: number;
+  bytes: number;
+}
+export const DEFAULT_READ_CACHE_LIMITS: ReadCacheLimits = {
+  accounts: 5_000,
+  bytes: 32 * 1024 * 1024,
+};
 const SETTLE_TIMEOUT_MS = 2_000;
 
 type Entries = Map<string, { value: unknown; size: number }>;
@@ -37,10 +44,13 @@ export class UserReadCache {
   private live = false;
   private stopListening: (() => Promise<void>) | undefined;
 
-  constructor(private readonly database?: Database) {}
+  constructor(
+    private readonly database?: Database,
+    private readonly limits: ReadCacheLimits = DEFAULT_READ_CACHE_LIMITS,
+  ) {}
 
   async start(): Promise<void> {
-    if (!this.database || this.stopListening) return;
+    if (!this.database || this.stopListening || this.limits.accounts === 0) return;
     this.stopListening = await this.database.listen(CHANNEL, {
       onNotify: (payload) => this.onNotify(payload),
       onListening: () => {
@@ -69,9 +79,13 @@ export class UserReadCache {
   async read<T>(userId: string, key: string, load: () => Promise<T>): Promise<T> {
     if (!this.live) return load();
     let entries = this.users.get(userId);
-    const remembered = entries?.get(key);
-    if (remembered) return remembered.value as T;
-    if (!entries) entries = this.track(userId);
+    if (entries) {
+      // Maps iterate in insertion order: moved to the end, the account is the last to forget.
+      this.users.delete(userId);
+      this.users.set(userId, entries);
+      const remembered = entries.get(key);
+      if (remembered) return remembered.value as T;
+    } else entries = this.track(userId);
     const value = await load();
     // A change announced during the load replaced (or dropped) this account's entries.
     if (this.live && this.users.get(userId) === entries) this.remember(entries, key, value);
@@ -106,7 +120,7 @@ export class UserReadCache {
   }
 
   private track(userId: string): Entries {
-    if (this.users.size >= USER_LIMIT) this.forgetOldestUser();
+    if (this.users.size >= this.limits.accounts) this.forgetOldestUser();
     const entries: Entries = new Map();
     this.users.set(userId, entries);
     return entries;
@@ -121,10 +135,10 @@ export class UserReadCache {
     const size = JSON.stringify(value)?.length ?? 0;
     entries.set(key, { value, size });
     this.rememberedSize += size;
-    while (this.rememberedSize > SIZE_LIMIT) this.forgetOldestUser();
+    while (this.rememberedSize > this.limits.bytes) this.forgetOldestUser();
   }
 
-  /** Maps iterate in insertion order: the first account is the one remembered longest ago. */
+  /** Maps iterate in insertion order: the first account is the one read longest ago. */
   private forgetOldestUser() {
     const oldest = this.users.keys().next().value;
     if (oldest !== undefined) this.forgetUser(oldest);

@@ -1,4 +1,5 @@
 import type { ErrorReason } from '@portal/contracts/common';
+import { AUTH_REQUIRED, NOT_FOUND } from '@portal/contracts/messages';
 
 /** The one error type of the server: a code says what went wrong, the handler maps it to HTTP. */
 export type ErrorCode =
@@ -33,6 +34,8 @@ export class AppError extends Error {
       retryAfter?: number;
       /** What a client should do about it (the answer's `reason`). */
       reason?: ErrorReason;
+      /** More fields of the answer, declared by the route's response schema for this status. */
+      fields?: Record<string, unknown>;
     } = {},
   ) {
     super(message);
@@ -40,8 +43,7 @@ export class AppError extends Error {
   }
 }
 
-export const unauthorized = (message = 'Требуется авторизация') =>
-  new AppError('unauthorized', message);
-export const notFound = (message = 'Не найдено') => new AppError('not_found', message);
+export const unauthorized = (message = AUTH_REQUIRED) => new AppError('unauthorized', message);
+export const notFound = (message = NOT_FOUND) => new AppError('not_found', message);
 export const invalidInput = (message: string, errors?: Record<string, string[]>) =>
   new AppError('invalid_input', message, { errors });

@@ -27,12 +27,13 @@ export function registerClosingAnswer(app: FastifyInstance): void {
       if (!(socket as Socket & { _httpMessage?: unknown })._httpMessage) socket.destroy();
     }
   });
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!isClosing) return;
-    reply.code(503);
-    return reply.send({ message: SERVICE_UNAVAILABLE });
+  // Callback hooks, not async ones: no promise per request on the hottest path.
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!isClosing) return done();
+    reply.code(503).send({ message: SERVICE_UNAVAILABLE });
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (isClosing) reply.header('connection', 'close');
+    done(null, payload);
   });
 }

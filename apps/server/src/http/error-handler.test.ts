@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createTestDatabase } from '../../test/test-database.js';
+import { createTestDatabase } from '../../test/support/test-database.js';
 import { ManualClock } from '../adapters/clock.js';
 import { buildApp } from '../app.js';
 import { testConfig } from '../config.js';

@@ -1,22 +1,20 @@
+import {
+  BAD_JSON,
+  BAD_URL,
+  INTERNAL_ERROR,
+  INVALID_INPUT,
+  PAYLOAD_TOO_LARGE,
+  SERVICE_UNAVAILABLE,
+  TOO_MANY_ATTEMPTS,
+  UNSUPPORTED_CONTENT_TYPE,
+  URL_TOO_LONG,
+} from '@portal/contracts/messages';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
 } from 'fastify-type-provider-zod';
 import { AppError } from './app-error.js';
-
-export const MESSAGES = {
-  invalidInput: 'Проверьте введённые данные',
-  internal: 'Внутренняя ошибка сервера. Попробуйте позже.',
-  unavailable: 'Сервис временно недоступен. Попробуйте позже.',
-  notFound: 'Не найдено',
-  tooLarge: 'Слишком большой запрос',
-  badJson: 'Некорректный формат запроса',
-  unsupportedType: 'Неподдерживаемый тип содержимого',
-  tooMany: 'Слишком много попыток. Попробуйте позже.',
-  badUrl: 'Некорректный адрес запроса',
-  urlTooLong: 'Слишком длинный адрес запроса',
-} as const;
 
 // Connection-level failures of the database: the request may succeed later, so 503, not 500.
 // 57P01-57P03: shut down, crashed, starting up; class 08: connection exceptions; 57014: the
@@ -73,14 +71,14 @@ function isDatabaseDataException(error: unknown): boolean {
   return false;
 }
 
-/** Field path → messages, in the `errors` shape of DESIGN §2. */
+/** Field path → messages: the `errors` of `{ message, errors? }`, one list of messages a field. */
 function fieldErrors(error: FastifyError): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   if (!hasZodFastifySchemaValidationErrors(error)) return errors;
   for (const issue of error.validation) {
     const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_';
     errors[field] ??= [];
-    errors[field].push(issue.message ?? MESSAGES.invalidInput);
+    errors[field].push(issue.message ?? INVALID_INPUT);
   }
   return errors;
 }
@@ -96,9 +94,9 @@ export function answerFrameworkError(
   reply: FastifyReply,
 ) {
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    return reply.status(414).send({ message: MESSAGES.urlTooLong });
+    return reply.status(414).send({ message: URL_TOO_LONG });
   }
-  return reply.status(400).send({ message: MESSAGES.badUrl });
+  return reply.status(400).send({ message: BAD_URL });
 }
 
 /** One handler for every failure: Russian messages, no stack traces, 5xx details only in logs. */
@@ -116,34 +114,35 @@ export function registerErrorHandler(app: FastifyInstance) {
         message: error.message,
         ...(error.details.errors ? { errors: error.details.errors } : {}),
         ...(error.details.reason ? { reason: error.details.reason } : {}),
+        ...error.details.fields,
       });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const errors = fieldErrors(error);
       const first = Object.values(errors)[0]?.[0];
-      return reply.status(400).send({ message: first ?? MESSAGES.invalidInput, errors });
+      return reply.status(400).send({ message: first ?? INVALID_INPUT, errors });
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, 'response does not match its schema');
-      return reply.status(500).send({ message: MESSAGES.internal });
+      return reply.status(500).send({ message: INTERNAL_ERROR });
     }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
-      return reply.status(503).send({ message: MESSAGES.unavailable });
+      return reply.status(503).send({ message: SERVICE_UNAVAILABLE });
     }
     if (isDatabaseDataException(error)) {
       request.log.warn({ err: error }, 'the database refused a value of the request');
-      return reply.status(400).send({ message: MESSAGES.invalidInput });
+      return reply.status(400).send({ message: INVALID_INPUT });
     }
     const status = error.statusCode ?? 500;
-    if (status === 413) return reply.status(413).send({ message: MESSAGES.tooLarge });
-    if (status === 415) return reply.status(415).send({ message: MESSAGES.unsupportedType });
-    if (status === 429) return reply.status(429).send({ message: MESSAGES.tooMany });
+    if (status === 413) return reply.status(413).send({ message: PAYLOAD_TOO_LARGE });
+    if (status === 415) return reply.status(415).send({ message: UNSUPPORTED_CONTENT_TYPE });
+    if (status === 429) return reply.status(429).send({ message: TOO_MANY_ATTEMPTS });
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON, bad content length, ...) carry English text.
-      return reply.status(status).send({ message: MESSAGES.badJson });
+      return reply.status(status).send({ message: BAD_JSON });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({ message: MESSAGES.internal });
+    return reply.status(500).send({ message: INTERNAL_ERROR });
   });
 }

@@ -1,12 +1,14 @@
+import type { InjectOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { createSignedInUser } from '../../test/fixtures.js';
-import { createTestApp } from '../../test/test-app.js';
+import { createSignedInUser } from '../../test/support/fixtures.js';
+import { createTestApp } from '../../test/support/test-app.js';
+import type { Config } from '../config.js';
 import { redactUrl } from './logging.js';
 
 // The app's own logger, writing into this array instead of stdout.
 const lines: string[] = [];
 const testApp = await createTestApp({
-  config: { LOG_LEVEL: 'info' },
+  config: { LOG_LEVEL: 'info', ACCESS_LOG: 'all' },
   logStream: { write: (line) => void lines.push(line) },
 });
 const { app } = testApp;
@@ -47,7 +49,7 @@ describe('logs', () => {
       await app.inject({ method: 'POST', url: '/authms/api/Auth/user', headers: secrets });
       await app.inject({ method: 'POST', url: '/telegrambotms/api/Bot/webhook', headers: secrets });
     });
-    expect(log).toContain('incoming request');
+    expect(log).toContain('request completed');
     expect(log).not.toContain('-secret');
   });
 
@@ -61,6 +63,67 @@ describe('logs', () => {
     });
     expect(log).toContain('visible-id');
     expect(log).not.toContain('-secret');
+  });
+});
+
+describe('the access log', () => {
+  /** An app with the given access-log settings, and the log lines of one request to it. */
+  async function linesOf(config: Partial<Config>, request: InjectOptions) {
+    const written: string[] = [];
+    const other = await createTestApp({
+      config: { LOG_LEVEL: 'info', ...config },
+      logStream: { write: (line) => void written.push(line) },
+    });
+    const { headers } = await createSignedInUser(other);
+    written.length = 0;
+    const response = await other.app.inject({ ...request, headers });
+    return { status: response.statusCode, lines: written.map((line) => JSON.parse(line)) };
+  }
+  const read: InjectOptions = { method: 'POST', url: '/authms/api/Auth/user?page=2' };
+  // Telegram linking without a bot token answers 503.
+  const failing: InjectOptions = {
+    method: 'GET',
+    url: '/telegrambotms/api/Bot/generate-telegram-link',
+  };
+
+  it('by default writes nothing for an answered request', async () => {
+    const { status, lines: written } = await linesOf({}, read);
+    expect(status).toBe(200);
+    expect(written).toEqual([]);
+  });
+
+  it('by default writes one line for a server error, with what was asked and answered', async () => {
+    const { status, lines: written } = await linesOf({}, failing);
+    expect(status).toBe(503);
+    const requestLines = written.filter((line) => line.req);
+    expect(requestLines).toHaveLength(1);
+    expect(requestLines[0]).toMatchObject({
+      level: 40,
+      msg: 'request failed',
+      req: { method: 'GET', url: failing.url },
+      res: { statusCode: 503 },
+    });
+    expect(requestLines[0].responseTime).toBeTypeOf('number');
+    // The error's own line and the request line carry the same request id.
+    expect(requestLines[0].reqId).toBeDefined();
+    expect(written.every((line) => line.reqId === requestLines[0].reqId)).toBe(true);
+  });
+
+  it('by default writes one line for a slow request', async () => {
+    const { lines: written } = await linesOf({ ACCESS_LOG_SLOW_MS: 0 }, read);
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatchObject({ level: 40, msg: 'slow request', res: { statusCode: 200 } });
+  });
+
+  it('with ACCESS_LOG=all writes one line per request', async () => {
+    const { lines: written } = await linesOf({ ACCESS_LOG: 'all' }, read);
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatchObject({
+      level: 30,
+      msg: 'request completed',
+      req: { method: 'POST', url: read.url },
+      res: { statusCode: 200 },
+    });
   });
 });
 

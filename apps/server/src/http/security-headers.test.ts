@@ -2,17 +2,19 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSignedInUser, createUser, DEFAULT_PASSWORD } from '../../test/fixtures.js';
-import { createTestApp } from '../../test/test-app.js';
+import { createSignedInUser, createUser, DEFAULT_PASSWORD } from '../../test/support/fixtures.js';
+import { createTestApp } from '../../test/support/test-app.js';
 
 // A built web app of one page, to ask for a page.
 const dist = mkdtempSync(path.join(tmpdir(), 'portal-page-'));
 writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>x</title>');
+writeFileSync(path.join(dist, 'app.js'), 'console.log(1)');
+writeFileSync(path.join(dist, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
 afterAll(() => rmSync(dist, { recursive: true, force: true }));
 const page = { method: 'GET', url: '/profile', headers: { accept: 'text/html' } } as const;
 
 describe('security headers and API docs', () => {
-  it('sends the headers of DESIGN §7 on every page', async () => {
+  it('sends a page a CSP to its own origin, no framing, nosniff and no referrer', async () => {
     const { app } = await createTestApp({ config: { WEB_DIST_DIR: dist } });
     const response = await app.inject(page);
     expect(response.headers['content-type']).toContain('text/html');
@@ -39,6 +41,23 @@ describe('security headers and API docs', () => {
       expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['referrer-policy']).toBe('no-referrer');
       expect(response.headers['cross-origin-resource-policy']).toBe('same-origin');
+    }
+  });
+
+  it('sends a file that is not a page (script, image) only the short headers of an API answer', async () => {
+    const { app } = await createTestApp({ config: { WEB_DIST_DIR: dist } });
+    for (const url of ['/app.js', '/logo.svg']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(200);
+      // An SVG opened on its own is a document: its policy lets it run and load nothing.
+      expect(response.headers['content-security-policy']).toBe(
+        "default-src 'none'; frame-ancestors 'none'",
+      );
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['cross-origin-resource-policy']).toBe('same-origin');
+      // Headers only a page reads are not repeated on each of the files it loads.
+      expect(response.headers['x-frame-options']).toBeUndefined();
+      expect(response.headers['cross-origin-opener-policy']).toBeUndefined();
     }
   });
 

@@ -4,7 +4,7 @@ import helmet from 'helmet';
 import type { Config } from '../config.js';
 
 /**
- * DESIGN §7: CSP to our own origin (plus the payment provider), no framing, no referrers.
+ * CSP to our own origin (plus the payment provider), no framing, no referrers.
  * Helmet words the headers; they do not depend on the request, so they are worked out once here
  * (@fastify/helmet rebuilt them on every request: a seventh of a cheap request's time).
  */
@@ -49,9 +49,10 @@ export function securityHeaders(config: Config): Record<string, string> {
 }
 
 /**
- * What an API answer (JSON) carries: it is never rendered, so its policy forbids everything
- * (OWASP's advice for REST answers), and the headers meant for pages are left off. Short on
- * purpose: every byte is on every answer of the hot reads.
+ * What an API answer (JSON) or a file that is not a page (script, style, image) carries: it is
+ * never rendered as a page, so its policy forbids everything (OWASP's advice for REST answers;
+ * an SVG opened on its own runs nothing), and the headers meant for pages are left off. Short on
+ * purpose: every byte is on every answer of the hot reads and on each of the files a page loads.
  */
 function apiHeaders(pageHeaders: Record<string, string>): Record<string, string> {
   const headers: Record<string, string> = {
@@ -85,14 +86,16 @@ function isPersonal(request: FastifyRequest): boolean {
   );
 }
 
-/** Every answer (pages, files, API answers, errors, 404s) carries the security headers. */
+/**
+ * Every answer (pages, files, API answers, errors, 404s) carries the security headers: an HTML
+ * page the full set, anything else the short one.
+ */
 export function registerSecurityHeaders(app: FastifyInstance, config: Config) {
   const forPages = securityHeaders(config);
-  const forApi = apiHeaders(forPages);
+  const forOthers = apiHeaders(forPages);
   app.addHook('onSend', (request, reply, payload, done) => {
     const type = reply.getHeader('content-type');
-    const headers =
-      typeof type === 'string' && type.startsWith('application/json') ? forApi : forPages;
+    const headers = typeof type === 'string' && type.startsWith('text/html') ? forPages : forOthers;
     // A page that words its own policy (the sandbox checkout) keeps it.
     for (const name in headers) if (!reply.hasHeader(name)) reply.header(name, headers[name]);
     if (isPersonal(request)) reply.header('cache-control', 'no-store');

@@ -1,8 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../test/test-app.js';
+import { createTestApp } from '../../test/support/test-app.js';
 
 const dist = mkdtempSync(path.join(tmpdir(), 'portal-dist-'));
 mkdirSync(path.join(dist, 'assets'));
@@ -11,6 +12,11 @@ writeFileSync(
   '<!doctype html><html><head><!--portal-config--></head><body><div id="root"></div></body></html>',
 );
 writeFileSync(path.join(dist, 'assets', 'app-1234.js'), 'console.log(1)');
+// A script the build compressed (apps/web/vite.config.ts): its .br and .gz lie beside it.
+const script = 'export const greeting = "hello";\n'.repeat(40);
+writeFileSync(path.join(dist, 'assets', 'big-5678.js'), script);
+writeFileSync(path.join(dist, 'assets', 'big-5678.js.br'), brotliCompressSync(script));
+writeFileSync(path.join(dist, 'assets', 'big-5678.js.gz'), gzipSync(script));
 afterAll(() => rmSync(dist, { recursive: true, force: true }));
 
 describe('serving the web app', () => {
@@ -36,6 +42,27 @@ describe('serving the web app', () => {
     expect(page).not.toContain('</script><b>');
   });
 
+  it('tells the web app whether Telegram linking and Yandex ID are offered', async () => {
+    const settingsOf = async (config: Record<string, string | undefined>) => {
+      const { app } = await createTestApp({ config: { WEB_DIST_DIR: dist, ...config } });
+      const page = await app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
+      const injected = /<script id="portal-config" type="application\/json">(.*?)<\/script>/.exec(
+        page.body,
+      )?.[1];
+      // The same settings as JSON, for the Vite dev server (apps/web/vite-portal-config.ts).
+      const served = await app.inject({ method: 'GET', url: '/portal-config' });
+      expect(served.statusCode).toBe(200);
+      expect(served.json()).toEqual(JSON.parse(injected ?? ''));
+      return served.json();
+    };
+    expect(
+      await settingsOf({ TELEGRAM_BOT_TOKEN: undefined, YANDEX_CLIENT_ID: undefined }),
+    ).toMatchObject({ isTelegramOffered: false, isYandexOffered: false });
+    expect(
+      await settingsOf({ TELEGRAM_BOT_TOKEN: undefined, YANDEX_CLIENT_ID: 'yandex-app' }),
+    ).toMatchObject({ isTelegramOffered: false, isYandexOffered: true });
+  });
+
   it('serves built files with long caching and never the raw template', async () => {
     const { app } = await createTestApp({ config: { WEB_DIST_DIR: dist } });
     const asset = await app.inject({ method: 'GET', url: '/assets/app-1234.js' });
@@ -47,6 +74,110 @@ describe('serving the web app', () => {
       headers: { accept: 'text/html' },
     });
     expect(raw.body).not.toContain('<!--portal-config-->');
+  });
+
+  it('serves the compressed file the browser accepts, brotli first, with Vary', async () => {
+    const { app } = await createTestApp({ config: { WEB_DIST_DIR: dist } });
+    const get = (acceptEncoding?: string) =>
+      app.inject({
+        method: 'GET',
+        url: '/assets/big-5678.js',
+        headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
+      });
+
+    const brotli = await get('gzip, deflate, br, zstd');
+    expect(brotli.statusCode).toBe(200);
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(script);
+
+    const gzip = await get('gzip, deflate');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(script);
+
+    for (const identity of [await get(), await get('identity')]) {
+      expect(identity.headers['content-encoding']).toBeUndefined();
+      expect(identity.body).toBe(script);
+    }
+    for (const response of [brotli, gzip, await get()]) {
+      expect(response.headers.vary).toMatch(/accept-encoding/i);
+      expect(response.headers['content-type']).toMatch(
+        /^(text|application)\/javascript; charset=utf-8$/,
+      );
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
+    // A file the build left uncompressed (too small to gain) is sent as it is.
+    const small = await app.inject({
+      method: 'GET',
+      url: '/assets/app-1234.js',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.body).toBe('console.log(1)');
+  });
+
+  it("answers a revalidation with 304 per encoding, never another encoding's body", async () => {
+    const { app } = await createTestApp({ config: { WEB_DIST_DIR: dist } });
+    const get = (acceptEncoding: string, ifNoneMatch?: string) =>
+      app.inject({
+        method: 'GET',
+        url: '/assets/big-5678.js',
+        headers: {
+          'accept-encoding': acceptEncoding,
+          ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}),
+        },
+      });
+    const brotli = await get('br');
+    const gzip = await get('gzip');
+    expect(brotli.headers.etag).toBeTruthy();
+    expect(brotli.headers.etag).not.toBe(gzip.headers.etag);
+
+    const again = await get('br', String(brotli.headers.etag));
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    // The brotli tag does not match what a gzip-only client gets: it receives its full body.
+    const other = await get('gzip', String(brotli.headers.etag));
+    expect(other.statusCode).toBe(200);
+    expect(gunzipSync(other.rawPayload).toString()).toBe(script);
+  });
+
+  it('does not serve the compressed copies under their own names', async () => {
+    const { app } = await createTestApp({ config: { WEB_DIST_DIR: dist } });
+    for (const url of ['/assets/big-5678.js.br', '/assets/big-5678.js.gz']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(404);
+    }
+  });
+
+  it('compresses the page with its settings for browsers that accept it', async () => {
+    const { app } = await createTestApp({
+      config: { WEB_DIST_DIR: dist, SUPPORT_URL: 'https://t.me/help' },
+    });
+    const page = (acceptEncoding?: string) =>
+      app.inject({
+        method: 'GET',
+        url: '/profile',
+        headers: {
+          accept: 'text/html',
+          ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }),
+        },
+      });
+    const plain = await page();
+    expect(plain.body).toContain('"supportUrl":"https://t.me/help"');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+
+    const brotli = await page('gzip, br');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(plain.body);
+    const gzip = await page('gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+
+    for (const response of [plain, brotli, gzip]) {
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.headers.vary).toMatch(/accept-encoding/i);
+    }
   });
 
   it('answers API clients with JSON 404, not the page', async () => {

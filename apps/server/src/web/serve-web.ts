@@ -1,14 +1,36 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { negotiate } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
+import { NOT_FOUND } from '@portal/contracts/messages';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { z } from 'zod';
 import type { Config } from '../config.js';
-import { MESSAGES } from '../http/error-handler.js';
+import type {} from '../core-plugin.js';
 
 const CONFIG_PLACEHOLDER = '<!--portal-config-->';
 
+/** Where the settings are also served as JSON: the Vite dev server injects them from here. */
+export const WEB_SETTINGS_PATH = '/portal-config';
+
+const webSettingsSchema = z.object({
+  apiBaseUrl: z.string(),
+  msApiBaseUrl: z.string(),
+  supportUrl: z.string(),
+  hostingUrl: z.string(),
+  launcherUrl: z.string(),
+  privacyUrl: z.string(),
+  brandName: z.string(),
+  /** A Telegram bot is configured: the profile offers to link Telegram. */
+  isTelegramOffered: z.boolean(),
+  /** A Yandex ID application is configured: sign-in and linking by Yandex ID are offered. */
+  isYandexOffered: z.boolean(),
+});
+
 /** Settings the browser app reads at start (apps/web/src/config/runtime-config.ts). */
-function webSettings(config: Config) {
+function webSettings(config: Config): z.infer<typeof webSettingsSchema> {
   return {
     apiBaseUrl: config.API_BASE_URL,
     msApiBaseUrl: config.MS_API_BASE_URL,
@@ -17,6 +39,8 @@ function webSettings(config: Config) {
     launcherUrl: config.LAUNCHER_URL,
     privacyUrl: config.PRIVACY_URL,
     brandName: config.BRAND_NAME,
+    isTelegramOffered: Boolean(config.TELEGRAM_BOT_TOKEN),
+    isYandexOffered: Boolean(config.YANDEX_CLIENT_ID),
   };
 }
 
@@ -29,22 +53,35 @@ function renderIndexHtml(template: string, config: Config): string {
   );
 }
 
+/** The page in each encoding a browser may ask for, compressed once: the settings are fixed. */
+function encodedPage(html: string) {
+  return {
+    br: brotliCompressSync(html),
+    gzip: gzipSync(html),
+    identity: Buffer.from(html),
+  };
+}
+
 /**
- * Serves the built single-page app: its files as they are, and index.html (with the settings
- * injected) for every other GET that asks for HTML, so client-side routes survive a reload.
- * Everything else that matches no route is a JSON 404.
+ * Serves the built single-page app: its files, each as the brotli or gzip copy the build wrote
+ * beside it when the browser accepts one (apps/web/vite.config.ts), and index.html (with the
+ * settings injected, compressed once at start) for every other GET that asks for HTML, so
+ * client-side routes survive a reload. Everything else that matches no route is a JSON 404.
  */
 export async function registerWebApp(app: FastifyInstance, config: Config) {
   const indexFile = path.join(config.WEB_DIST_DIR, 'index.html');
-  const indexHtml = existsSync(indexFile)
-    ? renderIndexHtml(readFileSync(indexFile, 'utf8'), config)
+  const page = existsSync(indexFile)
+    ? encodedPage(renderIndexHtml(readFileSync(indexFile, 'utf8'), config))
     : null;
 
-  if (indexHtml) {
+  if (page) {
     await app.register(fastifyStatic, {
       root: config.WEB_DIST_DIR,
       index: false,
       wildcard: false,
+      preCompressed: true,
+      // The copies are chosen by Accept-Encoding, never addressed by their own names.
+      globIgnore: ['**/*.br', '**/*.gz'],
       allowedPath: (pathName) => pathName !== '/index.html',
       setHeaders(res, filePath) {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
@@ -54,16 +91,40 @@ export async function registerWebApp(app: FastifyInstance, config: Config) {
     });
   }
 
+  app.get(
+    WEB_SETTINGS_PATH,
+    {
+      schema: {
+        tags: ['web'],
+        summary:
+          'Настройки веб-приложения, те же, что вставлены в index.html (их берёт сервер Vite при разработке)',
+        response: { 200: webSettingsSchema },
+      },
+    },
+    async () => webSettings(config),
+  );
+
   app.setNotFoundHandler((request, reply) => {
     const wantsPage =
       (request.method === 'GET' || request.method === 'HEAD') &&
       (request.headers.accept ?? '').includes('text/html');
-    if (wantsPage && indexHtml) {
+    if (wantsPage && page) {
+      const encoding = negotiate(request.headers['accept-encoding'] ?? '', ['br', 'gzip']);
+      if (encoding) reply.header('Content-Encoding', encoding);
       return reply
         .type('text/html; charset=utf-8')
         .header('Cache-Control', 'no-cache')
-        .send(indexHtml);
+        .header('Vary', 'Accept-Encoding')
+        .send(page[encoding ?? 'identity']);
     }
-    return reply.status(404).send({ message: MESSAGES.notFound });
+    return reply.status(404).send({ message: NOT_FOUND });
   });
 }
+
+/** The built web app, and the not-found answer of everything no module serves. */
+export const webAppPlugin = fp(
+  async (app) => {
+    await registerWebApp(app, app.deps.config);
+  },
+  { name: 'web-app', dependencies: ['core'] },
+);

@@ -1,5 +1,5 @@
 /**
- * Bad input (issue 7): every route of the OpenAPI document gets random and hostile bodies,
+ * Bad input: every route of the OpenAPI document gets random and hostile bodies,
  * headers, query strings and path parameters, anonymously, with a live session and with a
  * sibling API key. Whatever arrives, the answer is never a 5xx, never shows a stack trace or an
  * internal detail, an error is `{ message, errors?, reason? }` in Russian, and an error changes no row.
@@ -22,16 +22,9 @@ import { errorReasonSchema } from '@portal/contracts/common';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createWalletTestApp, fundUser } from '../../src/modules/payments/test-support.js';
-import {
-  HOSTING_KEY,
-  orderBody,
-  placeOrder,
-  SIBLING_CONFIG,
-} from '../../src/modules/servers/test-support.js';
-import { startFakeTelegramApi } from '../fake-telegram-api.js';
-import { startFakeYandex } from '../fake-yandex.js';
-import { createUser, DEFAULT_PASSWORD, signIn } from '../fixtures.js';
+import { startFakeTelegramApi } from '../support/fake-telegram-api.js';
+import { startFakeYandex } from '../support/fake-yandex.js';
+import { createUser, DEFAULT_PASSWORD, signIn } from '../support/fixtures.js';
 import {
   type AuthMode,
   type HostileRequest,
@@ -39,8 +32,10 @@ import {
   type RouteSpec,
   requestFor,
   routesOf,
-} from './route-catalogue.js';
-import { changedTables, createTableChecksum } from './table-checksum.js';
+} from '../support/hostile/route-catalogue.js';
+import { changedTables, createTableChecksum } from '../support/hostile/table-checksum.js';
+import { HOSTING_KEY, orderBody, placeOrder, SIBLING_CONFIG } from '../support/sibling-sites.js';
+import { createWalletTestApp, fundUser } from '../support/wallet.js';
 
 const SEED = Number(process.env.HOSTILE_SEED ?? 20_250_707);
 const RUNS_PER_ROUTE = Number(process.env.HOSTILE_RUNS ?? 60);
@@ -58,12 +53,8 @@ afterAll(async () => {
 const testApp = await createWalletTestApp({
   config: {
     ...SIBLING_CONFIG,
-    TELEGRAM_BOT_TOKEN: telegram.token,
-    TELEGRAM_API_ROOT: telegram.apiRoot,
-    TELEGRAM_BOT_USERNAME: telegram.botUsername,
-    YANDEX_CLIENT_ID: yandex.clientId,
-    YANDEX_AUTHORIZE_URL: yandex.authorizeUrl,
-    YANDEX_USERINFO_URL: yandex.userInfoUrl,
+    ...telegram.config,
+    ...yandex.config,
     UPLOAD_DIR: uploadDir,
     // Background jobs would change rows between the two snapshots of a request.
     PAYMENT_RECONCILE_INTERVAL_SECONDS: 0,

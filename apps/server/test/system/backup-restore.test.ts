@@ -11,20 +11,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../src/modules/two-factor/totp.js';
-import { pngImage } from '../../src/modules/uploads/testing/images.js';
-import { multipartBody } from '../../src/modules/uploads/testing/multipart-body.js';
 import { SERVER_ROOT } from '../../src/paths.js';
-import { withDatabaseName } from '../database-url.js';
-import { DEFAULT_PASSWORD } from '../fixtures.js';
-import { call, randomClientIp } from './support/http.js';
-import { API, TOP_UP } from './support/portal.js';
+import { withDatabaseName } from '../support/database-url.js';
+import { DEFAULT_PASSWORD } from '../support/fixtures.js';
+import { pngImage } from '../support/images.js';
+import { multipartBody } from '../support/multipart-body.js';
+import { POSTGRES_ADMIN_URL, SYSTEM_SECRET_KEY } from '../support/services.js';
+import { call, randomClientIp } from '../support/system/http.js';
+import { API, TOP_UP } from '../support/system/portal.js';
 import {
   adminQuery,
   createScratchDatabase,
   type ScratchDatabase,
-} from './support/scratch-database.js';
-import { startServer } from './support/server-process.js';
-import { POSTGRES_ADMIN_URL, SYSTEM_SECRET_KEY } from './support/services.js';
+} from '../support/system/scratch-database.js';
+import { startServer } from '../support/system/server-process.js';
 
 const REPOSITORY_ROOT = path.resolve(SERVER_ROOT, '../..');
 const temporary: string[] = [];

@@ -1,5 +1,5 @@
 /**
- * Issue 7 "Faults": the server is killed (SIGKILL) between accepting a payment notification and
+ * The server is killed (SIGKILL) between accepting a payment notification and
  * answering it. The provider did not get 'OK', so it sends the notification again, to the
  * restarted server: the payment is credited exactly once, whether the crash came after the
  * commit or before it.
@@ -8,7 +8,8 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { call, randomClientIp } from './support/http.js';
+import { REDIS_URL } from '../support/services.js';
+import { call, randomClientIp } from '../support/system/http.js';
 import {
   createPortalUser,
   login,
@@ -17,11 +18,10 @@ import {
   signedNotification,
   startTopUp,
   walletOf,
-} from './support/portal.js';
-import { createScratchDatabase, type ScratchDatabase } from './support/scratch-database.js';
-import { freePort, type ServerProcess, startServer } from './support/server-process.js';
-import { REDIS_URL } from './support/services.js';
-import { waitFor } from './support/wait-for.js';
+} from '../support/system/portal.js';
+import { createScratchDatabase, type ScratchDatabase } from '../support/system/scratch-database.js';
+import { freePort, type ServerProcess, startServer } from '../support/system/server-process.js';
+import { waitFor } from '../support/wait-for.js';
 
 let scratch: ScratchDatabase;
 let port: number;

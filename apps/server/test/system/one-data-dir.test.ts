@@ -7,10 +7,10 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PASSWORD } from '../fixtures.js';
-import { call, randomClientIp } from './support/http.js';
-import { API } from './support/portal.js';
-import { startServer } from './support/server-process.js';
+import { DEFAULT_PASSWORD } from '../support/fixtures.js';
+import { call, randomClientIp } from '../support/system/http.js';
+import { API } from '../support/system/portal.js';
+import { startServer } from '../support/system/server-process.js';
 
 const dirs: string[] = [];
 function dataDir() {

@@ -1,82 +1,68 @@
 /**
- * Issue 7 "Faults": the payment provider refuses or does not answer. The user gets 503 'Ошибка при
+ * The payment provider refuses or does not answer. The user gets 503 'Ошибка при
  * отправке запроса. …' in time, and nothing is recorded as paid. The same through app.inject with
  * a fake fetch is in src/modules/payments/top-up.test.ts ("the provider fails"); here it is a real
  * server process talking real HTTP to a provider (TBANK_API_URL) that hangs, fails or refuses, with
  * the real timeout (TBANK_TIMEOUT_MS).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_PROVIDER_UNAVAILABLE } from '../../src/modules/payments/messages.js';
-import { call, randomClientIp } from './support/http.js';
-import { createPortalUser, login, TOP_UP, walletOf } from './support/portal.js';
-import { createScratchDatabase, type ScratchDatabase } from './support/scratch-database.js';
-import { type ServerProcess, startServer } from './support/server-process.js';
-import { REDIS_URL } from './support/services.js';
+import { REDIS_URL } from '../support/services.js';
+import {
+  type FakeTbank,
+  startFakeTbank,
+  type TbankCall,
+  TERMINAL_KEY,
+} from '../support/system/fake-tbank.js';
+import { call, randomClientIp } from '../support/system/http.js';
+import { createPortalUser, login, TOP_UP, walletOf } from '../support/system/portal.js';
+import { createScratchDatabase, type ScratchDatabase } from '../support/system/scratch-database.js';
+import { type ServerProcess, startServer } from '../support/system/server-process.js';
 
 type Mode = 'hang' | 'http500' | 'refuse' | 'reset' | 'accept';
 
 /** A stand-in for T-Bank's API whose behaviour the test switches. */
 let mode: Mode = 'hang';
 const received: { method: string; mode: Mode }[] = [];
-let provider: Server;
+let provider: FakeTbank;
 let scratch: ScratchDatabase;
 let server: ServerProcess;
 
-function answerProvider(request: IncomingMessage, response: ServerResponse) {
-  let raw = '';
-  request.on('data', (chunk) => {
-    raw += chunk;
-  });
-  request.on('end', () => {
-    const method = request.url?.split('/').pop() ?? '';
-    received.push({ method, mode });
-    if (mode === 'hang') return; // never answers; the portal must give up by itself
-    if (mode === 'reset') return request.socket.destroy();
-    if (mode === 'http500') return response.writeHead(500).end('Internal Server Error');
-    response.setHeader('content-type', 'application/json');
-    if (mode === 'refuse') {
-      return response.end(
-        JSON.stringify({ Success: false, ErrorCode: '9999', Message: 'Внутренняя ошибка' }),
-      );
-    }
-    const body = JSON.parse(raw) as { Amount: number; OrderId: string };
-    response.end(
-      JSON.stringify({
-        Success: true,
-        ErrorCode: '0',
-        TerminalKey: 'SystemTestDEMO',
-        Status: 'NEW',
-        PaymentId: '700001',
-        OrderId: body.OrderId,
-        Amount: body.Amount,
-        PaymentURL: 'https://securepay.example/new/700001',
-      }),
+function answerProvider({ method, raw, request, response }: TbankCall) {
+  received.push({ method, mode });
+  if (mode === 'hang') return; // never answers; the portal must give up by itself
+  if (mode === 'reset') return request.socket.destroy();
+  if (mode === 'http500') return response.writeHead(500).end('Internal Server Error');
+  response.setHeader('content-type', 'application/json');
+  if (mode === 'refuse') {
+    return response.end(
+      JSON.stringify({ Success: false, ErrorCode: '9999', Message: 'Внутренняя ошибка' }),
     );
-  });
+  }
+  const body = JSON.parse(raw) as { Amount: number; OrderId: string };
+  response.end(
+    JSON.stringify({
+      Success: true,
+      ErrorCode: '0',
+      TerminalKey: TERMINAL_KEY,
+      Status: 'NEW',
+      PaymentId: '700001',
+      OrderId: body.OrderId,
+      Amount: body.Amount,
+      PaymentURL: 'https://securepay.example/new/700001',
+    }),
+  );
 }
 
 beforeAll(async () => {
-  provider = createServer(answerProvider);
-  await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
-  const { port } = provider.address() as AddressInfo;
+  provider = await startFakeTbank(answerProvider);
   scratch = await createScratchDatabase();
-  server = await startServer({
-    DATABASE_URL: scratch.url,
-    REDIS_URL,
-    PAYMENT_PROVIDER: 'tbank',
-    TBANK_TERMINAL_KEY: 'SystemTestDEMO',
-    TBANK_PASSWORD: 'system-test-terminal-password',
-    TBANK_API_URL: `http://127.0.0.1:${port}`,
-    TBANK_TIMEOUT_MS: '1000',
-  });
+  server = await startServer({ DATABASE_URL: scratch.url, REDIS_URL, ...provider.env(1000) });
 });
 
 afterAll(async () => {
   await server?.stop();
-  provider?.closeAllConnections();
-  await new Promise((resolve) => provider?.close(resolve));
+  await provider?.close();
   await scratch?.drop();
 });
 
@@ -109,8 +95,11 @@ describe('top-up while the provider fails', () => {
       Array.from({ length: 4 }, () => ({ status: 'INIT_FAILED', credited_at: null, key: null })),
     );
     expect(await walletOf(scratch, user.id)).toEqual({ kopecks: 0, topUps: [] });
+    // Shown as unfinished, never as waiting for payment.
     const history = await call(server.url, 'GET', '/payments/payments/user', { token });
-    expect(history.body.data).toEqual([]);
+    expect(history.body.data.map((item: { status: string }) => item.status)).toEqual(
+      Array.from({ length: 4 }, () => 'unfinished'),
+    );
 
     // The provider is back: the same key starts a payment, with no restart of the portal.
     mode = 'accept';

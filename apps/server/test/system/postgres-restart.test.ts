@@ -1,40 +1,24 @@
 /**
- * Issue 7 "Faults": PostgreSQL goes away while requests flow, and comes back. The server is not
+ * PostgreSQL goes away while requests flow, and comes back. The server is not
  * restarted: requests fail with 503 and a Russian message meanwhile (never a 500), /ready says
  * so, and everything works again once the database is back. The database is a throwaway cluster
  * of this test's own: the machine's shared PostgreSQL is never stopped.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { MESSAGES } from '../../src/http/error-handler.js';
-import { call, randomClientIp } from './support/http.js';
+import { SERVICE_UNAVAILABLE } from '@portal/contracts/messages';
+import { expect, it } from 'vitest';
+import { call, randomClientIp } from '../support/system/http.js';
 import {
   API,
   createPortalUser,
   login,
   NOTIFICATION,
   signedNotification,
-} from './support/portal.js';
-import { createScratchDatabase, type ScratchDatabase } from './support/scratch-database.js';
-import { type ServerProcess, startServer } from './support/server-process.js';
-import { startTemporaryCluster, type TemporaryCluster } from './support/temporary-cluster.js';
-import { waitFor } from './support/wait-for.js';
+} from '../support/system/portal.js';
+import { setupServerOnOwnCluster } from '../support/system/server-on-own-cluster.js';
+import { waitFor } from '../support/wait-for.js';
 
-let cluster: TemporaryCluster;
-let scratch: ScratchDatabase;
-let server: ServerProcess;
-
-beforeAll(async () => {
-  cluster = await startTemporaryCluster();
-  scratch = await createScratchDatabase(cluster.adminUrl);
-  server = await startServer({ DATABASE_URL: scratch.url });
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await scratch?.drop().catch(() => {});
-  await cluster?.destroy();
-});
+const portal = setupServerOnOwnCluster();
 
 interface Seen {
   at: number;
@@ -72,10 +56,12 @@ function flowRequests(token: string) {
     amountKopecks: 100,
   });
   const done = Promise.all([
-    loop('user', () => call(server.url, 'POST', `${API}/user`, { token })),
+    loop('user', () => call(portal.server.url, 'POST', `${API}/user`, { token })),
     // Several at once, so that some are inside a transaction at the moment PostgreSQL dies.
     ...Array.from({ length: 3 }, () =>
-      loop('notification', () => call(server.url, 'POST', NOTIFICATION, { body: unknownOrder })),
+      loop('notification', () =>
+        call(portal.server.url, 'POST', NOTIFICATION, { body: unknownOrder }),
+      ),
     ),
   ]);
   return {
@@ -89,8 +75,8 @@ function flowRequests(token: string) {
 }
 
 it('answers 503 in Russian while PostgreSQL is down and recovers by itself when it is back', async () => {
-  const user = await createPortalUser(scratch);
-  const token = await login(server.url, user, randomClientIp());
+  const user = await createPortalUser(portal.scratch);
+  const token = await login(portal.server.url, user, randomClientIp());
   const flow = flowRequests(token);
   try {
     await waitFor(
@@ -99,9 +85,9 @@ it('answers 503 in Russian while PostgreSQL is down and recovers by itself when 
     );
 
     const stoppedAt = Date.now();
-    await cluster.stop();
+    await portal.cluster.stop();
     const ready = await waitFor('/ready to answer 503', async () => {
-      const answer = await call(server.url, 'GET', '/ready');
+      const answer = await call(portal.server.url, 'GET', '/ready');
       return answer.status === 503 && answer;
     });
     expect(ready.body).toEqual({ message: 'База данных недоступна' });
@@ -111,9 +97,9 @@ it('answers 503 in Russian while PostgreSQL is down and recovers by itself when 
     });
 
     const startedAt = Date.now();
-    await cluster.start();
+    await portal.cluster.start();
     await waitFor('/ready to answer 200', async () => {
-      const answer = await call(server.url, 'GET', '/ready');
+      const answer = await call(portal.server.url, 'GET', '/ready');
       return answer.status === 200;
     });
     await waitFor('both routes to recover', () => {
@@ -129,12 +115,12 @@ it('answers 503 in Russian while PostgreSQL is down and recovers by itself when 
   // Never a 500: healthy answers, or 503 with the Russian message.
   const expected = { user: 200, notification: 404 } as Record<string, number>;
   for (const item of flow.seen) {
-    if (item.status === 503) expect(item.message).toBe(MESSAGES.unavailable);
+    if (item.status === 503) expect(item.message).toBe(SERVICE_UNAVAILABLE);
     else expect(item.status, JSON.stringify(item)).toBe(expected[item.route]);
   }
   expect(flow.seen.filter((item) => item.status === 503).length).toBeGreaterThan(0);
   // Same process all along; writes work again (a sign-in writes a session).
-  expect(server.hasExited()).toBe(false);
-  const again = await login(server.url, user, randomClientIp());
-  expect((await call(server.url, 'POST', `${API}/user`, { token: again })).status).toBe(200);
+  expect(portal.server.hasExited()).toBe(false);
+  const again = await login(portal.server.url, user, randomClientIp());
+  expect((await call(portal.server.url, 'POST', `${API}/user`, { token: again })).status).toBe(200);
 });

@@ -6,12 +6,12 @@
 import { YANDEX_SIGN_IN_CODE_REFUSED } from '@portal/contracts/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { YANDEX_MESSAGES } from '../../src/modules/yandex/messages.js';
-import { type FakeYandex, startFakeYandex } from '../fake-yandex.js';
-import { call, randomClientIp } from './support/http.js';
-import { API } from './support/portal.js';
-import { createScratchDatabase, type ScratchDatabase } from './support/scratch-database.js';
-import { type ServerProcess, startServer } from './support/server-process.js';
-import { REDIS_URL } from './support/services.js';
+import { type FakeYandex, startFakeYandex } from '../support/fake-yandex.js';
+import { REDIS_URL } from '../support/services.js';
+import { call, randomClientIp } from '../support/system/http.js';
+import { API } from '../support/system/portal.js';
+import { createScratchDatabase, type ScratchDatabase } from '../support/system/scratch-database.js';
+import { type ServerProcess, startServer } from '../support/system/server-process.js';
 
 let scratch: ScratchDatabase;
 let yandex: FakeYandex;
@@ -23,9 +23,7 @@ beforeAll(async () => {
   const env = {
     DATABASE_URL: scratch.url,
     REDIS_URL,
-    YANDEX_CLIENT_ID: yandex.clientId,
-    YANDEX_AUTHORIZE_URL: yandex.authorizeUrl,
-    YANDEX_USERINFO_URL: yandex.userInfoUrl,
+    ...yandex.config,
   };
   [a, b] = await Promise.all([startServer(env), startServer(env)]);
 });

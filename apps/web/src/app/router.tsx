@@ -21,7 +21,8 @@ const NotFoundPage = lazy(() => import('@/features/not-found/not-found-page'));
 
 /**
  * Every route, in React Router's declarative mode: the app uses no loaders or actions, and the
- * data router's code would cost /auth about 17 KB of gzipped JavaScript (issue 7's budget).
+ * data router's code would cost /auth about 17 KB of gzipped JavaScript (its budget:
+ * apps/web/README.md, "Budgets").
  */
 export function AppRoutes() {
   return (

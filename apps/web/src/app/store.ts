@@ -3,7 +3,7 @@ import { authSlice } from '@/features/auth/auth-slice';
 import { userSlice } from '@/features/auth/user-slice';
 import { devicesSlice } from '@/features/devices/devices-slice';
 import { telegramSlice } from '@/features/profile/telegram-slice';
-import { googleTwoFactorSlice } from '@/features/security/google-two-factor-slice';
+import { twoFactorSlice } from '@/features/security/two-factor-slice';
 import { walletSlice } from '@/features/wallet/wallet-slice';
 
 // A feature adds its state by adding its slice to this list (one line).
@@ -13,7 +13,7 @@ const rootReducer = combineSlices(
   walletSlice,
   devicesSlice,
   telegramSlice,
-  googleTwoFactorSlice,
+  twoFactorSlice,
 );
 
 export function createStore() {

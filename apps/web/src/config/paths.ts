@@ -1,5 +1,5 @@
 /**
- * Every route of the web app (spec §2) in one place. Links and redirects use these, never string
+ * Every route of the web app in one place. Links and redirects use these, never string
  * literals, so renaming a route is one edit.
  */
 export const paths = {

@@ -13,7 +13,17 @@ describe('parseRuntimeConfig', () => {
       launcherUrl: 'https://launcher.example.com',
       privacyUrl: 'https://hosting.example.com/privacy',
       brandName: 'GameHost',
+      isTelegramOffered: false,
+      isYandexOffered: false,
     });
+  });
+
+  it('offers Telegram and Yandex ID only when the server says it has them', () => {
+    const config = parseRuntimeConfig(
+      JSON.stringify({ isTelegramOffered: true, isYandexOffered: 'yes' }),
+    );
+    expect(config.isTelegramOffered).toBe(true);
+    expect(config.isYandexOffered).toBe(false);
   });
 
   it('reads what the server injected, dropping a trailing slash from the bases', () => {

@@ -2,8 +2,10 @@ import { z } from 'zod';
 
 /**
  * Settings the server injects into index.html (the `<!--portal-config-->` placeholder becomes
- * `<script id="portal-config" type="application/json">`). Under `vite` dev there is no injection,
- * so every field has a default that works against the dev proxy.
+ * `<script id="portal-config" type="application/json">`). Under `vite` dev the dev server injects
+ * the running server's settings the same way (`vite-portal-config.ts`); should it find no
+ * server, every field has a default that works against the dev proxy, and nothing optional is
+ * offered.
  */
 // A trailing slash would double up with the API paths, which all start with '/'.
 const apiBase = z
@@ -34,6 +36,10 @@ const runtimeConfigSchema = z.object({
     .catch('https://hosting.example.com/privacy')
     .default('https://hosting.example.com/privacy'),
   brandName: z.string().min(1).catch('GameHost').default('GameHost'),
+  /** The server has a Telegram bot: linking Telegram is offered (else «Недоступно»). */
+  isTelegramOffered: z.boolean().catch(false).default(false),
+  /** The server has a Yandex ID application: sign-in and linking by it are offered. */
+  isYandexOffered: z.boolean().catch(false).default(false),
 });
 
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;

@@ -77,14 +77,41 @@ export interface GetStateAnswer extends TbankAnswer {
   Amount: number;
 }
 
+/** One payment made under an order, as CheckOrder lists it. */
+export interface OrderPayment {
+  PaymentId: string;
+  /** Kopecks; the documentation marks it optional. */
+  Amount?: number;
+  Status: string;
+  Success?: boolean | string;
+  ErrorCode?: string | number;
+  Message?: string;
+}
+
+export interface CheckOrderAnswer extends TbankAnswer {
+  OrderId: string;
+  Payments: OrderPayment[];
+}
+
 export interface CancelAnswer extends TbankAnswer {
   Status: string;
   OriginalAmount?: number;
   NewAmount?: number;
 }
 
+const MOSCOW_OFFSET_MS = 3 * 60 * 60_000;
+
 /**
- * T-Bank Internet Acquiring API v2 (integrations.md §1): every method is a signed JSON POST to
+ * A moment in the format T-Bank documents for `RedirectDueDate` (`2016-08-31T12:28:00+03:00`):
+ * Moscow time, whole seconds. Moscow has no daylight saving time, so the offset is always +03:00.
+ */
+export function tbankDateTime(moment: Date): string {
+  const moscow = new Date(moment.getTime() + MOSCOW_OFFSET_MS).toISOString();
+  return `${moscow.slice(0, 19)}+03:00`;
+}
+
+/**
+ * T-Bank Internet Acquiring API v2: every method is a signed JSON POST to
  * `/v2/<Method>`. The same class talks to the sandbox, which speaks the same protocol.
  */
 export class TbankClient {
@@ -116,6 +143,26 @@ export class TbankClient {
       { ...request },
       (answer) => typeof answer.Status === 'string',
     ).then((answer) => ({ ...answer, PaymentId: String(answer.PaymentId) }));
+  }
+
+  /**
+   * Every payment made under our `OrderId`: the way to find a payment whose `PaymentId` we never
+   * learnt (the process stopped while waiting for Init's answer).
+   */
+  checkOrder(request: { OrderId: string }): Promise<CheckOrderAnswer> {
+    return this.call<CheckOrderAnswer>(
+      'CheckOrder',
+      { ...request },
+      (answer) =>
+        Array.isArray(answer.Payments) &&
+        answer.Payments.every((payment) => typeof payment?.Status === 'string'),
+    ).then((answer) => ({
+      ...answer,
+      Payments: answer.Payments.map((payment) => ({
+        ...payment,
+        PaymentId: String(payment.PaymentId),
+      })),
+    }));
   }
 
   /** Without `Amount` the whole payment is cancelled or refunded. */

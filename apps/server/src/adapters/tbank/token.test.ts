@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hasValidTbankToken, signTbankRequest, tbankToken, tokenSource } from './token.js';
 
-// Official vectors, integrations.md §1 "Token" and "Notifications".
+// T-Bank's documented request and notification vectors; the GetState one we computed ourselves.
 describe('T-Bank token', () => {
   it('signs the official Init request vector', () => {
     const request = {

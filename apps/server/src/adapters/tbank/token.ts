@@ -4,7 +4,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
  * The string T-Bank hashes for a request or notification signature: the root-level scalar
  * fields except `Token` (nested `DATA`, `Receipt`, `Shops` are left out), plus `Password`,
  * sorted by key, values concatenated with no separator. Booleans become `true`/`false`;
- * null counts as empty (integrations.md §1 "Token").
+ * null counts as empty.
  */
 export function tokenSource(fields: Record<string, unknown>, password: string): string {
   const pairs: [string, string][] = [['Password', password]];

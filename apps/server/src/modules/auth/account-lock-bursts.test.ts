@@ -8,10 +8,10 @@ import {
   addressSequence,
   otherCode,
   turnOnAuthenticator,
-} from '../../../test/auth-helpers.js';
-import { createSignedInUser, DEFAULT_PASSWORD } from '../../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../../test/test-app.js';
-import { totpCode } from '../two-factor/totp.js';
+} from '../../../test/support/auth-helpers.js';
+import { createSignedInUser, DEFAULT_PASSWORD } from '../../../test/support/fixtures.js';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { totpCode } from '../two-factor/index.js';
 
 let testApp: TestApp;
 const nextIp = addressSequence('10.21');

@@ -1,16 +1,21 @@
 /**
- * Registration, confirmation, login and the current user (DESIGN §3). Routes stay thin; every
+ * Registration, confirmation, login and the current user. Routes stay thin; every
  * rule lives here. Writes of one call are one transaction, letters included.
  */
 import { randomBytes } from 'node:crypto';
-import type { LoginAnswer, LoginRequest, RegisterRequest, User } from '@portal/contracts/auth';
+import type {
+  LoginAnswer,
+  LoginRequest,
+  PendingConfirmation,
+  RegisterRequest,
+  User,
+} from '@portal/contracts/auth';
 import {
   ACCOUNT_NOT_CONFIRMED,
   CODE_WRONG,
-  LOGIN_FAILED,
+  TOKEN_INVALID,
   USERNAME_TAKEN,
 } from '@portal/contracts/messages';
-import { eq } from 'drizzle-orm';
 import type { Clock } from '../../adapters/clock.js';
 import type { Mailer } from '../../adapters/mail.js';
 import { enforceLimit, type RateLimiter } from '../../adapters/rate-limit.js';
@@ -18,26 +23,39 @@ import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/unique-violation.js';
 import { AppError, unauthorized } from '../../http/app-error.js';
-import { emailKey, loginKeys, normalizeUserName, userNameKey } from './identity.js';
+import {
+  deleteUser,
+  emailKey,
+  findUserByEmailKey,
+  findUserById,
+  findUserByLogin,
+  findUserByUserNameKey,
+  insertUser,
+  normalizeUserName,
+  type UserRow,
+  updateUser,
+  userNameKey,
+} from '../accounts/index.js';
 import { registrationAttemptLetter, registrationCodeLetter } from './letters.js';
-import { accountSubject, LOGIN_THROTTLE_RULES, type LoginThrottle } from './login-throttle.js';
+import { LoginGuard, type LoginOutcome, LoginRefused, loginFailed } from './login-guard.js';
+import type { LoginThrottle } from './login-throttle.js';
 import { CodeResendRefused, codeRefusal, type OneTimeCodes } from './one-time-codes.js';
 import { assertPasswordAllowed } from './password-policy.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import { type UserRow, users } from './schema.js';
 import type { SecondFactor } from './second-factor.js';
 import type { SessionStore } from './sessions.js';
-import { findUserByEmailKey, findUserByLogin, findUserByUserNameKey } from './users-repository.js';
 
 const REGISTRATION_PURPOSE = 'registration';
 
 const MINUTE = 60_000;
 
-/** Per source address limits of the calls that send mail or check a secret (DESIGN §7). */
+/**
+ * Per source address limits: every call that sends mail or checks a secret has one (login's is
+ * `LOGIN_THROTTLE_RULES.perAddress`, counted by its `LoginGuard`).
+ */
 const AUTH_ADDRESS_LIMITS = {
   register: { limit: 20, windowMs: 60 * MINUTE },
   verifyRegistration: { limit: 30, windowMs: 15 * MINUTE },
-  login: LOGIN_THROTTLE_RULES.perAddress,
 } as const;
 
 /** An unconfirmed account this old no longer holds its username against a new registration. */
@@ -56,8 +74,6 @@ function dummyPasswordHash(): Promise<string> {
   return dummyHash;
 }
 
-const loginFailed = () => new AppError('unauthorized', LOGIN_FAILED);
-
 export interface AuthServiceDeps {
   config: Config;
   db: Db;
@@ -67,13 +83,26 @@ export interface AuthServiceDeps {
   mail: Mailer;
   rateLimiter: RateLimiter;
   loginThrottle: LoginThrottle;
-  /** Read on every call, so a module can plug in its own implementation after build. */
-  secondFactor: () => SecondFactor;
+  /** The two-factor module's authenticator, built before this service (modules/two-factor). */
+  secondFactor: SecondFactor;
 }
 
 export class AuthService {
+  private readonly outcomeListeners: ((outcome: LoginOutcome) => void)[] = [];
+  private readonly loginGuard: LoginGuard;
+
   constructor(private readonly deps: AuthServiceDeps) {
+    this.loginGuard = new LoginGuard(deps.loginThrottle, deps.rateLimiter);
     void dummyPasswordHash();
+  }
+
+  /** Tells `listener` how each sign-in ended (the metrics count them). */
+  onLoginOutcome(listener: (outcome: LoginOutcome) => void): void {
+    this.outcomeListeners.push(listener);
+  }
+
+  private report(outcome: LoginOutcome) {
+    for (const listener of this.outcomeListeners) listener(outcome);
   }
 
   // ------------------------------------------------------------------ registration
@@ -126,13 +155,8 @@ export class AuthService {
         // The latest registration for an unconfirmed address wins: the code confirms the
         // details it was mailed with (the letter names the username).
         const userId = owner
-          ? (await tx.update(users).set(details).where(eq(users.id, owner.id)).returning())[0]!.id
-          : (
-              await tx
-                .insert(users)
-                .values({ ...details, createdAt: now })
-                .returning()
-            )[0]!.id;
+          ? (await updateUser(tx, owner.id, details))!.id
+          : (await insertUser(tx, { ...details, createdAt: now })).id;
         const issued = await this.deps.codes.issue(
           { purpose: REGISTRATION_PURPOSE, subject: key, userId },
           tx,
@@ -143,6 +167,7 @@ export class AuthService {
             firstName: details.firstName,
             userName,
             code: issued.code,
+            expiresAt: issued.expiresAt,
           }),
           tx,
         );
@@ -164,7 +189,7 @@ export class AuthService {
     if (!holder || holder.id === ownerId) return;
     const now = this.deps.clock.now().getTime();
     if (!holder.confirmedAt && now - holder.updatedAt.getTime() > UNCONFIRMED_HOLD_MS) {
-      await tx.delete(users).where(eq(users.id, holder.id));
+      await deleteUser(tx, holder.id);
       return;
     }
     throw new AppError('conflict', USERNAME_TAKEN, { errors: { username: [USERNAME_TAKEN] } });
@@ -188,10 +213,7 @@ export class AuthService {
         // A code for a confirmed address was never mailed to anyone (see register).
         if (!user || user.confirmedAt) throw codeRefusal('wrong');
         const now = this.deps.clock.now();
-        await tx
-          .update(users)
-          .set({ confirmedAt: now, updatedAt: now })
-          .where(eq(users.id, user.id));
+        await updateUser(tx, user.id, { confirmedAt: now, updatedAt: now });
         const { token } = await this.deps.sessions.create(
           { userId: user.id, ipAddress: client.ipAddress, userAgent: client.userAgent },
           tx,
@@ -207,48 +229,60 @@ export class AuthService {
 
   /**
    * One message for every failure, the same cost for unknown logins, the account lock and the
-   * per-address 429, the second factor. Both limits count the attempt before any secret is
-   * checked (see login-throttle.ts); an attempt that proves the password is given back.
+   * per-address 429 (`LoginGuard`: both count the attempt before any secret is checked), the
+   * second factor. Every refusal is thrown as `LoginRefused`, which names its outcome.
    */
   async login(input: LoginRequest, client: ClientInfo): Promise<LoginAnswer> {
-    const { rateLimiter, loginThrottle } = this.deps;
-    const addressKey = `login-fail:ip:${client.ipAddress}`;
-    await enforceLimit(rateLimiter, addressKey, AUTH_ADDRESS_LIMITS.login);
+    try {
+      const answer = await this.signIn(input, client);
+      this.report('requiresTwoFactor' in answer ? 'second_factor_asked' : 'success');
+      return answer;
+    } catch (error) {
+      if (error instanceof LoginRefused) this.report(error.outcome);
+      throw error;
+    }
+  }
 
-    const user = await findUserByLogin(this.deps.db, input.usernameOrEmail);
-    const subject = user
-      ? accountSubject(user.id)
-      : `login:${loginKeys(input.usernameOrEmail).userNameKey}`;
-    // Refused unchecked while the account waits; the address count stays.
-    if (!(await loginThrottle.admit(subject)).isAdmitted) throw loginFailed();
+  private async signIn(input: LoginRequest, client: ClientInfo): Promise<LoginAnswer> {
+    const { user, attempt } = await this.loginGuard.admit(
+      client.ipAddress,
+      input.usernameOrEmail,
+      () => findUserByLogin(this.deps.db, input.usernameOrEmail),
+    );
 
     const isPasswordRight = await verifyPassword(
       user?.passwordHash ?? (await dummyPasswordHash()),
       input.password,
     );
-    if (!user?.passwordHash || !isPasswordRight) throw loginFailed();
-    const giveBack = () =>
-      Promise.all([loginThrottle.refund(subject), rateLimiter.refund(addressKey)]);
-
-    if (!user.confirmedAt) {
-      await giveBack();
-      await this.resendRegistrationCode(user);
-      throw new AppError('forbidden', ACCOUNT_NOT_CONFIRMED);
+    if (!user?.passwordHash || !isPasswordRight) {
+      throw new LoginRefused('wrong_password', loginFailed());
     }
 
-    const secondFactor = this.deps.secondFactor();
+    if (!user.confirmedAt) {
+      await attempt.refund();
+      const resendAfterSeconds = await this.resendRegistrationCode(user);
+      // The password was right: the address is the caller's own, and the code step needs it
+      // (the code is bound to the address, whatever login was typed).
+      const confirmation: PendingConfirmation = { email: user.email, resendAfterSeconds };
+      throw new LoginRefused(
+        'not_confirmed',
+        new AppError('forbidden', ACCOUNT_NOT_CONFIRMED, { fields: { confirmation } }),
+      );
+    }
+
+    const secondFactor = this.deps.secondFactor;
     if (await secondFactor.isEnabled(user.id)) {
       if (!input.twoFactorCode) {
-        await giveBack();
+        await attempt.refund();
         return { requiresTwoFactor: true };
       }
       // A wrong code stays counted, like a wrong password.
       if (!(await secondFactor.verifyLoginCode(user.id, input.twoFactorCode))) {
-        throw new AppError('unauthorized', CODE_WRONG);
+        throw new LoginRefused('wrong_second_factor', new AppError('unauthorized', CODE_WRONG));
       }
     }
 
-    await Promise.all([loginThrottle.reset(subject), rateLimiter.refund(addressKey)]);
+    await attempt.succeed();
     const { token } = await this.deps.sessions.create({
       userId: user.id,
       ipAddress: client.ipAddress,
@@ -258,10 +292,13 @@ export class AuthService {
     return { token, userId: user.id };
   }
 
-  /** An unconfirmed account that knows its password gets a fresh code, unless one just went. */
-  private async resendRegistrationCode(user: UserRow) {
+  /**
+   * An unconfirmed account that knows its password gets a fresh code, unless one just went.
+   * Answers the seconds until another may be asked for.
+   */
+  private async resendRegistrationCode(user: UserRow): Promise<number> {
     try {
-      await this.deps.db.transaction(async (tx) => {
+      return await this.deps.db.transaction(async (tx) => {
         const issued = await this.deps.codes.issue(
           { purpose: REGISTRATION_PURPOSE, subject: user.emailKey, userId: user.id },
           tx,
@@ -272,25 +309,28 @@ export class AuthService {
             firstName: user.firstName,
             userName: user.userName,
             code: issued.code,
+            expiresAt: issued.expiresAt,
           }),
           tx,
         );
+        return issued.resendAfterSeconds;
       });
     } catch (error) {
       if (!(error instanceof CodeResendRefused)) throw error;
+      return error.secondsLeft;
     }
   }
 
   // ------------------------------------------------------------------ the current user
 
   async currentUser(userId: string): Promise<User> {
-    const [row] = await this.deps.db.select().from(users).where(eq(users.id, userId));
-    if (!row) throw unauthorized('Недействительный токен');
-    return toUserAnswer(row, await this.deps.secondFactor().isEnabled(row.id));
+    const row = await findUserById(this.deps.db, userId);
+    if (!row) throw unauthorized(TOKEN_INVALID);
+    return toUserAnswer(row, await this.deps.secondFactor.isEnabled(row.id));
   }
 }
 
-/** The User of spec §3 from a row; money leaves as roubles with two decimals. */
+/** The user's answer from a row; money leaves as roubles with two decimals. */
 function toUserAnswer(row: UserRow, isTwoFactorEnabled: boolean): User {
   return {
     id: row.id,

@@ -1,13 +1,12 @@
 import { ONE_TIME_CODE_TTL_MINUTES } from '@portal/contracts/constants';
-import type { Letter } from '../../adapters/mail.js';
-import { composeLetter } from '../../adapters/mail-letter.js';
+import { composeLetter, type Letter } from '../../adapters/mail-letter.js';
 import type { Config } from '../../config.js';
 
 type LetterConfig = Pick<Config, 'BRAND_NAME' | 'PUBLIC_URL'>;
 
 export function registrationCodeLetter(
   config: LetterConfig,
-  input: { to: string; firstName: string; userName: string; code: string },
+  input: { to: string; firstName: string; userName: string; code: string; expiresAt: Date },
 ): Letter {
   return composeLetter(config, {
     to: input.to,
@@ -17,13 +16,14 @@ export function registrationCodeLetter(
       `Вы регистрируетесь в ${config.BRAND_NAME} с никнеймом «${input.userName}». Код подтверждения почты:`,
     ],
     code: input.code,
+    expiresAt: input.expiresAt,
     afterCode: [`Код действует ${ONE_TIME_CODE_TTL_MINUTES} минут.`],
     footer:
       'Если вы не регистрировались, просто проигнорируйте это письмо: без кода регистрация не завершится.',
   });
 }
 
-/** To the owner of an address someone tried to register again (DESIGN §3: nothing is revealed). */
+/** To the owner of an address someone tried to register again (the caller learns nothing). */
 export function registrationAttemptLetter(config: LetterConfig, input: { to: string }): Letter {
   return composeLetter(config, {
     to: input.to,

@@ -12,11 +12,12 @@
  * attempt. While it waits, every attempt — the right password included — is refused with the
  * same message and not counted. A success resets the count (`reset`); an attempt that proved the
  * password but is not a success yet (the second factor still to come) is given back (`refund`);
- * a count untouched for 12 hours starts over. Subjects: `accountSubject(id)` for accounts (so
- * username, e-mail and letter case all count together), 'login:<key>' for names no account has,
- * so an unknown login behaves exactly like a known one.
+ * a count untouched for 12 hours starts over. Subjects (`loginCounterKeys`): the account's id
+ * (so username, e-mail and letter case all count together), the login's key for names no
+ * account has, so an unknown login behaves exactly like a known one.
  *
- * The per-address half (many accounts from one address → 429) lives in the rate limiter.
+ * The per-address half (many accounts from one address → 429) lives in the rate limiter; a
+ * sign-in counts in both through `LoginGuard` (login-guard.ts).
  */
 import { LOGIN_FAILURES_BEFORE_DELAY, LOGIN_MAX_DELAY_MINUTES } from '@portal/contracts/constants';
 import { eq, sql } from 'drizzle-orm';
@@ -24,6 +25,7 @@ import type { Clock } from '../../adapters/clock.js';
 import { tooManyRequests } from '../../adapters/rate-limit.js';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../http/app-error.js';
+import { loginKeys } from '../accounts/index.js';
 import { loginThrottles } from './schema.js';
 
 const MINUTE = 60_000;
@@ -37,20 +39,35 @@ export const LOGIN_THROTTLE_RULES = {
   perAddress: { limit: 30, windowMs: 15 * MINUTE },
 } as const;
 
-/** The throttle subject of an account: every check of its secrets counts here. */
-export function accountSubject(userId: string): string {
-  return `user:${userId}`;
-}
+/**
+ * Where attempts are counted, for both halves. The keys are stored (`login_throttles.subject`,
+ * Redis keys), so their shape does not change.
+ */
+export const loginCounterKeys = {
+  /** Failed sign-ins from one address, across all accounts (the rate limiter). */
+  address: (ipAddress: string) => `login-fail:ip:${ipAddress}`,
+  /** Every check of an account's secrets (the database), at sign-in and after it. */
+  account: (userId: string) => `user:${userId}`,
+  /** A login no account has: counted like an account, so it behaves exactly like one. */
+  unknownLogin: (usernameOrEmail: string) => `login:${loginKeys(usernameOrEmail).userNameKey}`,
+};
 
 export type Admission = { isAdmitted: true } | { isAdmitted: false; waitMs: number };
 
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
 export class LoginThrottle {
+  private readonly lockListeners: (() => void)[] = [];
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
   ) {}
+
+  /** Tells `listener` each time an attempt starts a wait (the metrics count account locks). */
+  onLockStarted(listener: () => void): void {
+    this.lockListeners.push(listener);
+  }
 
   /**
    * Counts one attempt and answers whether its secret may be checked. Refused (and not counted)
@@ -75,8 +92,12 @@ export class LoginThrottle {
         },
         setWhere: sql`${loginThrottles.lockedUntil} IS NULL OR ${loginThrottles.lockedUntil} <= ${at(now)}`,
       })
-      .returning({ failures: loginThrottles.failures });
-    if (rows.length > 0) return { isAdmitted: true };
+      .returning({ lockedUntil: loginThrottles.lockedUntil });
+    if (rows.length > 0) {
+      // Admitted attempts are never inside a wait, so a wait set now is a new one.
+      if (rows[0]!.lockedUntil) for (const listener of this.lockListeners) listener();
+      return { isAdmitted: true };
+    }
     return { isAdmitted: false, waitMs: await this.waitMs(subject, now) };
   }
 
@@ -111,7 +132,7 @@ export class LoginThrottle {
    * the attempt back.
    */
   async guard<T>(userId: string, check: () => Promise<T>): Promise<T> {
-    const subject = accountSubject(userId);
+    const subject = loginCounterKeys.account(userId);
     const admission = await this.admit(subject);
     if (!admission.isAdmitted) throw tooManyRequests(admission.waitMs);
     let result: T;

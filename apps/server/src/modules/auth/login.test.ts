@@ -1,8 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { AUTH_API as API, addressSequence } from '../../../test/auth-helpers.js';
-import { createUser, DEFAULT_PASSWORD, latestCodeTo, lettersTo } from '../../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../../test/test-app.js';
+import { AUTH_API as API, addressSequence } from '../../../test/support/auth-helpers.js';
+import {
+  createUser,
+  DEFAULT_PASSWORD,
+  latestCodeTo,
+  lettersTo,
+} from '../../../test/support/fixtures.js';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { verifyPassword } from './passwords.js';
 import { loginThrottles, sessions } from './schema.js';
 import type { SecondFactor } from './second-factor.js';
@@ -135,6 +140,7 @@ describe('login', () => {
     expect(response.statusCode).toBe(403);
     expect(response.json()).toEqual({
       message: 'Почта не подтверждена. Код подтверждения отправлен на вашу почту',
+      confirmation: { email: user.email, resendAfterSeconds: 60 },
     });
     const code = await latestCodeTo(testApp, 'pending@example.com');
     // Inside the countdown no second letter goes, the answer stays the same.
@@ -152,6 +158,40 @@ describe('login', () => {
     expect(
       (await login({ usernameOrEmail: user.email, password: DEFAULT_PASSWORD })).statusCode,
     ).toBe(200);
+  });
+
+  it('tells an unconfirmed account signing in by username where its code went and when another may be asked', async () => {
+    const user = await createUser(testApp, {
+      email: 'Pending.Name@example.com',
+      userName: 'pending_name',
+      confirmedAt: null,
+    });
+    const first = await login({ usernameOrEmail: 'Pending_Name', password: DEFAULT_PASSWORD });
+    expect(first.statusCode).toBe(403);
+    expect(first.json()).toEqual({
+      message: 'Почта не подтверждена. Код подтверждения отправлен на вашу почту',
+      confirmation: { email: user.email, resendAfterSeconds: 60 },
+    });
+    const code = await latestCodeTo(testApp, user.email);
+
+    // Inside the countdown: no new letter, the same address, the seconds that are left.
+    testApp.clock.advance(20_000);
+    const again = await login({ usernameOrEmail: 'pending_name', password: DEFAULT_PASSWORD });
+    expect(again.json()).toMatchObject({
+      confirmation: { email: user.email, resendAfterSeconds: 40 },
+    });
+    expect(await lettersTo(testApp, user.email)).toHaveLength(1);
+
+    // A wrong password learns nothing of the address.
+    const wrong = await login({ usernameOrEmail: 'pending_name', password: 'Wrong-Pass1' });
+    expect(wrong.json()).toEqual(FAILED);
+
+    const confirmed = await testApp.app.inject({
+      method: 'POST',
+      url: `${API}/verify-registration`,
+      payload: { email: user.email, code },
+    });
+    expect(confirmed.statusCode).toBe(200);
   });
 
   it('locks an account after 10 failures across username, e-mail and case, then lets it in', async () => {
@@ -363,7 +403,7 @@ describe('login', () => {
     }
   });
 
-  it('validates the payload with the spec messages', async () => {
+  it('validates the payload with a Russian message per field', async () => {
     const response = await login({ usernameOrEmail: '  ', password: '' });
     expect(response.statusCode).toBe(400);
     expect(response.json().errors).toMatchObject({

@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../../test/test-app.js';
+import { createUser } from '../../../test/support/fixtures.js';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { users } from '../accounts/schema.js';
 import { CodeResendRefused, generateCode, type OneTimeCodes } from './one-time-codes.js';
-import { oneTimeCodes, users } from './schema.js';
+import { oneTimeCodes } from './schema.js';
 
 let testApp: TestApp;
 let codes: OneTimeCodes;

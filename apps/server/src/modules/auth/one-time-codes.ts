@@ -1,6 +1,6 @@
 /**
- * One-time codes (DESIGN §3): the one service behind every six-digit code the portal mails —
- * registration now; password reset, password change and e-mail change later.
+ * One-time codes: the one service behind every six-digit code the portal mails — registration,
+ * password reset and change, both steps of the e-mail change, and the proof of the owner.
  *
  * Rules: six digits from a CSPRNG, stored only as HMAC-SHA256(SECRET_KEY, purpose, subject, code);
  * bound to one `purpose` and one `subject`; valid 10 minutes; single use (two simultaneous
@@ -12,7 +12,8 @@
  *
  *   const issued = await codes.issue({ purpose, subject, userId?, payload? }, executor?);
  *     → { code, expiresAt, resendAfterSeconds }. Mail `issued.code` in the same transaction
- *       (`app.deps.mail.enqueue(letter, tx)`). Throws `CodeResendRefused` (an AppError, 429 with
+ *       (`app.deps.mail.enqueue(letter, tx)`), with `issued.expiresAt` as the letter's expiry:
+ *       a letter the outbox could not send in time is then dropped, not sent useless. Throws `CodeResendRefused` (an AppError, 429 with
  *       Retry-After) inside the countdown or over the hourly cap; callers that want to stay
  *       quiet (e.g. a best-effort resend) catch it.
  *
@@ -23,6 +24,13 @@
  *       outside any transaction (the try must commit on its own). `reason` is 'wrong' | 'expired'
  *       | 'exhausted' | 'missing' (none, used, or replaced); `codeRefusal(reason)` is the
  *       matching 400 with the Russian message under `errors.code`.
+ *
+ *   const checked = await codes.check({ purpose, subject, code });
+ *     → { ok: true } | { ok: false, reason, triesLeft? }. Whether the code is right, WITHOUT using
+ *       it up, for a screen that checks the code before asking for the rest (the password
+ *       change). The try is counted exactly as `redeem` counts it, so checking is no way around
+ *       the 5 tries; a right code gives its try back, so the `redeem` that follows still has it.
+ *       `triesLeft` comes with 'wrong'; `codeRefusal(reason, 'code', triesLeft)` says it.
  *
  *   await codes.discard({ purpose, subject }, executor?);   // forget the live code, if any
  *
@@ -39,7 +47,12 @@ import {
   RESEND_COUNTDOWN_FIRST_SECONDS,
   RESEND_COUNTDOWN_NEXT_SECONDS,
 } from '@portal/contracts/constants';
-import { CODE_ATTEMPTS_EXHAUSTED, CODE_EXPIRED, CODE_WRONG } from '@portal/contracts/messages';
+import {
+  CODE_ATTEMPTS_EXHAUSTED,
+  CODE_EXPIRED,
+  CODE_TRIES_LEFT,
+  CODE_WRONG,
+} from '@portal/contracts/messages';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Clock } from '../../adapters/clock.js';
 import type { Db, Executor, Tx } from '../../db/database.js';
@@ -86,6 +99,8 @@ export type RedeemResult<T> =
   | { ok: true; value: T; redeemed: RedeemedCode }
   | { ok: false; reason: CodeFailure };
 
+export type CheckResult = { ok: true } | { ok: false; reason: CodeFailure; triesLeft?: number };
+
 /** 429 for a resend inside the countdown or over the hourly cap; `secondsLeft` is Retry-After. */
 export class CodeResendRefused extends AppError {
   constructor(
@@ -97,7 +112,8 @@ export class CodeResendRefused extends AppError {
       reason === 'countdown'
         ? `Повторно отправить код можно через ${secondsLeft} с`
         : `Слишком много запросов кода. Попробуйте через ${Math.ceil(secondsLeft / 60)} мин`,
-      { retryAfter: secondsLeft },
+      // Inside the countdown the code mailed last is still good (after the hourly cap it may not be).
+      { retryAfter: secondsLeft, ...(reason === 'countdown' ? { reason: 'code_pending' } : {}) },
     );
   }
 }
@@ -109,9 +125,17 @@ const FAILURE_MESSAGES: Record<CodeFailure, string> = {
   exhausted: CODE_ATTEMPTS_EXHAUSTED,
 };
 
-/** The 400 a route answers for a refused code; the web shows 'Неверный код' and red boxes. */
-export function codeRefusal(reason: CodeFailure, field = 'code'): AppError {
-  const message = FAILURE_MESSAGES[reason];
+/**
+ * The 400 a route answers for a refused code; the web shows 'Неверный код' and red boxes. With
+ * `triesLeft` (a caller who may know it) a wrong code says how many are left, and the last one
+ * spent says that a new code is needed.
+ */
+export function codeRefusal(reason: CodeFailure, field = 'code', triesLeft?: number): AppError {
+  let message = FAILURE_MESSAGES[reason];
+  if (reason === 'wrong' && triesLeft !== undefined) {
+    message =
+      triesLeft > 0 ? `${CODE_WRONG}. ${CODE_TRIES_LEFT} ${triesLeft}` : CODE_ATTEMPTS_EXHAUSTED;
+  }
   return new AppError('invalid_input', message, { errors: { [field]: [message] } });
 }
 
@@ -215,17 +239,22 @@ export class OneTimeCodes {
     return new CodeResendRefused('countdown', left);
   }
 
-  /** Checks a submitted code and, when it matches, uses it up together with `onRedeemed`. */
-  async redeem<T>(
+  /**
+   * Counts a try (committed on its own, before the code is looked at) and compares the code:
+   * the live row and whether it matched, or why there is no live code.
+   */
+  private async countTry(
     input: { purpose: string; subject: string; code: string },
-    onRedeemed: (redeemed: RedeemedCode, tx: Tx) => Promise<T>,
-  ): Promise<RedeemResult<T>> {
-    const now = this.clock.now();
+    now: Date,
+  ): Promise<
+    | { row: typeof oneTimeCodes.$inferSelect; isMatch: boolean }
+    | { reason: Exclude<CodeFailure, 'wrong'> }
+  > {
     const where = and(
       eq(oneTimeCodes.purpose, input.purpose),
       eq(oneTimeCodes.subject, input.subject),
     );
-    // The try is counted (and committed) before the code is looked at.
+    // One conditional update: of any number of simultaneous tries, at most `maxAttempts` count.
     const [counted] = await this.db
       .update(oneTimeCodes)
       .set({ attempts: sql`${oneTimeCodes.attempts} + 1` })
@@ -238,13 +267,49 @@ export class OneTimeCodes {
         ),
       )
       .returning();
-    if (!counted) return { ok: false, reason: await this.whyNotLive(where, now) };
-
+    if (!counted) return { reason: await this.whyNotLive(where, now) };
     const expected = Buffer.from(counted.codeHash, 'hex');
     const actual = Buffer.from(this.hash(input.purpose, input.subject, input.code.trim()), 'hex');
-    if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) {
-      return { ok: false, reason: 'wrong' };
+    const isMatch = expected.length === actual.length && timingSafeEqual(expected, actual);
+    return { row: counted, isMatch };
+  }
+
+  /** Whether `code` is the live one, without using it up (see the top of the file). */
+  async check(input: { purpose: string; subject: string; code: string }): Promise<CheckResult> {
+    const tried = await this.countTry(input, this.clock.now());
+    if ('reason' in tried) return { ok: false, reason: tried.reason };
+    const { row, isMatch } = tried;
+    if (!isMatch) {
+      return {
+        ok: false,
+        reason: 'wrong',
+        triesLeft: Math.max(0, ONE_TIME_CODE_RULES.maxAttempts - row.attempts),
+      };
     }
+    // Only someone who knows the code gets a try back, so no guess is ever refunded.
+    await this.db
+      .update(oneTimeCodes)
+      .set({ attempts: sql`${oneTimeCodes.attempts} - 1` })
+      .where(
+        and(
+          eq(oneTimeCodes.id, row.id),
+          eq(oneTimeCodes.codeHash, row.codeHash),
+          gt(oneTimeCodes.attempts, 0),
+        ),
+      );
+    return { ok: true };
+  }
+
+  /** Checks a submitted code and, when it matches, uses it up together with `onRedeemed`. */
+  async redeem<T>(
+    input: { purpose: string; subject: string; code: string },
+    onRedeemed: (redeemed: RedeemedCode, tx: Tx) => Promise<T>,
+  ): Promise<RedeemResult<T>> {
+    const now = this.clock.now();
+    const tried = await this.countTry(input, now);
+    if ('reason' in tried) return { ok: false, reason: tried.reason };
+    if (!tried.isMatch) return { ok: false, reason: 'wrong' };
+    const counted = tried.row;
 
     return this.db.transaction(async (tx): Promise<RedeemResult<T>> => {
       // Single use: of two submissions of the right code, only one finds it unused.

@@ -1,6 +1,6 @@
 import { passwordSchema } from '@portal/contracts/common';
 import { describe, expect, it } from 'vitest';
-import { normalizeUserName, userNameKey } from './identity.js';
+import { normalizeUserName, userNameKey } from '../accounts/index.js';
 import { commonPasswords, isCommonPassword, passwordPolicyProblem } from './password-policy.js';
 
 describe('common-password blocklist', () => {
@@ -8,7 +8,7 @@ describe('common-password blocklist', () => {
     expect(commonPasswords().size).toBeGreaterThanOrEqual(10_000);
   });
 
-  it('refuses common passwords that pass the spec rule, in any letter case', () => {
+  it('refuses common passwords that pass the form rule, in any letter case', () => {
     for (const password of ['Password1', 'Qwerty123', 'Iloveyou1', 'Abc12345', 'Letmein1']) {
       expect(passwordSchema.safeParse(password).success, password).toBe(true);
       expect(isCommonPassword(password), password).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * Server-side password rules (DESIGN §3) on top of spec §5's rule, which the request schema
+ * Server-side password rules on top of the length-and-letters rule, which the request schema
  * (`passwordSchema` of @portal/contracts/common) already checks:
  * not one of the most common passwords, and not the username or the e-mail.
  *
@@ -14,7 +14,7 @@ import { invalidInput } from '../../http/app-error.js';
 /**
  * The list: zxcvbn-ts's common-password dictionary (about 49,000 entries drawn from leaked
  * password corpora, all lower-case). Compared case-insensitively, so that 'Password1' — which
- * satisfies spec §5's rule — is refused because 'password1' is on it.
+ * satisfies the length-and-letters rule — is refused because 'password1' is on it.
  */
 let blocklist: Set<string> | undefined;
 

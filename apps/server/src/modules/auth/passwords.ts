@@ -2,8 +2,8 @@ import { availableParallelism } from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
 import pLimit from 'p-limit';
 
-// DESIGN §3: argon2id, 19 MiB, 2 passes, 1 lane. @node-rs/argon2 hashes on libuv's thread pool,
-// so the event loop keeps serving while a hash runs.
+// argon2id at OWASP's recommended minimum: 19 MiB, 2 passes, 1 lane. @node-rs/argon2 hashes on
+// libuv's thread pool, so the event loop keeps serving while a hash runs.
 const OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 // Hashing is pure CPU. Left unbounded, a burst of sign-ins takes every core and every other

@@ -2,6 +2,7 @@ import {
   handOffAnswerSchema,
   handOffRequestSchema,
   loginAnswerSchema,
+  loginNotConfirmedAnswerSchema,
   loginRequestSchema,
   logoutAnswerSchema,
   registerAnswerSchema,
@@ -14,8 +15,8 @@ import {
 } from '@portal/contracts/auth';
 import { errorAnswerSchema } from '@portal/contracts/common';
 import {
+  CODE_SENT_TO_EMAIL,
   LOGOUT_DONE,
-  REGISTRATION_CODE_SENT,
   REGISTRATION_CONFIRMED,
   TOKEN_INVALID,
 } from '@portal/contracts/messages';
@@ -26,7 +27,7 @@ import type { ClientInfo } from './auth-service.js';
 import { requireSession, requireSessionOfAnySite, sessionOf } from './sessions.js';
 import { checkSiblingKey, siblingKeys } from './siblings.js';
 
-/** The prefix of spec §7's authms calls; other auth routes (issue 4, 5) register under it too. */
+/** The prefix of the `authms` calls; security, two-factor and profile routes live under it too. */
 export const AUTH_PREFIX = '/authms/api/Auth';
 
 export function clientOf(request: FastifyRequest): ClientInfo {
@@ -43,7 +44,7 @@ const errors = {
   429: errorAnswerSchema,
 };
 
-/** Spec §7 authms: register, verify-registration, login, logout, user, verify-token, handoff. */
+/** Identity calls: register, verify-registration, login, logout, user, verify-token, handoff. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { auth, config, handOff, sessions, userReads } = app.deps;
   const keys = siblingKeys(config);
@@ -65,7 +66,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await auth.register(request.body, clientOf(request));
-      return { message: REGISTRATION_CODE_SENT };
+      return { message: CODE_SENT_TO_EMAIL };
     },
   );
 
@@ -98,7 +99,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           200: loginAnswerSchema,
           400: errors[400],
           401: errors[401],
-          403: errors[403],
+          403: loginNotConfirmedAnswerSchema,
           429: errors[429],
         },
       },

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint,
   boolean,
   integer,
   jsonb,
@@ -10,31 +9,11 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { users } from '../accounts/schema.js';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 };
-
-export const users = pgTable('users', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
-  email: text('email').notNull(),
-  emailKey: text('email_key').notNull().unique(),
-  userName: text('user_name').notNull(),
-  userNameKey: text('user_name_key').notNull().unique(),
-  passwordHash: text('password_hash'),
-  firstName: text('first_name').notNull().default(''),
-  middleName: text('middle_name').notNull().default(''),
-  lastName: text('last_name').notNull().default(''),
-  phone: text('phone'),
-  avatarUrl: text('avatar_url'),
-  yandexId: text('yandex_id').unique(),
-  telegramId: bigint('telegram_id', { mode: 'number' }).unique(),
-  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
-  balanceKopecks: bigint('balance_kopecks', { mode: 'number' }).notNull().default(0),
-  balancePoints: bigint('balance_points', { mode: 'number' }).notNull().default(0),
-  ...timestamps,
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
 
 export const sessions = pgTable('sessions', {
   id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
@@ -54,10 +33,9 @@ export const sessions = pgTable('sessions', {
   provenAt: timestamp('proven_at', { withTimezone: true }),
 });
 
-export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 
-// ---------------------------------------------------------------- issue 3: migrations/0100_auth.sql
+// ---------------------------------------------------------------- migrations/0100_auth.sql
 
 export const oneTimeCodes = pgTable('one_time_codes', {
   id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),

@@ -1,21 +1,20 @@
 import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
-import { describe, expect, it } from 'vitest';
-import { createUser } from '../../../test/fixtures.js';
-import { createTestApp } from '../../../test/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../../../test/support/fixtures.js';
+import { REDIS_URL } from '../../../test/support/services.js';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { waitFor } from '../../../test/support/wait-for.js';
 import { ManualClock } from '../../adapters/clock.js';
-import { RedisRevocationBus } from '../../adapters/revocation-bus.js';
+import { RedisConnection } from '../../adapters/redis.js';
+import {
+  type MarkState,
+  RedisRevocationMarks,
+  type RevocationMarks,
+} from '../../adapters/revocation-marks.js';
+import { sessions } from './schema.js';
 import { SessionStore } from './sessions.js';
-
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function waitFor(check: () => boolean) {
-  const deadline = Date.now() + 5_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('session cache', () => {
   it('answers a known session without asking the database again', async () => {
@@ -36,6 +35,28 @@ describe('session cache', () => {
     }
   });
 
+  it('remembers at most its size of sessions, forgetting the one checked longest ago', async () => {
+    const testApp = await createTestApp();
+    const user = await createUser(testApp);
+    const store = new SessionStore(testApp.database.db, testApp.clock, undefined, undefined, 2);
+    const answers: string[] = [];
+    store.onCacheLookup((isHit) => answers.push(isHit ? 'hit' : 'miss'));
+    const [first, second, third] = await Promise.all(
+      [1, 2, 3].map(async () => (await store.create({ userId: user.id })).token),
+    );
+    for (const token of [first, second, first, third, first, second]) {
+      expect(await store.authenticate(token!)).toMatchObject({ userId: user.id });
+    }
+    // The third session pushed out the second (checked longest ago), not the first.
+    expect(answers).toEqual(['miss', 'miss', 'hit', 'miss', 'hit', 'miss']);
+
+    const none = new SessionStore(testApp.database.db, testApp.clock, undefined, undefined, 0);
+    const seen: boolean[] = [];
+    none.onCacheLookup((isHit) => seen.push(isHit));
+    for (let check = 0; check < 2; check++) await none.authenticate(first!);
+    expect(seen).toEqual([false, false]);
+  });
+
   it('forgets a session the moment it is revoked, and still honours expiry', async () => {
     const testApp = await createTestApp();
     const user = await createUser(testApp);
@@ -53,7 +74,7 @@ describe('session cache', () => {
     expect(await store.authenticate(second.token)).toBeNull();
   });
 
-  it('does not cache a session read while its revocation is still uncommitted', async () => {
+  it('refuses after the commit a session read while its revocation was uncommitted', async () => {
     const testApp = await createTestApp();
     if (testApp.database.kind === 'pglite') return; // one connection: no concurrent reader exists
     const user = await createUser(testApp);
@@ -64,12 +85,13 @@ describe('session cache', () => {
       // Another request in the gap still sees the committed (live) row…
       expect(await store.authenticate(token)).not.toBeNull();
     });
-    // …but did not cache it: after the commit the session is refused.
+    // …but its mark sends the next check to the database: after the commit it is refused.
     expect(await store.authenticate(token)).toBeNull();
   });
 
-  it('tells every process through Redis: revoked in one, refused in the other', async () => {
+  it('tells every process through Redis: revoked in one, refused by the other on its next call', async () => {
     const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
+    probe.on('error', () => {});
     const hasRedis = await probe.connect().then(
       () => true,
       () => false,
@@ -80,28 +102,136 @@ describe('session cache', () => {
     const testApp = await createTestApp();
     const user = await createUser(testApp);
     const clock = new ManualClock();
-    const onError = (error: Error) => {
-      throw error;
-    };
-    const busA = new RedisRevocationBus(REDIS_URL, onError);
-    const busB = new RedisRevocationBus(REDIS_URL, onError);
-    const processA = new SessionStore(testApp.database.db, clock, busA);
-    const processB = new SessionStore(testApp.database.db, clock, busB);
+    const prefix = `portal-test:${randomBytes(4).toString('hex')}:`;
+    const redisA = new RedisConnection(REDIS_URL, { settleMs: 0 });
+    const redisB = new RedisConnection(REDIS_URL, { settleMs: 0 });
+    const processA = new SessionStore(
+      testApp.database.db,
+      clock,
+      new RedisRevocationMarks(redisA, prefix),
+    );
+    const processB = new SessionStore(
+      testApp.database.db,
+      clock,
+      new RedisRevocationMarks(redisB, prefix),
+    );
     try {
-      await waitFor(() => busA.isReliable() && busB.isReliable());
-      const { token, session } = await processA.create({
-        userId: user.id,
-        userAgent: randomBytes(4).toString('hex'),
-      });
+      await waitFor(
+        'both connections to trust the marks',
+        () => redisA.trustedEpoch() !== null && redisB.trustedEpoch() !== null,
+        { timeoutMs: 5_000, intervalMs: 10 },
+      );
+      const { token, session } = await processA.create({ userId: user.id });
       expect(await processB.authenticate(token)).not.toBeNull(); // now cached in B
       await processA.revoke(user.id, session.id);
-      await waitFor(() =>
-        (processB as unknown as { tombstones: Map<string, number> }).tombstones.has(session.id),
-      );
+      // No waiting: the mark was written before revoke returned.
       expect(await processB.authenticate(token)).toBeNull();
     } finally {
-      await processA.close();
-      await processB.close();
+      await redisA.close();
+      await redisB.close();
+    }
+  });
+});
+
+/** Marks whose answers the test sets. */
+class ScriptedMarks implements RevocationMarks {
+  state: MarkState = 'unmarked';
+  epoch: number | null = 0;
+  async mark() {}
+  async check() {
+    return this.state;
+  }
+  trustedEpoch() {
+    return this.epoch;
+  }
+}
+
+describe('session cache when the marks cannot be trusted', () => {
+  let testApp: TestApp;
+  beforeAll(async () => {
+    testApp = await createTestApp();
+  });
+
+  async function setUp() {
+    const user = await createUser(testApp);
+    const marks = new ScriptedMarks();
+    const store = new SessionStore(testApp.database.db, testApp.clock, marks);
+    const { token, session } = await store.create({ userId: user.id });
+    // Revoked behind the store's back: only a database read sees it.
+    const revokeQuietly = () =>
+      testApp.database.db
+        .update(sessions)
+        .set({ revokedAt: testApp.clock.now() })
+        .where(eq(sessions.id, session.id));
+    return { marks, store, token, revokeQuietly };
+  }
+
+  it('answers from the cache while the marks are trusted (the control)', async () => {
+    const { store, token, revokeQuietly } = await setUp();
+    await store.authenticate(token);
+    await revokeQuietly();
+    expect(await store.authenticate(token)).not.toBeNull();
+  });
+
+  it('asks the database when a mark cannot be read (Redis down)', async () => {
+    const { store, token, marks, revokeQuietly } = await setUp();
+    await store.authenticate(token);
+    await revokeQuietly();
+    marks.state = 'unknown';
+    expect(await store.authenticate(token)).toBeNull();
+  });
+
+  it('asks the database when the session is marked', async () => {
+    const { store, token, marks, revokeQuietly } = await setUp();
+    await store.authenticate(token);
+    marks.state = 'marked';
+    expect(await store.authenticate(token)).not.toBeNull(); // not revoked in the database (yet)
+    await revokeQuietly();
+    expect(await store.authenticate(token)).toBeNull();
+  });
+
+  it('caches nothing while the marks are not trusted, and nothing from before an outage', async () => {
+    const { store, token, marks, revokeQuietly } = await setUp();
+    marks.epoch = null;
+    await store.authenticate(token); // not cached
+    marks.epoch = 0;
+    await revokeQuietly();
+    expect(await store.authenticate(token)).toBeNull();
+
+    const other = await setUp();
+    await other.store.authenticate(other.token); // cached under epoch 0
+    other.marks.epoch = 1; // an outage since: a mark may have been missed
+    await other.revokeQuietly();
+    expect(await other.store.authenticate(other.token)).toBeNull();
+  });
+
+  it('notices a revocation that left no mark at the next activity write, within a minute', async () => {
+    const { store, token, revokeQuietly } = await setUp();
+    await store.authenticate(token);
+    await revokeQuietly();
+    expect(await store.authenticate(token)).not.toBeNull();
+    testApp.clock.advance(61_000);
+    expect(await store.authenticate(token)).toBeNull();
+  });
+
+  it('answers a revocation though the marks cannot be written, and refuses the session', async () => {
+    const user = await createUser(testApp);
+    const redis = new RedisConnection('redis://127.0.0.1:1');
+    const store = new SessionStore(
+      testApp.database.db,
+      testApp.clock,
+      new RedisRevocationMarks(redis),
+    );
+    try {
+      const { token, session } = await store.create({ userId: user.id });
+      expect(await store.authenticate(token)).not.toBeNull();
+      expect(await store.revoke(user.id, session.id)).toBe(true);
+      expect(await store.authenticate(token)).toBeNull();
+      const { token: second } = await store.create({ userId: user.id });
+      expect(await store.revokeAll(user.id)).toBe(1);
+      expect(await store.authenticate(second)).toBeNull();
+    } finally {
+      await redis.close();
     }
   });
 });

@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createSignedInUser, createUser, signIn } from '../../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../../test/test-app.js';
-import { HOSTING_KEY, SIBLING_CONFIG } from '../servers/test-support.js';
-import { sessions, users } from './schema.js';
+import { createSignedInUser, createUser, signIn } from '../../../test/support/fixtures.js';
+import { HOSTING_KEY, SIBLING_CONFIG } from '../../../test/support/sibling-sites.js';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { users } from '../accounts/schema.js';
+import { sessions } from './schema.js';
 
 const API = '/authms/api/Auth';
 
@@ -32,7 +33,7 @@ const redeem = (code: string) =>
   post('/verify-token', { payload: { token: code }, apiKey: HOSTING_KEY });
 
 describe('user', () => {
-  it('answers the User of spec §3, money in roubles and whole points', async () => {
+  it('answers the user with every field, money in roubles and whole points', async () => {
     const { user, token } = await createSignedInUser(testApp, {
       phone: '+79031234567',
       middleName: 'Сергеевич',

@@ -1,10 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { errorAnswerSchema } from '@portal/contracts/common';
 import { PORTAL_ONLY, TOKEN_INVALID } from '@portal/contracts/messages';
 import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../adapters/clock.js';
-import { LocalRevocationBus, type RevocationBus } from '../../adapters/revocation-bus.js';
+import { LocalRevocationMarks, type RevocationMarks } from '../../adapters/revocation-marks.js';
 import type { Db, Executor } from '../../db/database.js';
 import { UserReadCache } from '../../db/user-reads.js';
 import { AppError, unauthorized } from '../../http/app-error.js';
@@ -33,7 +33,8 @@ export function generateToken(): string {
 }
 
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  // The one-shot hash: a third of the cost of a Hash object, on every authenticated request.
+  return hash('sha256', token, 'hex');
 }
 
 export interface NewSession {
@@ -45,6 +46,8 @@ export interface NewSession {
 }
 
 export type SessionCreatedListener = (session: SessionRow) => void;
+/** `isHit`: the check was answered from this process's cache, without the database. */
+export type CacheLookupListener = (isHit: boolean) => void;
 
 interface CachedSession {
   id: string;
@@ -53,41 +56,41 @@ interface CachedSession {
   expiresAtMs: number;
   idleMs: number;
   lastActivityMs: number;
+  /** The marks' epoch it was cached under (revocation-marks.ts `trustedEpoch`). */
+  epoch: number;
 }
 
-/** How many live sessions one process remembers, and how long a revocation is remembered. */
-const CACHE_LIMIT = 50_000;
-const TOMBSTONE_MS = 10 * MINUTE;
+/** How many live sessions one process remembers by default (SESSION_CACHE_SIZE). */
+export const DEFAULT_SESSION_CACHE_SIZE = 50_000;
 
 /**
- * Sessions are the access tokens (DESIGN §3). Every check and every revocation goes through this
- * store. Checks are answered from a per-process cache; a revocation evicts here and is published
- * on the revocation bus so that every other process evicts too before its next request.
+ * Sessions are the access tokens (docs/decisions/0002-sessions-are-opaque-tokens.md). Every check
+ * and every revocation goes through this store.
  *
- * A revocation inside a transaction is published before it commits; a request in that gap still
- * reads the live row, so revoked ids are also remembered for a while ("tombstones") and a row
- * read meanwhile is not cached: the next request after the commit goes to the database.
+ * A check is answered from this process's cache only when the revocation marks
+ * (adapters/revocation-marks.ts) say the session was not ended: one EXISTS in Redis with
+ * REDIS_URL. A revocation writes the sessions' marks before it returns, so once its answer is out
+ * every process refuses the session, in whatever order the requests arrive. A mark sends the
+ * check to the database (which decides, so a revocation inside a transaction takes effect when it
+ * commits, and not at all if it rolls back). While the marks cannot be trusted (Redis down, or
+ * just back) nothing is answered from the cache: every check reads the database.
+ *
+ * The last-activity write, at most once a minute per session, also confirms that the row was not
+ * revoked: even a process cut off from the others' marks notices a revocation within a minute.
  */
 export class SessionStore {
   private readonly createdListeners: SessionCreatedListener[] = [];
+  private readonly cacheLookupListeners: CacheLookupListener[] = [];
   private readonly cache = new Map<string, CachedSession>();
-  private readonly tombstones = new Map<string, number>();
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly bus: RevocationBus = new LocalRevocationBus(),
+    private readonly marks: RevocationMarks = new LocalRevocationMarks(),
     private readonly reads = new UserReadCache(),
-  ) {
-    bus.subscribe(
-      (ids) => this.forget(ids),
-      () => this.cache.clear(),
-    );
-  }
-
-  async close(): Promise<void> {
-    await this.bus.close();
-  }
+    /** Beyond it the session checked longest ago is forgotten; 0: every check reads the database. */
+    private readonly cacheSize = DEFAULT_SESSION_CACHE_SIZE,
+  ) {}
 
   /** Creates a session and answers its bearer token, which is never stored. */
   async create(input: NewSession, executor: Executor = this.db) {
@@ -121,24 +124,35 @@ export class SessionStore {
     this.createdListeners.push(listener);
   }
 
+  /** Tells `listener` how each check was answered (the metrics count the cache's hit rate). */
+  onCacheLookup(listener: CacheLookupListener): void {
+    this.cacheLookupListeners.push(listener);
+  }
+
   /** The live session behind a token, or null when unknown, expired or revoked. */
   async authenticate(token: string): Promise<AuthenticatedSession | null> {
     const tokenHash = hashToken(token);
     const nowMs = this.clock.now().getTime();
-    const cached = this.bus.isReliable() ? this.cache.get(tokenHash) : undefined;
+    const cached = this.cache.get(tokenHash);
     if (cached) {
+      // Maps iterate in insertion order: moved to the end, it is the last to be forgotten.
+      this.cache.delete(tokenHash);
+      this.cache.set(tokenHash, cached);
       const isLive =
+        cached.epoch === this.marks.trustedEpoch() &&
         cached.expiresAtMs > nowMs &&
-        nowMs - cached.lastActivityMs <= cached.idleMs &&
-        !this.tombstones.has(cached.id);
-      if (isLive) {
-        await this.touch(cached, nowMs);
+        nowMs - cached.lastActivityMs <= cached.idleMs;
+      if (isLive && (await this.marks.check(cached.id)) === 'unmarked') {
+        if (!(await this.touch(cached, nowMs))) return null;
+        for (const listener of this.cacheLookupListeners) listener(true);
         return { id: cached.id, userId: cached.userId, siblingOrigin: cached.siblingOrigin };
       }
-      // Another process may have recorded activity since; the database decides.
+      // Marked, expired, or cached before news may have been missed: the database decides.
       this.cache.delete(tokenHash);
     }
 
+    for (const listener of this.cacheLookupListeners) listener(false);
+    const epoch = this.marks.trustedEpoch();
     const now = new Date(nowMs);
     const [row] = await this.db
       .select()
@@ -159,53 +173,58 @@ export class SessionStore {
       expiresAtMs: row.expiresAt.getTime(),
       idleMs: limitsOf(row).idleMs,
       lastActivityMs: row.lastActivityAt.getTime(),
+      epoch: epoch ?? -1,
     };
-    await this.touch(entry, nowMs);
-    if (this.bus.isReliable() && !this.tombstones.has(row.id)) this.remember(tokenHash, entry);
+    if (!(await this.touch(entry, nowMs))) return null;
+    // Only under marks trusted before the read and still after it: none was missed in between.
+    if (epoch !== null && epoch === this.marks.trustedEpoch()) this.remember(tokenHash, entry);
     return { id: row.id, userId: row.userId, siblingOrigin: row.clientOrigin };
   }
 
-  /** Last activity is written at most once a minute, not on every request. */
-  private async touch(entry: CachedSession, nowMs: number) {
-    if (nowMs - entry.lastActivityMs < SESSION_LIMITS.touchEveryMs) return;
+  /**
+   * Last activity is written at most once a minute, not on every request; the write finds no row
+   * (false) when the session has been revoked meanwhile.
+   */
+  private async touch(entry: CachedSession, nowMs: number): Promise<boolean> {
+    if (nowMs - entry.lastActivityMs < SESSION_LIMITS.touchEveryMs) return true;
     entry.lastActivityMs = nowMs;
-    await this.db
+    const touched = await this.db
       .update(sessions)
       .set({ lastActivityAt: new Date(nowMs) })
-      .where(eq(sessions.id, entry.id));
+      .where(and(eq(sessions.id, entry.id), isNull(sessions.revokedAt)))
+      .returning({ id: sessions.id });
+    if (touched.length > 0) return true;
+    for (const [tokenHash, cached] of this.cache) {
+      if (cached.id === entry.id) this.cache.delete(tokenHash);
+    }
+    return false;
   }
 
   private remember(tokenHash: string, entry: CachedSession) {
-    if (this.cache.size >= CACHE_LIMIT) {
-      // Maps iterate in insertion order: drop the oldest.
+    if (this.cacheSize === 0) return;
+    if (this.cache.size >= this.cacheSize) {
+      // Maps iterate in insertion order: drop the one checked longest ago.
       const oldest = this.cache.keys().next().value;
       if (oldest !== undefined) this.cache.delete(oldest);
     }
     this.cache.set(tokenHash, entry);
   }
 
-  /** Drops revoked sessions from this process's cache and remembers them for a while. */
-  private forget(ids: string[]) {
-    if (ids.length === 0) return;
-    const nowMs = Date.now();
-    for (const [at, time] of this.tombstones) {
-      if (nowMs - time < TOMBSTONE_MS) break;
-      this.tombstones.delete(at);
-    }
-    const revoked = new Set(ids);
-    for (const id of ids) {
-      this.tombstones.delete(id);
-      this.tombstones.set(id, nowMs);
-    }
+  /**
+   * Marks the ended sessions for every process before the caller answers, and drops them from
+   * this process's cache. Never throws: a revocation is in the database already and must not
+   * answer 500 because Redis is away (marks held back then are written when it returns).
+   */
+  private async announceRevoked(rows: { id: string; expiresAt: Date }[]) {
+    if (rows.length === 0) return;
+    const nowMs = this.clock.now().getTime();
+    await this.marks.mark(
+      rows.map((row) => ({ id: row.id, keepMs: row.expiresAt.getTime() - nowMs })),
+    );
+    const revoked = new Set(rows.map((row) => row.id));
     for (const [tokenHash, entry] of this.cache) {
       if (revoked.has(entry.id)) this.cache.delete(tokenHash);
     }
-  }
-
-  /** Evicts here at once and tells every other process. */
-  private async announceRevoked(ids: string[]) {
-    this.forget(ids);
-    await this.bus.publish(ids);
   }
 
   /**
@@ -251,8 +270,8 @@ export class SessionStore {
       .where(
         and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt)),
       )
-      .returning({ id: sessions.id });
-    await this.announceRevoked(rows.map((row) => row.id));
+      .returning({ id: sessions.id, expiresAt: sessions.expiresAt });
+    await this.announceRevoked(rows);
     return rows.length > 0;
   }
 
@@ -268,8 +287,8 @@ export class SessionStore {
       .update(sessions)
       .set({ revokedAt: this.clock.now() })
       .where(and(...conditions))
-      .returning({ id: sessions.id });
-    await this.announceRevoked(rows.map((row) => row.id));
+      .returning({ id: sessions.id, expiresAt: sessions.expiresAt });
+    await this.announceRevoked(rows);
     return rows.length;
   }
 }

@@ -1,18 +1,21 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createSignedInUser, createUser } from '../../../test/fixtures.js';
-import { routesOf } from '../../../test/hostile/route-catalogue.js';
-import { changedTables, createTableChecksum } from '../../../test/hostile/table-checksum.js';
-import type { TestApp } from '../../../test/test-app.js';
-import { balancesOf, createWalletTestApp, fundUser } from '../payments/test-support.js';
-import { services } from '../servers/schema.js';
+import { createSignedInUser, createUser } from '../../../test/support/fixtures.js';
+import { routesOf } from '../../../test/support/hostile/route-catalogue.js';
+import {
+  changedTables,
+  createTableChecksum,
+} from '../../../test/support/hostile/table-checksum.js';
 import {
   HOSTING_KEY,
   LAUNCHER_KEY,
   orderBody,
   placeOrder,
   SIBLING_CONFIG,
-} from '../servers/test-support.js';
+} from '../../../test/support/sibling-sites.js';
+import type { TestApp } from '../../../test/support/test-app.js';
+import { balancesOf, createWalletTestApp, fundUser } from '../../../test/support/wallet.js';
+import { services } from '../servers/schema.js';
 import { sessions, siblingUsers } from './schema.js';
 
 const API = '/authms/api/Auth';
@@ -164,6 +167,7 @@ describe("a sibling site's session", () => {
       code: '123456',
       logoutOtherSessions: true,
     },
+    'POST /portal/auth/password/change-code/check': { code: '123456' },
     'PUT /authms/api/Auth/update-profile': {
       firstName: 'Мария',
       userName: 'taken_over',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { startSmtpServer } from '../../../test/smtp-server.js';
-import { createTestApp } from '../../../test/test-app.js';
+import { startSmtpServer } from '../../../test/support/smtp-server.js';
+import { createTestApp } from '../../../test/support/test-app.js';
 
 const register = (email: string, username: string) => ({
   method: 'POST' as const,

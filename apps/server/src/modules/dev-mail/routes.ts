@@ -1,5 +1,5 @@
 /**
- * The dev mailbox (issue 3 "Mail"): without SMTP_URL, letters stay in the outbox and are read
+ * The dev mailbox: without SMTP_URL, letters stay in the outbox and are read
  * here, so that registration works on a fresh machine. With SMTP configured these pages do not
  * exist (404). In production they answer only requests from this machine (loopback): the
  * mailbox holds everyone's codes.
@@ -8,13 +8,12 @@
  *   GET /dev/mail/letters    the same as JSON: [{ id, to, subject, text, code, createdAt }]
  */
 import { errorAnswerSchema } from '@portal/contracts/common';
-import { desc, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { escapeHtml } from '../../adapters/mail-letter.js';
-import { mailOutbox } from '../../adapters/mail-schema.js';
 import { notFound } from '../../http/app-error.js';
+import { newestLetters } from './outbox-reads.js';
 
 const LIST_LIMIT = 50;
 const CODE_PATTERN = /\b\d{6}\b/;
@@ -52,12 +51,7 @@ export const devMailRoutes: FastifyPluginAsyncZod = async (app) => {
   };
 
   const letters = async (to: string | undefined) => {
-    const rows = await db
-      .select()
-      .from(mailOutbox)
-      .where(to ? sql`lower(${mailOutbox.toAddress}) = ${to.toLowerCase()}` : undefined)
-      .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.seq))
-      .limit(LIST_LIMIT);
+    const rows = await newestLetters(db, to, LIST_LIMIT);
     return rows.map((row) => ({
       id: row.id,
       to: row.toAddress,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTestApp } from '../../../test/test-app.js';
+import { createTestApp } from '../../../test/support/test-app.js';
 
 describe('health and readiness', () => {
   it('answers /health while the process is up', async () => {

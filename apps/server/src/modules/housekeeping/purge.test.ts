@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import { createUser } from '../../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../../test/test-app.js';
+import { createUser } from '../../../test/support/fixtures.js';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { purgeExpired } from './purge.js';
 
 let t: TestApp;
@@ -46,6 +46,9 @@ it('purges spent and expired rows past their retention and keeps the rest', asyn
   // A letter not delivered yet is kept however old it is.
   await db.execute(sql`INSERT INTO mail_outbox (to_address, subject, text_body, html_body, status, created_at)
     VALUES (${user.email}, 'pending', 't', 'h', 'pending', ${ago(90)})`);
+  // A code letter that expired unsent goes after the same 30 days as a sent one.
+  await db.execute(sql`INSERT INTO mail_outbox (to_address, subject, text_body, html_body, status, created_at)
+    VALUES (${user.email}, 'expired', '', '', 'expired', ${ago(31)})`);
   // Sessions: revoked long ago, idle for two months, expired long ago; live and recently revoked.
   const session = (revoked: string | null, lastActivity: string, expires: string) =>
     db.execute(sql`INSERT INTO sessions (user_id, token_hash, last_activity_at, expires_at, revoked_at)
@@ -63,7 +66,7 @@ it('purges spent and expired rows past their retention and keeps the rest', asyn
     hand_off_codes: 1,
     telegram_link_tokens: 1,
     yandex_flows: 1,
-    mail_outbox: 1,
+    mail_outbox: 2,
     sessions: 3,
   });
   expect(await count('one_time_codes', user.id)).toBe(1);

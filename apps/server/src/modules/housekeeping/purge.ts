@@ -33,7 +33,7 @@ export async function purgeExpired(db: Db, now: Date): Promise<Record<string, nu
     yandex_flows: sql`DELETE FROM yandex_flows WHERE expires_at < ${day}`,
     email_changes: sql`DELETE FROM email_changes WHERE current_confirmed_at < ${day}`,
     mail_outbox: sql`DELETE FROM mail_outbox
-      WHERE status IN ('sent', 'failed') AND created_at < ${at(RETENTION.lettersMs)}`,
+      WHERE status IN ('sent', 'failed', 'expired') AND created_at < ${at(RETENTION.lettersMs)}`,
     sessions: sql`DELETE FROM sessions
       WHERE revoked_at < ${at(RETENTION.endedSessionsMs)}
          OR expires_at < ${at(RETENTION.endedSessionsMs)}

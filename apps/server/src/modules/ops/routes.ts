@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { AppError } from '../../http/app-error.js';
+import { notFound } from '../../http/app-error.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
@@ -20,9 +20,9 @@ export function isLocalOperator(request: FastifyRequest): boolean {
 /** `GET /ops/backup`: the embedded database as a consistent gzipped tar (npm run backup). */
 export const opsRoutes: FastifyPluginAsync = async (app) => {
   app.get('/ops/backup', { schema: { hide: true } }, async (request, reply) => {
-    if (!isLocalOperator(request)) throw new AppError('not_found', 'Не найдено');
+    if (!isLocalOperator(request)) throw notFound();
     const snapshot = await app.deps.database.snapshot();
-    if (!snapshot) throw new AppError('not_found', 'Не найдено');
+    if (!snapshot) throw notFound();
     return reply
       .type('application/gzip')
       .header('cache-control', 'no-store')

@@ -1,12 +1,14 @@
-import type { PaymentHistoryItem } from '@portal/contracts/wallet';
+import { type PaymentHistoryItem, paymentHistoryItemSchema } from '@portal/contracts/wallet';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { invalidInput } from '../../http/app-error.js';
 import { TOP_UP_BY_CARD, TOP_UP_BY_SBP } from './messages.js';
-import { CANCELED_STATUSES, FAILED_STATUSES } from './statuses.js';
+import { CANCELED_STATUSES, FAILED_STATUSES, UNFINISHED_STATUSES } from './statuses.js';
 
 export interface HistoryQuery {
   userId: string;
+  /** Pending top-ups whose page has expired by then are unfinished. */
+  now: Date;
   limit: number;
   cursor?: string | undefined;
   direction?: 'accrual' | 'writeOff' | undefined;
@@ -21,11 +23,15 @@ interface HistoryRow {
   description: string;
   status: PaymentHistoryItem['status'];
   created_at: string | Date;
+  /** A pending top-up's page: where to continue paying, and until when. */
+  expires_at: string | Date | null;
+  continue_url: string | null;
   /** created_at as text with microseconds: the cursor must not lose precision. */
   created_key: string;
 }
 
 const CURSOR_INVALID = 'Некорректный курсор страницы';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function encodeCursor(row: HistoryRow): string {
   return Buffer.from(JSON.stringify([row.created_key, row.id])).toString('base64url');
@@ -40,7 +46,7 @@ function decodeCursor(cursor: string): [string, string] {
       typeof value[0] === 'string' &&
       !Number.isNaN(Date.parse(value[0])) &&
       typeof value[1] === 'string' &&
-      value[1].length <= 40
+      UUID.test(value[1])
     ) {
       return [value[0], value[1]];
     }
@@ -54,53 +60,91 @@ const quoted = (values: Iterable<string>) =>
     sql`, `,
   );
 
+/** Only a web address is offered as a link: the page is the provider's, the link is ours. */
+const isWebAddress = (url: string) =>
+  paymentHistoryItemSchema.shape.continueUrl.safeParse(url).success;
+
 /**
  * The caller's history, newest first: every ledger entry (completed), plus top-ups that have not
- * credited anything (pending, failed, canceled) so a customer sees a payment they just made.
- * Keyset paging over (created_at, id): stable while new entries arrive.
+ * credited anything (pending, unfinished, failed, canceled) so a customer sees a payment they
+ * just made. A pending top-up carries its page and when it expires, so the customer may go back
+ * to it; these exist only in the owner's own history. Keyset paging over (created_at, id): stable
+ * while new entries arrive.
+ *
+ * Each of the two sources is ordered and limited on its own, with the filters and the cursor inside:
+ * then each is one short range of its index (ledger_entries_user_history_idx,
+ * payments_user_unsettled_history_idx), however long the history and however deep the page. The
+ * planner does not carry an outer ORDER BY into the branches of a UNION with WHERE clauses, so
+ * ordering only the union read the account's whole history for every page. The ids stay UUIDs
+ * until the outer SELECT so that the order is the indexes' order.
  */
 export async function listHistory(db: Db, query: HistoryQuery) {
-  const filters: SQL[] = [];
-  if (query.direction === 'accrual') filters.push(sql`h.signed_amount > 0`);
-  if (query.direction === 'writeOff') filters.push(sql`h.signed_amount < 0`);
-  if (query.currency) filters.push(sql`h.currency = ${query.currency}`);
-  if (query.cursor) {
-    const [createdKey, id] = decodeCursor(query.cursor);
-    filters.push(sql`(h.created_at, h.id) < (${createdKey}::timestamptz, ${id})`);
-  }
-  const where = filters.length > 0 ? sql`WHERE ${sql.join(filters, sql` AND `)}` : sql``;
+  const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
+  const filtersOf = (row: { amount: SQL; currency: SQL; createdAt: SQL; id: SQL }) => {
+    const filters: SQL[] = [];
+    if (query.direction === 'accrual') filters.push(sql`${row.amount} > 0`);
+    if (query.direction === 'writeOff') filters.push(sql`${row.amount} < 0`);
+    if (query.currency) filters.push(sql`${row.currency} = ${query.currency}`);
+    if (cursor) {
+      filters.push(
+        sql`(${row.createdAt}, ${row.id}) < (${cursor[0]}::timestamptz, ${cursor[1]}::uuid)`,
+      );
+    }
+    return filters.map((filter) => sql` AND ${filter}`);
+  };
+  const ledgerFilters = filtersOf({
+    amount: sql`e.amount`,
+    currency: sql`e.currency`,
+    createdAt: sql`e.created_at`,
+    id: sql`e.id`,
+  });
+  const paymentFilters = filtersOf({
+    amount: sql`p.amount_kopecks`,
+    currency: sql`'rub'`,
+    createdAt: sql`p.created_at`,
+    id: sql`p.id`,
+  });
+  const limit = query.limit + 1;
 
   const result = await db.execute(sql`
-    SELECT h.id, h.kind, h.currency, h.signed_amount::text AS amount, h.description,
+    SELECT h.id::text AS id, h.kind, h.currency, h.signed_amount::text AS amount, h.description,
            h.status, h.created_at,
+           CASE WHEN h.status = 'pending' THEN h.expires_at END AS expires_at,
+           CASE WHEN h.status = 'pending' THEN h.redirect_url END AS continue_url,
            to_char(h.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_key
     FROM (
-      SELECT e.id::text AS id, e.kind, e.currency, e.amount AS signed_amount, e.description,
-             'completed' AS status, e.created_at
-      FROM ledger_entries e
-      WHERE e.user_id = ${query.userId}
+      (SELECT e.id, e.kind, e.currency, e.amount AS signed_amount, e.description,
+              'completed' AS status, e.created_at, NULL::timestamptz AS expires_at,
+              NULL::text AS redirect_url
+       FROM ledger_entries e
+       WHERE e.user_id = ${query.userId}${sql.join(ledgerFilters)}
+       ORDER BY e.created_at DESC, e.id DESC
+       LIMIT ${limit})
       UNION ALL
-      SELECT p.id::text, 'topUp', 'rub', p.amount_kopecks,
-             CASE p.method WHEN 'sbp' THEN ${TOP_UP_BY_SBP} ELSE ${TOP_UP_BY_CARD} END,
-             CASE
-               WHEN p.status IN (${quoted(FAILED_STATUSES)}) THEN 'failed'
-               WHEN p.status IN (${quoted(CANCELED_STATUSES)}) THEN 'canceled'
-               ELSE 'pending'
-             END,
-             p.created_at
-      FROM payments p
-      WHERE p.user_id = ${query.userId} AND p.credited_at IS NULL AND p.status <> 'INIT_FAILED'
+      (SELECT p.id, 'topUp', 'rub', p.amount_kopecks,
+              CASE p.method WHEN 'sbp' THEN ${TOP_UP_BY_SBP} ELSE ${TOP_UP_BY_CARD} END,
+              CASE
+                WHEN p.status IN (${quoted(UNFINISHED_STATUSES)}) THEN 'unfinished'
+                WHEN p.status IN (${quoted(FAILED_STATUSES)}) THEN 'failed'
+                WHEN p.status IN (${quoted(CANCELED_STATUSES)}) THEN 'canceled'
+                WHEN p.expires_at <= ${query.now.toISOString()}::timestamptz THEN 'unfinished'
+                ELSE 'pending'
+              END,
+              p.created_at, p.expires_at, p.redirect_url
+       FROM payments p
+       WHERE p.user_id = ${query.userId} AND p.credited_at IS NULL${sql.join(paymentFilters)}
+       ORDER BY p.created_at DESC, p.id DESC
+       LIMIT ${limit})
     ) h
-    ${where}
     ORDER BY h.created_at DESC, h.id DESC
-    LIMIT ${query.limit + 1}
+    LIMIT ${limit}
   `);
   const rows = (result as unknown as { rows: HistoryRow[] }).rows;
   const page = rows.slice(0, query.limit);
   const data: PaymentHistoryItem[] = page.map((row) => {
     const signed = Number(row.amount);
     const amount = Math.abs(signed);
-    return {
+    const item: PaymentHistoryItem = {
       id: row.id,
       kind: row.kind,
       direction: signed < 0 ? 'writeOff' : 'accrual',
@@ -110,6 +154,9 @@ export async function listHistory(db: Db, query: HistoryQuery) {
       status: row.status,
       createdAt: new Date(row.created_at).toISOString(),
     };
+    if (row.expires_at) item.expiresAt = new Date(row.expires_at).toISOString();
+    if (row.continue_url && isWebAddress(row.continue_url)) item.continueUrl = row.continue_url;
+    return item;
   });
   const last = page.at(-1);
   return { data, nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null };

@@ -1,17 +1,17 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createSignedInUser, createUser } from '../../../test/fixtures.js';
-import { users } from '../auth/schema.js';
-import { orderBody, placeOrder, SIBLING_CONFIG } from '../servers/test-support.js';
-import { InsufficientFundsError, postLedgerEntry } from './ledger.js';
-import { ledgerEntries, payments } from './schema.js';
+import { createSignedInUser, createUser } from '../../../test/support/fixtures.js';
+import { orderBody, placeOrder, SIBLING_CONFIG } from '../../../test/support/sibling-sites.js';
 import {
   balancesOf,
   createWalletTestApp,
   fundUser,
   providerNotification,
   requestTopUp,
-} from './test-support.js';
+} from '../../../test/support/wallet.js';
+import { users } from '../accounts/schema.js';
+import { InsufficientFundsError, postLedgerEntry } from './ledger.js';
+import { ledgerEntries, payments } from './schema.js';
 
 describe('ledger', () => {
   const testApp = createWalletTestApp({ config: SIBLING_CONFIG });

@@ -1,6 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/database.js';
-import { users } from '../auth/schema.js';
+import { addToBalanceWith, type LockedBalances, lockUserBalances } from '../accounts/index.js';
 import { type LedgerEntryRow, ledgerEntries } from './schema.js';
 
 export type Currency = LedgerEntryRow['currency'];
@@ -30,11 +30,6 @@ export class InsufficientFundsError extends Error {
   }
 }
 
-const balanceColumn = {
-  rub: users.balanceKopecks,
-  points: users.balancePoints,
-} as const;
-
 /**
  * Writes one ledger entry and moves the balance by its amount, in the caller's transaction.
  * Answers 'duplicate' (and changes nothing) when the idempotency key was already used.
@@ -47,10 +42,9 @@ export async function postLedgerEntry(
   if (!Number.isSafeInteger(entry.amount) || entry.amount === 0) {
     throw new Error(`ledger amount must be a non-zero integer, got ${entry.amount}`);
   }
-  // The user's lock before anything else: the entry's foreign key would otherwise take a
-  // share lock first, and two transactions upgrading their share locks deadlock.
-  if (!(await lockBalances(tx, entry.userId))) throw new Error(`no user ${entry.userId}`);
-  const inserted = await tx
+  // One statement: the entry, and the balance moved only if the entry was new. The user's row
+  // is locked before the entry's foreign key is checked (accounts' `addToBalanceWith`).
+  const insert = tx
     .insert(ledgerEntries)
     .values({
       userId: entry.userId,
@@ -64,26 +58,9 @@ export async function postLedgerEntry(
     })
     .onConflictDoNothing({ target: ledgerEntries.idempotencyKey })
     .returning({ id: ledgerEntries.id });
-  if (inserted.length === 0) return 'duplicate';
-
-  const column = balanceColumn[entry.currency];
-  const updated = await tx
-    .update(users)
-    .set(
-      entry.currency === 'rub'
-        ? { balanceKopecks: sql`${column} + ${entry.amount}` }
-        : { balancePoints: sql`${column} + ${entry.amount}` },
-    )
-    .where(and(eq(users.id, entry.userId), sql`${column} + ${entry.amount} >= 0`))
-    .returning({ id: users.id });
-  if (updated.length === 0) throw new InsufficientFundsError(entry.currency);
-  return 'applied';
-}
-
-export interface Balances {
-  kopecks: number;
-  points: number;
-  email: string;
+  const outcome = await addToBalanceWith(tx, insert, entry.userId, entry.currency, entry.amount);
+  if (outcome === 'refused') throw new InsufficientFundsError(entry.currency);
+  return outcome === 'moved' ? 'applied' : 'duplicate';
 }
 
 /**
@@ -93,13 +70,8 @@ export interface Balances {
  * user run one after another and cannot deadlock. `NO KEY UPDATE` excludes other balance writers
  * but not the foreign-key checks of unrelated inserts (a new session, say).
  */
-export async function lockBalances(tx: Tx, userId: string): Promise<Balances | null> {
-  const [row] = await tx
-    .select({ kopecks: users.balanceKopecks, points: users.balancePoints, email: users.email })
-    .from(users)
-    .where(eq(users.id, userId))
-    .for('no key update');
-  return row ?? null;
+export function lockBalances(tx: Tx, userId: string): Promise<LockedBalances | null> {
+  return lockUserBalances(tx, userId);
 }
 
 /** Per currency, the sum of the user's entries; equal to the balances (tests check this). */

@@ -1,4 +1,6 @@
-// Russian texts of the wallet the server sends (ours: spec §8 only names the client's fallbacks).
+import { PAYMENT_REQUEST_FAILED } from '@portal/contracts/messages';
+
+// Russian texts of the wallet the server sends (ours: the product words only the web's fallbacks).
 
 const roubles = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 });
 
@@ -11,9 +13,8 @@ export const TOP_UP_TOO_LARGE = (max: number) =>
 export const TOP_UP_SBP_TOO_SMALL = (min: number) =>
   `Минимальная сумма пополнения через СБП — ${formatRoubles(min)}`;
 export const PAYMENT_CREATED = 'Платёж создан, переходим к оплате';
-/** Starts with the spec §8 text the web shows for a failed payment request. */
-export const PAYMENT_PROVIDER_UNAVAILABLE =
-  'Ошибка при отправке запроса. Платёжный сервис временно недоступен, попробуйте позже.';
+/** Starts with the text the web app shows for a failed payment request without a message. */
+export const PAYMENT_PROVIDER_UNAVAILABLE = `${PAYMENT_REQUEST_FAILED} Платёжный сервис временно недоступен, попробуйте позже.`;
 export const IDEMPOTENCY_KEY_REUSED =
   'Этот ключ идемпотентности уже использован для другого платежа';
 export const PAYMENT_IN_PROGRESS = 'Платёж уже создаётся, повторите запрос через несколько секунд';
@@ -21,7 +22,6 @@ export const IDEMPOTENCY_KEY_INVALID =
   'Idempotency-Key: от 1 до 128 символов: латиница, цифры, «-», «_», «.», «:»';
 
 export const NOTIFICATION_BAD_TOKEN = 'Неверная подпись уведомления';
-export const NOTIFICATION_UNKNOWN_PAYMENT = 'Платёж не найден';
 export const NOTIFICATION_AMOUNT_MISMATCH = 'Сумма не совпадает с суммой платежа';
 export const NOTIFICATION_PAYMENT_MISMATCH = 'Идентификатор платежа не совпадает';
 

@@ -1,16 +1,16 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createSignedInUser } from '../../../test/fixtures.js';
-import type { TestApp } from '../../../test/test-app.js';
-import { signTbankRequest } from '../../adapters/tbank/token.js';
-import { ledgerEntries, payments } from './schema.js';
+import { createSignedInUser } from '../../../test/support/fixtures.js';
+import type { TestApp } from '../../../test/support/test-app.js';
 import {
   activeProvider,
   balancesOf,
   createWalletTestApp,
   providerNotification,
   requestTopUp,
-} from './test-support.js';
+} from '../../../test/support/wallet.js';
+import { signTbankRequest } from '../../adapters/tbank/token.js';
+import { ledgerEntries, payments } from './schema.js';
 
 const NOTIFY = '/paymentms/api/Payment/notification';
 

@@ -1,14 +1,13 @@
-import { TOP_UP_NOT_CONFIGURED } from '@portal/contracts/messages';
+import { PAYMENT_NOT_FOUND, TOP_UP_NOT_CONFIGURED } from '@portal/contracts/messages';
 import type { FastifyBaseLogger } from 'fastify';
 import { limitFailures } from '../../adapters/rate-limit.js';
 import { hasValidTbankToken } from '../../adapters/tbank/token.js';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError, invalidInput, notFound } from '../../http/app-error.js';
 import {
   NOTIFICATION_AMOUNT_MISMATCH,
   NOTIFICATION_BAD_TOKEN,
   NOTIFICATION_PAYMENT_MISMATCH,
-  NOTIFICATION_UNKNOWN_PAYMENT,
 } from './messages.js';
 import { lockPayment, SettlementRefused, settlePayment } from './settlement.js';
 
@@ -18,7 +17,7 @@ const FORGED_NOTIFICATION_RATE = { limit: 50, windowMs: 10 * 60_000 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * A provider notification (integrations.md §1 "Notifications"). Its Token must be the signature
+ * A provider notification (T-Bank's `NotificationPayment`). Its Token must be the signature
  * of the active terminal; anything else is refused without touching a payment. Notifications
  * that are not about a payment's status (card binding, fiscal receipts) are acknowledged.
  */
@@ -43,7 +42,7 @@ export async function receiveNotification(
     return;
   }
   if (typeof orderId !== 'string' || !UUID.test(orderId)) {
-    throw notFound(NOTIFICATION_UNKNOWN_PAYMENT);
+    throw notFound(PAYMENT_NOT_FOUND);
   }
   if (
     typeof amount !== 'number' ||
@@ -54,7 +53,7 @@ export async function receiveNotification(
 
   await deps.db.transaction(async (tx) => {
     const payment = await lockPayment(tx, orderId);
-    if (!payment) throw notFound(NOTIFICATION_UNKNOWN_PAYMENT);
+    if (!payment) throw notFound(PAYMENT_NOT_FOUND);
     try {
       await settlePayment(
         tx,

@@ -1,13 +1,13 @@
 import { TOP_UP_NOT_CONFIGURED } from '@portal/contracts/messages';
 import { describe, expect, it } from 'vitest';
-import { createSignedInUser } from '../../../test/fixtures.js';
-import type { TestApp } from '../../../test/test-app.js';
-import { sandboxPayments } from '../../adapters/tbank/sandbox/schema.js';
+import { createSignedInUser } from '../../../test/support/fixtures.js';
+import type { TestApp } from '../../../test/support/test-app.js';
+import { balancesOf, createWalletTestApp, requestTopUp } from '../../../test/support/wallet.js';
 import { signTbankRequest } from '../../adapters/tbank/token.js';
-import { SANDBOX_TERMINAL_KEY, sandboxPassword } from './provider.js';
+import { SANDBOX_TERMINAL_KEY, sandboxPassword } from '../payment-sandbox/index.js';
+import { sandboxPayments } from '../payment-sandbox/schema.js';
 import { reconcilePayments } from './reconcile.js';
 import { ledgerEntries, payments } from './schema.js';
-import { balancesOf, createWalletTestApp, requestTopUp } from './test-support.js';
 import { NOTIFICATION_PATH } from './top-up.js';
 
 async function rowCounts(t: TestApp) {
@@ -94,6 +94,7 @@ describe('a public portal without a terminal: top-ups are off', () => {
       checked: 0,
       changed: 0,
       failed: 0,
+      abandoned: 0,
     });
     expect(await rowCounts(t)).toEqual({ payments: 0, ledger: 0, sandbox: 0 });
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testConfig } from '../../config.js';
-import { choosePaymentProvider, isLocalPortal } from './provider.js';
+import { choosePaymentProvider, isLocalPortal } from './provider-choice.js';
 
 describe('a plainly local portal', () => {
   it.each([

@@ -1,4 +1,5 @@
 import { errorAnswerSchema, roublesToKopecks } from '@portal/contracts/common';
+import { PAYMENT_NOT_FOUND } from '@portal/contracts/messages';
 import {
   cardPaymentAnswerSchema,
   paymentHistoryAnswerSchema,
@@ -8,7 +9,7 @@ import {
 } from '@portal/contracts/wallet';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireSession, sessionOf } from '../auth/sessions.js';
+import { requireSession, sessionOf } from '../auth/index.js';
 import { listHistory } from './history.js';
 import { IDEMPOTENCY_KEY_INVALID, NOTIFICATION_BAD_TOKEN, PAYMENT_CREATED } from './messages.js';
 import { receiveNotification } from './notifications.js';
@@ -34,7 +35,7 @@ const errors = {
   ),
 };
 
-/** The T-Bank notification body (integrations.md §1); every field is signed by `Token`. */
+/** The T-Bank notification body; every field is signed by `Token`. */
 const notificationSchema = z.looseObject({
   TerminalKey: z.string().optional(),
   OrderId: z.string().optional(),
@@ -119,11 +120,11 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
           'REFUNDED/PARTIAL_REFUNDED списывают возврат. Ответ — текст `OK`.',
         body: notificationSchema,
         response: {
-          200: z.literal('OK'),
+          200: { description: 'Принято', content: { 'text/plain': { schema: z.literal('OK') } } },
           400: errorAnswerSchema.describe('Сумма или платёж не совпадают'),
           403: errorAnswerSchema.describe(NOTIFICATION_BAD_TOKEN),
           429: errorAnswerSchema.describe('Слишком много неверно подписанных уведомлений'),
-          404: errorAnswerSchema.describe('Платёж не найден'),
+          404: errorAnswerSchema.describe(PAYMENT_NOT_FOUND),
           503: errorAnswerSchema.describe('Платёжный провайдер не настроен'),
         },
       },
@@ -143,7 +144,8 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'История начислений и списаний, новые сверху',
         description:
           'Каждая запись журнала (status completed) и ещё не зачисленные пополнения ' +
-          '(pending, failed, canceled). Страницы: `limit` (1–100, по умолчанию 20) и `cursor` = ' +
+          '(pending, unfinished, failed, canceled). У ожидающего оплаты пополнения (pending) есть ' +
+          '`continueUrl` — страница оплаты, открытая до `expiresAt`. Страницы: `limit` (1–100, по умолчанию 20) и `cursor` = ' +
           '`nextCursor` прошлой страницы; `nextCursor: null` — страниц больше нет. ' +
           'Фильтры: `direction` (accrual | writeOff), `currency` (rub | points).',
         security: [{ bearer: [] }],
@@ -160,7 +162,14 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       const { userId } = sessionOf(request);
       const page = JSON.stringify(['history', cursor, limit, direction, currency]);
       return deps.userReads.read(userId, page, () =>
-        listHistory(deps.db, { userId, cursor, limit: limit ?? 20, direction, currency }),
+        listHistory(deps.db, {
+          userId,
+          now: deps.clock.now(),
+          cursor,
+          limit: limit ?? 20,
+          direction,
+          currency,
+        }),
       );
     },
   );

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../auth/schema.js';
+import { users } from '../accounts/schema.js';
 
 export const ledgerEntries = pgTable('ledger_entries', {
   id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
@@ -36,6 +36,10 @@ export const payments = pgTable('payments', {
     .notNull()
     .default(0),
   checkedAt: timestamp('checked_at', { withTimezone: true }),
+  /** The RedirectDueDate sent with Init: past it the page or SBP link can no longer be paid. */
+  expiresAt: timestamp('expires_at', { withTimezone: true })
+    .notNull()
+    .default(sql`now() + interval '24 hours'`),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -31,7 +31,8 @@ export async function lockPayment(tx: Tx, paymentId: string): Promise<PaymentRow
 /**
  * Total refunded according to a refund report. REFUNDED means all of it. For PARTIAL_REFUNDED
  * we read `Amount` as what remains paid after the refund, as Cancel's `NewAmount` does; the
- * provider documentation does not say so outright (docs/decisions, integrations.md §1).
+ * provider documentation does not say so outright
+ * (docs/decisions/0017-refunds-never-below-zero.md).
  */
 function refundedTotal(payment: PaymentRow, report: ProviderReport): number {
   if (report.status === 'REFUNDED') return payment.amountKopecks;

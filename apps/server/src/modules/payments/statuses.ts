@@ -1,10 +1,11 @@
 /**
- * T-Bank payment statuses (integrations.md §1) ordered so that a payment's status only moves
+ * T-Bank payment statuses ordered so that a payment's status only moves
  * forward: before payment < failed < confirmed < refunded. A CONFIRMED after a failure still
  * wins: a signed report that money was taken outranks an earlier one that it was not.
+ * INIT_FAILED (ours: the customer never got the page) ranks with the failures, so the CANCELED
+ * report that follows our own Cancel of such a payment does not replace it.
  */
 const RANK: Record<string, number> = {
-  INIT_FAILED: 0,
   NEW: 1,
   FORM_SHOWED: 2,
   AUTHORIZING: 3,
@@ -12,6 +13,7 @@ const RANK: Record<string, number> = {
   '3DS_CHECKED': 5,
   AUTHORIZED: 6,
   CONFIRMING: 7,
+  INIT_FAILED: 10,
   CANCELED: 10,
   DEADLINE_EXPIRED: 10,
   ATTEMPTS_EXPIRED: 10,
@@ -26,7 +28,7 @@ const RANK: Record<string, number> = {
   REFUNDED: 30,
 };
 
-function statusRank(status: string): number {
+export function statusRank(status: string): number {
   return RANK[status] ?? -1;
 }
 
@@ -46,11 +48,17 @@ export const UNSETTLED_STATUSES = [
   'CONFIRMING',
 ] as const;
 
-export const FAILED_STATUSES = new Set([
-  'DEADLINE_EXPIRED',
-  'ATTEMPTS_EXPIRED',
-  'REJECTED',
-  'AUTH_FAIL',
-]);
+/** Waiting for the customer: nothing has happened to the money yet. */
+export const WAITING_STATUSES = ['NEW', 'FORM_SHOWED'] as const;
+
+/**
+ * Top-ups the customer never finished: never handed to them (INIT_FAILED, also set by
+ * reconciliation for a payment whose start was interrupted), or left unpaid until the page's
+ * lifetime ran out (DEADLINE_EXPIRED).
+ */
+export const UNFINISHED_STATUSES = new Set(['INIT_FAILED', 'DEADLINE_EXPIRED']);
+
+/** The bank refused the payment. */
+export const FAILED_STATUSES = new Set(['ATTEMPTS_EXPIRED', 'REJECTED', 'AUTH_FAIL']);
 
 export const CANCELED_STATUSES = new Set(['CANCELED', 'REVERSED', 'PARTIAL_REVERSED']);

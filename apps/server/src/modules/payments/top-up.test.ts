@@ -1,11 +1,11 @@
 import { buildTopUpPayment } from '@portal/contracts/wallet';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createSignedInUser, createUser, signIn } from '../../../test/fixtures.js';
+import { createSignedInUser, createUser, signIn } from '../../../test/support/fixtures.js';
+import { activeProvider, balancesOf, createWalletTestApp } from '../../../test/support/wallet.js';
 import type { FetchLike } from '../../adapters/tbank/client.js';
 import { hasValidTbankToken } from '../../adapters/tbank/token.js';
 import { payments } from './schema.js';
-import { activeProvider, balancesOf, createWalletTestApp } from './test-support.js';
 
 /** Records every provider call the app makes, then lets it through. */
 function recording() {
@@ -74,6 +74,10 @@ describe('top-up: creating a payment', () => {
       },
     });
     expect(hasValidTbankToken(init.body, activeProvider(t.app).password)).toBe(true);
+    // The page's lifetime is sent explicitly (T-Bank's default, 24 h) and kept with the payment.
+    expect(init.body.RedirectDueDate).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+03:00$/);
+    expect(Date.parse(String(init.body.RedirectDueDate))).toBe(payment!.expiresAt.getTime());
+    expect(payment!.expiresAt.getTime() - t.clock.now().getTime()).toBe(24 * 60 * 60_000);
     // Nothing is credited by creating a payment.
     expect((await balancesOf(t, user.id)).kopecks).toBe(0);
   });
@@ -260,8 +264,13 @@ describe('top-up: the provider fails', () => {
     expect(rows.every((row) => row.creditedAt === null && row.idempotencyKey === null)).toBe(true);
     expect((await balancesOf(t, user.id)).kopecks).toBe(0);
 
+    // The customer sees the attempts as unfinished, never as waiting for payment.
     const history = await t.app.inject({ method: 'GET', url: '/payments/payments/user', headers });
-    expect(history.json().data).toEqual([]);
+    expect(history.json().data.map((item: { status: string }) => item.status)).toEqual([
+      'unfinished',
+      'unfinished',
+      'unfinished',
+    ]);
 
     mode = 'pass';
     const retry = await t.app.inject({ method: 'POST', url: CREATE, headers: withKey, payload });

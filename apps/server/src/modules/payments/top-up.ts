@@ -4,14 +4,14 @@ import {
   RECEIPT_TAXATION,
   TOP_UP_DESCRIPTION,
 } from '@portal/contracts/constants';
-import { TOP_UP_NOT_CONFIGURED } from '@portal/contracts/messages';
+import { TOP_UP_NOT_CONFIGURED, USER_NOT_FOUND } from '@portal/contracts/messages';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { enforceLimit } from '../../adapters/rate-limit.js';
-import { PaymentProviderError } from '../../adapters/tbank/client.js';
-import type { AppDeps } from '../../app.js';
+import { PaymentProviderError, tbankDateTime } from '../../adapters/tbank/client.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError, invalidInput, notFound } from '../../http/app-error.js';
-import { users } from '../auth/schema.js';
+import { findUserById } from '../accounts/index.js';
 import {
   IDEMPOTENCY_KEY_REUSED,
   PAYMENT_IN_PROGRESS,
@@ -24,11 +24,20 @@ import { type PaymentRow, payments } from './schema.js';
 
 export type TopUpMethod = PaymentRow['method'];
 
-/** T-Bank refuses SBP payments under 10 ₽ (integrations.md §1). */
+/** Reconciliation closed the payment while this request was still starting it. */
+class ClosedMeanwhile extends Error {}
+
+/** T-Bank refuses SBP payments under 10 ₽. */
 const SBP_MIN_ROUBLES = 10;
 
 /** Top-up attempts per user: 30 per 10 minutes. */
 const TOP_UP_RATE = { limit: 30, windowMs: 10 * 60_000 };
+
+/**
+ * How long the payment page (card) or SBP link may be paid: T-Bank's own default, sent explicitly
+ * as RedirectDueDate so that the portal knows the moment it ends (the history stops offering it).
+ */
+export const PAYMENT_PAGE_LIFETIME_MS = 24 * 60 * 60_000;
 
 /** Where the provider sends its notifications and the browser after paying. */
 export const NOTIFICATION_PATH = '/paymentms/api/Payment/notification';
@@ -74,13 +83,12 @@ export async function startTopUp(
   checkLimits(deps.config, input.method, input.amountKopecks);
   // Each attempt costs a provider call; a person tops up a few times, not dozens.
   await enforceLimit(deps.rateLimiter, `top-up:${input.userId}`, TOP_UP_RATE);
-  const [user] = await deps.db
-    .select({ email: users.email })
-    .from(users)
-    .where(eq(users.id, input.userId));
-  if (!user) throw notFound('Пользователь не найден');
+  const user = await findUserById(deps.db, input.userId);
+  if (!user) throw notFound(USER_NOT_FOUND);
 
   const now = deps.clock.now();
+  // Whole seconds: RedirectDueDate carries no fractions, and the row says what the provider got.
+  const expiresAt = new Date(Math.floor((now.getTime() + PAYMENT_PAGE_LIFETIME_MS) / 1000) * 1000);
   const [created] = await deps.db
     .insert(payments)
     .values({
@@ -89,12 +97,32 @@ export async function startTopUp(
       amountKopecks: input.amountKopecks,
       provider: provider.name,
       idempotencyKey: input.idempotencyKey ?? null,
+      expiresAt,
       createdAt: now,
       updatedAt: now,
     })
     .onConflictDoNothing()
     .returning();
   if (!created) return repeatAnswer(deps, input);
+
+  /**
+   * Records what the provider answered while the payment is still starting (NEW), unless
+   * reconciliation has closed it meanwhile (reconcile.ts: only once Init's timeout has long
+   * passed, so only a stalled process gets here). Its key may belong to a new attempt by then:
+   * this one answers as a provider failure, and the closed row stays closed. Reconciliation has
+   * settled the provider's side already (it may even have found the payment paid): nothing is
+   * cancelled from here.
+   */
+  const keepWhileStarting = async (
+    fields: { providerPaymentId: string } | { redirectUrl: string },
+  ) => {
+    const kept = await deps.db
+      .update(payments)
+      .set({ ...fields, updatedAt: deps.clock.now() })
+      .where(and(eq(payments.id, created.id), eq(payments.status, 'NEW')))
+      .returning({ id: payments.id });
+    if (kept.length === 0) throw new ClosedMeanwhile();
+  };
 
   let providerPaymentId: string | undefined;
   try {
@@ -107,6 +135,7 @@ export async function startTopUp(
       NotificationURL: `${deps.config.PUBLIC_URL}${NOTIFICATION_PATH}`,
       SuccessURL: `${deps.config.PUBLIC_URL}/?topup=success`,
       FailURL: `${deps.config.PUBLIC_URL}/?topup=fail`,
+      RedirectDueDate: tbankDateTime(expiresAt),
       Receipt: {
         Email: user.email,
         Taxation: RECEIPT_TAXATION,
@@ -126,37 +155,37 @@ export async function startTopUp(
     }
     providerPaymentId = init.PaymentId;
     // Kept before GetQr: should GetQr fail, reconciliation can still ask about this payment.
-    await deps.db
-      .update(payments)
-      .set({ providerPaymentId: init.PaymentId, updatedAt: deps.clock.now() })
-      .where(eq(payments.id, created.id));
+    await keepWhileStarting({ providerPaymentId: init.PaymentId });
     const redirectUrl =
       input.method === 'sbp'
         ? (await provider.client.getQr({ PaymentId: init.PaymentId, DataType: 'PAYLOAD' })).Data
         : init.PaymentURL;
-    await deps.db
-      .update(payments)
-      .set({ redirectUrl, updatedAt: deps.clock.now() })
-      .where(eq(payments.id, created.id));
+    await keepWhileStarting({ redirectUrl });
     return { redirectUrl, paymentId: created.id };
   } catch (error) {
+    if (error instanceof ClosedMeanwhile) {
+      log.warn({ paymentId: created.id }, 'top-up closed by reconciliation while starting');
+      throw new AppError('unavailable', PAYMENT_PROVIDER_UNAVAILABLE);
+    }
     if (!(error instanceof PaymentProviderError)) throw error;
     log.warn(
       { err: error, paymentId: created.id, providerCode: error.providerCode },
       'payment provider refused or failed',
     );
+    // The key is released so that the caller's retry starts a fresh payment. Only a payment
+    // still starting is closed here; one reconciliation has settled meanwhile stays as it is.
+    const closed = await deps.db
+      .update(payments)
+      .set({ status: 'INIT_FAILED', idempotencyKey: null, updatedAt: deps.clock.now() })
+      .where(and(eq(payments.id, created.id), eq(payments.status, 'NEW')))
+      .returning({ id: payments.id });
     // Created at the provider but never shown to the customer (GetQr failed): nobody can pay
     // it, so it is cancelled there too rather than left open until it expires.
-    if (providerPaymentId) {
+    if (providerPaymentId && closed.length > 0) {
       await provider.client.cancel({ PaymentId: providerPaymentId }).catch((cancelError) => {
         log.warn({ err: cancelError, paymentId: created.id }, 'could not cancel at the provider');
       });
     }
-    // The key is released so that the caller's retry starts a fresh payment.
-    await deps.db
-      .update(payments)
-      .set({ status: 'INIT_FAILED', idempotencyKey: null, updatedAt: deps.clock.now() })
-      .where(eq(payments.id, created.id));
     throw new AppError('unavailable', PAYMENT_PROVIDER_UNAVAILABLE);
   }
 }

@@ -1,10 +1,11 @@
 import { CODE_WRONG, EMAIL_INVALID, TOO_MANY_ATTEMPTS } from '@portal/contracts/messages';
 import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createSignedInUser, createUser, signIn } from '../../../test/fixtures.js';
-import { codeIn, startSmtpServer } from '../../../test/smtp-server.js';
-import { createTestApp } from '../../../test/test-app.js';
-import { oneTimeCodes, users } from '../auth/schema.js';
+import { createSignedInUser, createUser, signIn } from '../../../test/support/fixtures.js';
+import { codeIn, startSmtpServer } from '../../../test/support/smtp-server.js';
+import { createTestApp } from '../../../test/support/test-app.js';
+import { users } from '../accounts/schema.js';
+import { oneTimeCodes } from '../auth/schema.js';
 import { PROFILE_MESSAGES } from './messages.js';
 import { CURRENT_CONFIRMATION_TTL_MS, NEW_EMAIL_LIMITS } from './profile-service.js';
 import { emailChanges } from './schema.js';

@@ -1,13 +1,12 @@
 import { ONE_TIME_CODE_TTL_MINUTES } from '@portal/contracts/constants';
-import type { Letter } from '../../adapters/mail.js';
-import { composeLetter } from '../../adapters/mail-letter.js';
+import { composeLetter, type Letter, maskEmail } from '../../adapters/mail-letter.js';
 import type { Config } from '../../config.js';
 
 type LetterConfig = Pick<Config, 'BRAND_NAME' | 'PUBLIC_URL'>;
 
 export function currentEmailCodeLetter(
   config: LetterConfig,
-  input: { to: string; firstName: string; code: string },
+  input: { to: string; firstName: string; code: string; expiresAt: Date },
 ): Letter {
   return composeLetter(config, {
     to: input.to,
@@ -15,6 +14,7 @@ export function currentEmailCodeLetter(
     greeting: `Здравствуйте, ${input.firstName}!`,
     paragraphs: ['Вы меняете почту аккаунта. Код подтверждения текущей почты:'],
     code: input.code,
+    expiresAt: input.expiresAt,
     afterCode: [`Код действует ${ONE_TIME_CODE_TTL_MINUTES} минут.`],
     footer: 'Если вы не меняли почту, не сообщайте код никому и смените пароль.',
   });
@@ -22,7 +22,7 @@ export function currentEmailCodeLetter(
 
 export function newEmailCodeLetter(
   config: LetterConfig,
-  input: { to: string; firstName: string; code: string },
+  input: { to: string; firstName: string; code: string; expiresAt: Date },
 ): Letter {
   return composeLetter(config, {
     to: input.to,
@@ -32,6 +32,7 @@ export function newEmailCodeLetter(
       `Этот адрес указан как новая почта аккаунта ${config.BRAND_NAME}. Код подтверждения:`,
     ],
     code: input.code,
+    expiresAt: input.expiresAt,
     afterCode: [`Код действует ${ONE_TIME_CODE_TTL_MINUTES} минут.`],
     footer: 'Если это были не вы, просто проигнорируйте письмо: без кода почта не изменится.',
   });
@@ -43,7 +44,7 @@ export function newEmailCodeLetter(
  */
 export function takenEmailCodeLetter(
   config: LetterConfig,
-  input: { to: string; firstName: string; code: string },
+  input: { to: string; firstName: string; code: string; expiresAt: Date },
 ): Letter {
   return composeLetter(config, {
     to: input.to,
@@ -53,6 +54,7 @@ export function takenEmailCodeLetter(
       `Этот адрес указали как новую почту аккаунта ${config.BRAND_NAME}, но к нему уже привязан аккаунт, поэтому сменить почту на этот адрес нельзя. Код подтверждения:`,
     ],
     code: input.code,
+    expiresAt: input.expiresAt,
     afterCode: ['После ввода кода смена почты будет отклонена: адрес уже используется.'],
     footer: 'Если это были не вы, ничего делать не нужно: ваш аккаунт не изменился.',
   });
@@ -77,10 +79,4 @@ export function emailChangedNoticeLetter(
     },
     footer: 'Если это были не вы, сразу обратитесь в поддержку.',
   });
-}
-
-/** 'ivan.petrov@example.com' → 'iv***@example.com': enough to recognise, not to harvest. */
-function maskEmail(email: string): string {
-  const [local = '', domain = ''] = email.split('@');
-  return `${local.slice(0, 2)}***@${domain}`;
 }

@@ -1,6 +1,6 @@
 import { EMAIL_UPDATED, USER_NOT_FOUND, USERNAME_TAKEN } from '@portal/contracts/messages';
 
-/** The profile's server answers (spec §8 shows each as a toast). */
+/** The profile's server answers; the web app shows each as a toast. */
 export const PROFILE_MESSAGES = {
   profileUpdated: 'Данные профиля обновлены',
   avatarUpdated: 'Аватар обновлён',

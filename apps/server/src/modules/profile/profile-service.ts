@@ -1,4 +1,4 @@
-import type { UpdateProfileRequest } from '@portal/contracts/profile';
+import type { UpdateProfileAnswer, UpdateProfileRequest } from '@portal/contracts/profile';
 import { eq } from 'drizzle-orm';
 import type { Clock } from '../../adapters/clock.js';
 import type { Mailer } from '../../adapters/mail.js';
@@ -8,15 +8,17 @@ import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/unique-violation.js';
 import { AppError, invalidInput, notFound } from '../../http/app-error.js';
-import { emailKey, normalizeUserName, userNameKey } from '../auth/identity.js';
-import { codeRefusal, type OneTimeCodes } from '../auth/one-time-codes.js';
-import { users } from '../auth/schema.js';
 import {
+  emailKey,
   findUserByEmailKey,
   findUserById,
   findUserByUserNameKey,
-} from '../auth/users-repository.js';
-import { findOwnUpload } from '../uploads/repository.js';
+  normalizeUserName,
+  updateUser,
+  userNameKey,
+} from '../accounts/index.js';
+import { codeRefusal, type OneTimeCodes } from '../auth/index.js';
+import { findOwnUpload } from '../uploads/index.js';
 import {
   currentEmailCodeLetter,
   emailChangedNoticeLetter,
@@ -56,16 +58,22 @@ export interface ProfileDeps {
   storage: FileStorage;
 }
 
+type StoredNames = Omit<UpdateProfileAnswer, 'message'>;
+
 const conflict = (message: string, field: string) =>
   new AppError('conflict', message, { errors: { [field]: [message] } });
 
-/** 'Мои данные', the avatar and the real e-mail change (spec §2 Profile, DESIGN §3, §5). */
+/**
+ * 'Мои данные', the avatar and the e-mail change: a code to the current address, then one to the
+ * new address, and only then the address changes.
+ */
 export class ProfileService {
   constructor(private readonly deps: ProfileDeps) {}
 
-  async updateProfile(userId: string, input: UpdateProfileRequest): Promise<void> {
+  /** Answers the four fields as stored (the nickname without its spaces). */
+  async updateProfile(userId: string, input: UpdateProfileRequest): Promise<StoredNames> {
     try {
-      await this.deps.db.transaction(async (tx) => {
+      return await this.deps.db.transaction(async (tx) => {
         const user = await this.requireUser(tx, userId);
         // A name kept as it is passes even if it predates today's username rules.
         const userName =
@@ -77,17 +85,21 @@ export class ProfileService {
         if (holder && holder.id !== userId) {
           throw conflict(PROFILE_MESSAGES.userNameTaken, 'userName');
         }
-        await tx
-          .update(users)
-          .set({
-            userName,
-            userNameKey: key,
-            firstName: input.firstName,
-            middleName: input.middleName,
-            lastName: input.lastName,
-            updatedAt: this.deps.clock.now(),
-          })
-          .where(eq(users.id, userId));
+        const stored = await updateUser(tx, userId, {
+          userName,
+          userNameKey: key,
+          firstName: input.firstName,
+          middleName: input.middleName,
+          lastName: input.lastName,
+          updatedAt: this.deps.clock.now(),
+        });
+        if (!stored) throw notFound(PROFILE_MESSAGES.userNotFound);
+        return {
+          userName: stored.userName,
+          firstName: stored.firstName,
+          middleName: stored.middleName,
+          lastName: stored.lastName,
+        };
       });
     } catch (error) {
       // Two users taking the same name at once: the unique index decides.
@@ -96,7 +108,7 @@ export class ProfileService {
     }
   }
 
-  /** Only an address that this storage issued to this very user (DESIGN §5). */
+  /** Only an address this storage issued to this very user: not someone else's, not outside. */
   async updateAvatar(userId: string, avatarUrl: string): Promise<void> {
     const refused = invalidInput(PROFILE_MESSAGES.avatarNotOurs, {
       avatarUrl: [PROFILE_MESSAGES.avatarNotOurs],
@@ -105,10 +117,7 @@ export class ProfileService {
     await this.deps.db.transaction(async (tx) => {
       await this.requireUser(tx, userId);
       if (!(await findOwnUpload(tx, userId, avatarUrl))) throw refused;
-      await tx
-        .update(users)
-        .set({ avatarUrl, updatedAt: this.deps.clock.now() })
-        .where(eq(users.id, userId));
+      await updateUser(tx, userId, { avatarUrl, updatedAt: this.deps.clock.now() });
     });
   }
 
@@ -125,6 +134,7 @@ export class ProfileService {
           to: user.email,
           firstName: user.firstName || user.userName,
           code: issued.code,
+          expiresAt: issued.expiresAt,
         }),
         tx,
       );
@@ -177,6 +187,7 @@ export class ProfileService {
           to: email,
           firstName: user.firstName || user.userName,
           code: issued.code,
+          expiresAt: issued.expiresAt,
         }),
         tx,
       );
@@ -199,10 +210,7 @@ export class ProfileService {
           const key = emailKey(email);
           const holder = await findUserByEmailKey(tx, key);
           if (holder && holder.id !== userId) throw conflict(PROFILE_MESSAGES.emailTaken, 'email');
-          await tx
-            .update(users)
-            .set({ email, emailKey: key, updatedAt: this.deps.clock.now() })
-            .where(eq(users.id, userId));
+          await updateUser(tx, userId, { email, emailKey: key, updatedAt: this.deps.clock.now() });
           await tx.delete(emailChanges).where(eq(emailChanges.userId, userId));
           await this.deps.mail.enqueue(
             emailChangedNoticeLetter(this.deps.config, {

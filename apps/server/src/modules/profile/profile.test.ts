@@ -12,11 +12,11 @@ import {
 } from '@portal/contracts/messages';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createSignedInUser, createUser, signIn } from '../../../test/fixtures.js';
-import { createTestApp } from '../../../test/test-app.js';
-import { users } from '../auth/schema.js';
-import { pngImage } from '../uploads/testing/images.js';
-import { multipartBody } from '../uploads/testing/multipart-body.js';
+import { createSignedInUser, createUser, signIn } from '../../../test/support/fixtures.js';
+import { pngImage } from '../../../test/support/images.js';
+import { multipartBody } from '../../../test/support/multipart-body.js';
+import { createTestApp } from '../../../test/support/test-app.js';
+import { users } from '../accounts/schema.js';
 import { PROFILE_MESSAGES } from './messages.js';
 
 const testApp = await createTestApp({
@@ -64,7 +64,13 @@ describe('update-profile', () => {
       lastName: '  Сидоров',
     });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ message: PROFILE_MESSAGES.profileUpdated });
+    expect(response.json()).toEqual({
+      message: PROFILE_MESSAGES.profileUpdated,
+      userName: 'New_Nick',
+      firstName: 'Пётр',
+      middleName: 'Ильич',
+      lastName: 'Сидоров',
+    });
     const row = await stored(user.id);
     expect([row.userName, row.userNameKey, row.firstName, row.middleName, row.lastName]).toEqual([
       'New_Nick',
@@ -77,7 +83,15 @@ describe('update-profile', () => {
     expect(me.json()).toMatchObject({ userName: 'New_Nick', middleName: 'Ильич' });
   });
 
-  it('answers 400 with every rule of spec §5 per field and changes nothing', async () => {
+  it('strips the spaces of a nickname, as registration does, and answers what it stored', async () => {
+    const { user, headers } = await createSignedInUser(testApp);
+    const response = await updateProfile(headers, { ...valid, userName: 'ab cd  ef' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ userName: 'abcdef' });
+    expect((await stored(user.id)).userName).toBe('abcdef');
+  });
+
+  it('answers 400 with every profile field rule per field and changes nothing', async () => {
     const { user, headers } = await createSignedInUser(testApp);
     const cases: [object, Record<string, string[]>][] = [
       [{ ...valid, userName: 'ab' }, { userName: [USERNAME_TOO_SHORT] }],

@@ -11,7 +11,7 @@ import {
   updateProfileRequestSchema,
 } from '@portal/contracts/profile';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireSession, sessionOf } from '../auth/sessions.js';
+import { requireSession, sessionOf } from '../auth/index.js';
 import { PROFILE_MESSAGES } from './messages.js';
 import { ProfileService } from './profile-service.js';
 
@@ -25,7 +25,7 @@ const errors = {
   429: errorAnswerSchema,
 };
 
-/** Spec §7 `update-profile`, `update-avatar`, and the e-mail change of DESIGN §3 (under authms). */
+/** `update-profile`, `update-avatar` and the e-mail change, all under the authms prefix. */
 export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config, db, clock, codes, mail, rateLimiter, storage } = app.deps;
   const profile = new ProfileService({ config, db, clock, codes, mail, rateLimiter, storage });
@@ -44,8 +44,8 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await profile.updateProfile(sessionOf(request).userId, request.body);
-      return { message: PROFILE_MESSAGES.profileUpdated };
+      const stored = await profile.updateProfile(sessionOf(request).userId, request.body);
+      return { message: PROFILE_MESSAGES.profileUpdated, ...stored };
     },
   );
 

@@ -1,5 +1,6 @@
 import { pgTable, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { sessions, users } from '../auth/schema.js';
+import { users } from '../accounts/schema.js';
+import { sessions } from '../auth/schema.js';
 
 /** migrations/0320_email_change.sql */
 export const emailChanges = pgTable('email_changes', {

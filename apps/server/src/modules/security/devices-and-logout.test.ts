@@ -1,8 +1,8 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_API as API, sessionStatus } from '../../../test/auth-helpers.js';
-import { createUser, signIn } from '../../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../../test/test-app.js';
+import { AUTH_API as API, sessionStatus } from '../../../test/support/auth-helpers.js';
+import { createUser, signIn } from '../../../test/support/fixtures.js';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { sessions } from '../auth/schema.js';
 
 const CHROME =

@@ -2,8 +2,7 @@ import { deviceParamsSchema, devicesAnswerSchema } from '@portal/contracts/auth'
 import { errorAnswerSchema, messageAnswerSchema } from '@portal/contracts/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { notFound } from '../../http/app-error.js';
-import { requireSession, sessionOf } from '../auth/sessions.js';
-import { siteName } from '../auth/siblings.js';
+import { requireSession, sessionOf, siteName } from '../auth/index.js';
 import { SECURITY_MESSAGES } from './messages.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

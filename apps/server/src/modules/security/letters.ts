@@ -1,6 +1,5 @@
 import { ONE_TIME_CODE_TTL_MINUTES } from '@portal/contracts/constants';
-import type { Letter } from '../../adapters/mail.js';
-import { composeLetter } from '../../adapters/mail-letter.js';
+import { composeLetter, type Letter } from '../../adapters/mail-letter.js';
 import type { Config } from '../../config.js';
 
 type LetterConfig = Pick<Config, 'BRAND_NAME' | 'PUBLIC_URL'>;
@@ -10,7 +9,7 @@ const greeting = (firstName: string) =>
 
 export function resetCodeLetter(
   config: LetterConfig,
-  input: { to: string; firstName: string; code: string },
+  input: { to: string; firstName: string; code: string; expiresAt: Date },
 ): Letter {
   return composeLetter(config, {
     to: input.to,
@@ -18,6 +17,7 @@ export function resetCodeLetter(
     greeting: greeting(input.firstName),
     paragraphs: ['Кто-то (надеемся, вы) запросил сброс пароля. Код для сброса:'],
     code: input.code,
+    expiresAt: input.expiresAt,
     afterCode: [`Код действует ${ONE_TIME_CODE_TTL_MINUTES} минут.`],
     footer: 'Если вы не запрашивали сброс, просто проигнорируйте это письмо: пароль не изменится.',
   });
@@ -25,7 +25,7 @@ export function resetCodeLetter(
 
 export function passwordChangeCodeLetter(
   config: LetterConfig,
-  input: { to: string; firstName: string; code: string },
+  input: { to: string; firstName: string; code: string; expiresAt: Date },
 ): Letter {
   return composeLetter(config, {
     to: input.to,
@@ -33,6 +33,7 @@ export function passwordChangeCodeLetter(
     greeting: greeting(input.firstName),
     paragraphs: ['Код подтверждения смены пароля:'],
     code: input.code,
+    expiresAt: input.expiresAt,
     afterCode: [`Код действует ${ONE_TIME_CODE_TTL_MINUTES} минут.`],
     footer:
       'Если вы не меняли пароль, кто-то может пользоваться вашим аккаунтом: сбросьте пароль и завершите чужие сеансы на странице устройств.',
@@ -42,7 +43,7 @@ export function passwordChangeCodeLetter(
 /** The code that proves the owner before a change of the account's factors. */
 export function proofCodeLetter(
   config: LetterConfig,
-  input: { to: string; firstName: string; code: string },
+  input: { to: string; firstName: string; code: string; expiresAt: Date },
 ): Letter {
   return composeLetter(config, {
     to: input.to,
@@ -52,6 +53,7 @@ export function proofCodeLetter(
       'Код, чтобы подтвердить, что это вы, перед изменением настроек безопасности аккаунта:',
     ],
     code: input.code,
+    expiresAt: input.expiresAt,
     afterCode: [`Код действует ${ONE_TIME_CODE_TTL_MINUTES} минут.`],
     footer:
       'Если вы ничего не меняли, кто-то может пользоваться вашим аккаунтом: смените пароль и завершите чужие сеансы на странице устройств.',

@@ -3,10 +3,8 @@ import { PORTAL_ONLY } from '@portal/contracts/messages';
 import { logoutAllAnswerSchema, logoutAllRequestSchema } from '@portal/contracts/security';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { enforceLimit } from '../../adapters/rate-limit.js';
-import { emailKey } from '../auth/identity.js';
-import { codeRefusal } from '../auth/one-time-codes.js';
-import { requireSession, sessionOf } from '../auth/sessions.js';
-import { findUserByEmailKey } from '../auth/users-repository.js';
+import { emailKey, findUserByEmailKey } from '../accounts/index.js';
+import { codeRefusal, requireSession, sessionOf } from '../auth/index.js';
 import { SECURITY_MESSAGES } from './messages.js';
 import type { ResetLogoutGrants } from './reset-logout-grants.js';
 
@@ -15,7 +13,7 @@ const MINUTE = 60_000;
 /** Grant checks from one address: enough for a household, useless for guessing codes. */
 const GRANT_CHECKS_PER_ADDRESS = { limit: 20, windowMs: 15 * MINUTE };
 
-/** Signing out of many sessions at once (spec §7 `logout-all`, `logout-all-except-current`). */
+/** Signing out of many sessions at once (`logout-all`, `logout-all-except-current`). */
 export const logoutRoutes: FastifyPluginAsyncZod<{ grants: ResetLogoutGrants }> = async (
   app,
   { grants },

@@ -1,4 +1,6 @@
-// Server answers of the account-security flows (ours: the spec shows none of them).
+import { CODE_SENT_TO_EMAIL } from '@portal/contracts/messages';
+
+// Server answers of the account-security flows (ours: the product words none of them).
 export const SECURITY_MESSAGES = {
   deviceSignedOut: 'Сеанс на устройстве завершён',
   deviceNotFound: 'Устройство не найдено',
@@ -6,7 +8,8 @@ export const SECURITY_MESSAGES = {
   signedOutOthers: 'Вы вышли из всех сеансов, кроме текущего',
   resetCodeSent: 'Если эта почта зарегистрирована, мы отправили на неё код для сброса пароля',
   passwordReset: 'Пароль обновлён',
-  changeCodeSent: 'Код подтверждения отправлен на почту',
+  changeCodeSent: CODE_SENT_TO_EMAIL,
+  changeCodeRight: 'Код подтверждён',
   changeNeedsAuthenticator: 'Подтвердите смену пароля кодом из приложения-аутентификатора',
   passwordChanged: 'Пароль успешно изменён',
   oldPasswordWrong: 'Неверный текущий пароль',

@@ -1,3 +1,4 @@
+import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   AUTH_API as API,
@@ -7,16 +8,17 @@ import {
   passwordHashOf,
   sessionStatus,
   turnOnAuthenticator,
-} from '../../../test/auth-helpers.js';
+} from '../../../test/support/auth-helpers.js';
 import {
   createSignedInUser,
   DEFAULT_PASSWORD,
   latestCodeTo,
   lettersTo,
   signIn,
-} from '../../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../../test/test-app.js';
-import { totpCode } from '../two-factor/totp.js';
+} from '../../../test/support/fixtures.js';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { oneTimeCodes } from '../auth/schema.js';
+import { totpCode } from '../two-factor/index.js';
 
 const CHANGE = '/portal/auth/password';
 const NEW_PASSWORD = 'Harbor-Violet42';
@@ -45,6 +47,25 @@ function change(headers: Record<string, string>, body: Record<string, unknown>, 
     payload: { oldPassword: DEFAULT_PASSWORD, newPassword: NEW_PASSWORD, ...body },
     remoteAddress: nextIp(),
   });
+}
+
+function checkCode(headers: Record<string, string>, code: string) {
+  return testApp.app.inject({
+    method: 'POST',
+    url: `${CHANGE}/change-code/check`,
+    headers,
+    payload: { code },
+    remoteAddress: nextIp(),
+  });
+}
+
+/** The tries counted on the user's live password-change code. */
+async function triesCounted(userId: string): Promise<number | undefined> {
+  const [row] = await testApp.database.db
+    .select({ attempts: oneTimeCodes.attempts })
+    .from(oneTimeCodes)
+    .where(and(eq(oneTimeCodes.purpose, 'password-change'), eq(oneTimeCodes.subject, userId)));
+  return row?.attempts;
 }
 
 function login(usernameOrEmail: string, password: string, twoFactorCode?: string) {
@@ -106,6 +127,93 @@ describe('change-code', () => {
 
   it('needs a session', async () => {
     expect((await requestCode({})).statusCode).toBe(401);
+  });
+});
+
+describe('change-code/check', () => {
+  it('accepts the right code without using it: the change still takes it', async () => {
+    const { user, headers, code } = await userWithChangeCode();
+    for (let i = 0; i < 7; i++) {
+      const checked = await checkCode(headers, code);
+      expect(checked.statusCode).toBe(200);
+      expect(checked.json()).toEqual({ status: 'ok', message: 'Код подтверждён' });
+    }
+    expect((await change(headers, { code })).statusCode).toBe(200);
+    expect((await login(user.userName, NEW_PASSWORD)).statusCode).toBe(200);
+    // Used by the change: now it is no longer right.
+    expect((await checkCode(headers, code)).statusCode).toBe(400);
+  });
+
+  it('counts a wrong code against the same five tries as the change, saying how many are left', async () => {
+    const { headers, code } = await userWithChangeCode();
+    const wrong = otherCode(code);
+    const messages: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const refused = await checkCode(headers, wrong);
+      expect(refused.statusCode).toBe(400);
+      messages.push(refused.json().errors.code[0]);
+    }
+    expect(messages).toEqual([
+      'Неверный код. Осталось попыток: 4',
+      'Неверный код. Осталось попыток: 3',
+      'Неверный код. Осталось попыток: 2',
+      'Неверный код. Осталось попыток: 1',
+    ]);
+    // The change's wrong try is one of the same five; the last one is spent by the check.
+    expect((await change(headers, { code: wrong })).statusCode).toBe(400);
+    const exhausted = await checkCode(headers, code);
+    expect(exhausted.statusCode).toBe(400);
+    expect(exhausted.json().errors.code).toEqual([
+      'Слишком много неверных попыток. Запросите новый код',
+    ]);
+    expect((await change(headers, { code })).json().errors.code).toEqual([
+      'Слишком много неверных попыток. Запросите новый код',
+    ]);
+  });
+
+  it('the fifth wrong code says that a new one is needed', async () => {
+    const { headers, code } = await userWithChangeCode();
+    for (let i = 0; i < 4; i++) await checkCode(headers, otherCode(code));
+    const last = await checkCode(headers, otherCode(code));
+    expect(last.json().errors.code).toEqual([
+      'Слишком много неверных попыток. Запросите новый код',
+    ]);
+  });
+
+  it('100 simultaneous wrong checks get no further than five tries, and the right code is then refused', async () => {
+    const { user, headers, code } = await userWithChangeCode();
+    const wrong = otherCode(code);
+    const answers = await Promise.all(Array.from({ length: 100 }, () => checkCode(headers, wrong)));
+    const counted = answers.filter((answer) =>
+      String(answer.json().errors?.code?.[0]).startsWith('Неверный код. Осталось попыток'),
+    );
+    // Four say how many are left, one says the tries are spent; no answer is a 200 or a 500.
+    expect(answers.every((answer) => answer.statusCode === 400)).toBe(true);
+    expect(counted.length).toBe(4);
+    expect(await triesCounted(user.id)).toBe(5);
+    expect((await checkCode(headers, code)).statusCode).toBe(400);
+    expect((await change(headers, { code })).statusCode).toBe(400);
+  });
+
+  it('100 simultaneous checks of the right code leave its tries whole', async () => {
+    const { user, headers, code } = await userWithChangeCode();
+    const answers = await Promise.all(Array.from({ length: 100 }, () => checkCode(headers, code)));
+    expect(answers.filter((answer) => answer.statusCode === 200).length).toBeGreaterThan(0);
+    // However many were refused while five were in flight, every try was given back.
+    expect(await triesCounted(user.id)).toBe(0);
+    expect((await checkCode(headers, code)).statusCode).toBe(200);
+    expect((await change(headers, { code })).statusCode).toBe(200);
+  });
+
+  it('is refused with the authenticator on, for a code never requested, and without a session', async () => {
+    const withAuthenticator = await userWithAuthenticator();
+    expect((await checkCode(withAuthenticator.headers, '123456')).statusCode).toBe(409);
+    const stranger = await createSignedInUser(testApp);
+    const none = await checkCode(stranger.headers, '123456');
+    expect(none.statusCode).toBe(400);
+    expect(none.json().errors.code).toEqual(['Неверный код']);
+    expect((await checkCode({}, '123456')).statusCode).toBe(401);
+    expect((await checkCode(stranger.headers, '12ab')).statusCode).toBe(400);
   });
 });
 

@@ -7,16 +7,16 @@ import {
   passwordHashOf,
   sessionStatus,
   turnOnAuthenticator,
-} from '../../../test/auth-helpers.js';
+} from '../../../test/support/auth-helpers.js';
 import {
   createUser,
   DEFAULT_PASSWORD,
   latestCodeTo,
   lettersTo,
   signIn,
-} from '../../../test/fixtures.js';
-import { codeIn, startSmtpServer } from '../../../test/smtp-server.js';
-import { createTestApp, type TestApp } from '../../../test/test-app.js';
+} from '../../../test/support/fixtures.js';
+import { codeIn, startSmtpServer } from '../../../test/support/smtp-server.js';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { oneTimeCodes } from '../auth/schema.js';
 
 const NEW_PASSWORD = 'Quartz-Lantern7';
@@ -123,8 +123,32 @@ describe('forgot-password', () => {
     expect(await lettersTo(testApp, user.email)).toHaveLength(2);
   });
 
+  it('takes the address as { email } too, answering and mailing as for the bare string', async () => {
+    const user = await createUser(testApp, { email: 'Pavel.Reset@Example.com' });
+    const bare = await forgot('nobody-at-all@example.com');
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: `${API}/forgot-password`,
+      payload: { email: '  pavel.reset@example.COM ' },
+      remoteAddress: nextIp(),
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe(bare.body);
+    const [letter] = await lettersTo(testApp, user.email);
+    expect(letter?.subject).toBe('GameHost: код для сброса пароля');
+  });
+
   it('refuses a malformed address with the e-mail message', async () => {
-    for (const payload of [JSON.stringify('not-an-email'), JSON.stringify({ email: 'a@b.cd' })]) {
+    const malformed = [
+      'not-an-email',
+      { email: 'not-an-email' },
+      { email: 42 },
+      {},
+      { mail: 'a@b.cd' },
+      42,
+      ['a@b.cd'],
+    ];
+    for (const payload of malformed.map((body) => JSON.stringify(body))) {
       const response = await testApp.app.inject({
         method: 'POST',
         url: `${API}/forgot-password`,

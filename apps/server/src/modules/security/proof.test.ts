@@ -9,22 +9,22 @@ import {
   nextTotpStep,
   otherCode,
   turnOnAuthenticator,
-} from '../../../test/auth-helpers.js';
-import { startFakeTelegramApi } from '../../../test/fake-telegram-api.js';
-import { startFakeYandex } from '../../../test/fake-yandex.js';
+} from '../../../test/support/auth-helpers.js';
+import { startFakeTelegramApi } from '../../../test/support/fake-telegram-api.js';
+import { startFakeYandex } from '../../../test/support/fake-yandex.js';
 import {
   createSignedInUser,
   DEFAULT_PASSWORD,
   latestCodeTo,
   lettersTo,
   signIn,
-} from '../../../test/fixtures.js';
-import { createTestApp } from '../../../test/test-app.js';
-import { verifyPassword } from '../auth/passwords.js';
+} from '../../../test/support/fixtures.js';
+import { createTestApp } from '../../../test/support/test-app.js';
+import { verifyPassword } from '../auth/index.js';
 import { loginThrottles, sessions } from '../auth/schema.js';
 import { telegramLinkTokens } from '../telegram/schema.js';
+import { totpCode } from '../two-factor/index.js';
 import { twoFactorAuthenticators } from '../two-factor/schema.js';
-import { totpCode } from '../two-factor/totp.js';
 
 vi.mock('../auth/passwords.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../auth/passwords.js')>();
@@ -39,12 +39,8 @@ afterAll(async () => {
 });
 const testApp = await createTestApp({
   config: {
-    TELEGRAM_BOT_TOKEN: telegram.token,
-    TELEGRAM_API_ROOT: telegram.apiRoot,
-    TELEGRAM_BOT_USERNAME: telegram.botUsername,
-    YANDEX_CLIENT_ID: yandex.clientId,
-    YANDEX_AUTHORIZE_URL: yandex.authorizeUrl,
-    YANDEX_USERINFO_URL: yandex.userInfoUrl,
+    ...telegram.config,
+    ...yandex.config,
   },
 });
 const { app, clock, database } = testApp;

@@ -3,7 +3,7 @@ import { ONE_TIME_CODE_MAX_ATTEMPTS, ONE_TIME_CODE_TTL_MINUTES } from '@portal/c
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Clock } from '../../adapters/clock.js';
 import type { Db, Executor } from '../../db/database.js';
-import { deriveKey } from '../two-factor/secret-box.js';
+import { deriveKey } from '../two-factor/index.js';
 import { passwordResetLogoutGrants } from './schema.js';
 
 const RESET_LOGOUT_GRANT_RULES = {
@@ -12,7 +12,7 @@ const RESET_LOGOUT_GRANT_RULES = {
 } as const;
 
 /**
- * The sign-out-everywhere step after a password reset (spec §4, DESIGN §3): the client has no
+ * The sign-out-everywhere step after a password reset (the reset form's box): the client has no
  * token then, only the e-mail and the code it just used. A successful reset leaves a grant that
  * accepts that pair once, for ten minutes, with the same five tries as a code.
  */

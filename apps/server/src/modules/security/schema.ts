@@ -1,5 +1,5 @@
 import { integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../auth/schema.js';
+import { users } from '../accounts/schema.js';
 
 /** migrations/0210_security.sql */
 export const passwordResetLogoutGrants = pgTable('password_reset_logout_grants', {

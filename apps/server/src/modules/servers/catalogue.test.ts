@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createWalletTestApp } from '../../../test/support/wallet.js';
 import { testConfig } from '../../config.js';
-import { createWalletTestApp } from '../payments/test-support.js';
 import { loadCatalogue } from './catalogue.js';
 
 describe('service catalogue', () => {

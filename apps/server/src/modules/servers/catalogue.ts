@@ -2,7 +2,7 @@ import { type CatalogueItem, catalogueItemSchema } from '@portal/contracts/servi
 import { z } from 'zod';
 import { type Config, ConfigError } from '../../config.js';
 
-/** The brand's catalogue (spec §2 "Home"): hosting and the game launcher, both active. */
+/** The brand's catalogue on the home page: hosting and the game launcher, both active. */
 function defaultCatalogue(config: Config): CatalogueItem[] {
   return [
     {

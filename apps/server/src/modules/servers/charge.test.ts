@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { splitCharge } from './charge.js';
 
 describe('splitCharge: points first, then roubles, 5% cashback on the rouble part', () => {
-  it('accrues 50 points on a 1000 ₽ purchase paid in roubles (spec §1)', () => {
+  it('accrues 50 points on a 1000 ₽ purchase paid in roubles', () => {
     expect(splitCharge(100_000, 0, false)).toEqual({
       totalKopecks: 100_000,
       points: 0,

@@ -1,6 +1,6 @@
 import { CASHBACK_PERCENT } from '@portal/contracts/constants';
 import type { Tx } from '../../db/database.js';
-import { lockBalances, postLedgerEntry } from '../payments/ledger.js';
+import { lockBalances, postLedgerEntry } from '../payments/index.js';
 
 const KOPECKS_PER_POINT = 100;
 

@@ -3,7 +3,6 @@ export const INSUFFICIENT_FUNDS = 'Недостаточно средств на 
 export const ORDER_ID_REUSED = 'Заказ с этим номером уже оформлен с другими параметрами';
 export const SERVICE_OF_ANOTHER_USER =
   'Услуга с этим идентификатором принадлежит другому пользователю';
-export const USER_NOT_FOUND = 'Пользователь не найден';
 export const SERVICE_NOT_FOUND = 'Услуга не найдена';
 
 export const purchaseDescription = (name: string) => `Оплата услуги «${name}»`;

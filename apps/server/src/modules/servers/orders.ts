@@ -1,11 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { kopecksToRoubles, roublesToKopecks } from '@portal/contracts/common';
+import { USER_NOT_FOUND } from '@portal/contracts/messages';
 import { and, eq, sql } from 'drizzle-orm';
-import type { AppDeps } from '../../app.js';
 import { isUniqueViolation } from '../../db/unique-violation.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError, notFound } from '../../http/app-error.js';
-import type { Sibling } from '../auth/siblings.js';
-import { lockBalances } from '../payments/ledger.js';
+import type { Sibling } from '../auth/index.js';
+import { lockBalances } from '../payments/index.js';
 import { chargeUser } from './charge.js';
 import {
   cashbackDescription,
@@ -13,7 +14,6 @@ import {
   purchaseDescription,
   renewalDescription,
   SERVICE_OF_ANOTHER_USER,
-  USER_NOT_FOUND,
 } from './messages.js';
 import { serviceOrders, services } from './schema.js';
 import { toOwnerService } from './service-view.js';

@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createSignedInUser, signIn } from '../../../test/fixtures.js';
-import type { TestApp } from '../../../test/test-app.js';
+import { createSignedInUser, signIn } from '../../../test/support/fixtures.js';
+import { orderBody, placeOrder, SIBLING_CONFIG } from '../../../test/support/sibling-sites.js';
+import type { TestApp } from '../../../test/support/test-app.js';
+import { balancesOf, createWalletTestApp, fundUser } from '../../../test/support/wallet.js';
 import { ledgerEntries } from '../payments/schema.js';
-import { balancesOf, createWalletTestApp, fundUser } from '../payments/test-support.js';
 import { renewDueServices } from './renewal.js';
 import { services } from './schema.js';
-import { orderBody, placeOrder, SIBLING_CONFIG } from './test-support.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 

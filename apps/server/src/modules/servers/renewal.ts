@@ -1,8 +1,8 @@
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps } from '../../app.js';
 import type { Tx } from '../../db/database.js';
-import { lockBalances } from '../payments/ledger.js';
+import type { AppDeps } from '../../deps.js';
+import { lockBalances } from '../payments/index.js';
 import { chargeUser } from './charge.js';
 import { cashbackDescription, renewalDescription } from './messages.js';
 import { services } from './schema.js';

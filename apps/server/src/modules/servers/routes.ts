@@ -1,29 +1,20 @@
 import { errorAnswerSchema } from '@portal/contracts/common';
 import { catalogueItemSchema, ownerServicesAnswerSchema } from '@portal/contracts/services';
-import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireSessionOfAnySite, sessionOf } from '../auth/sessions.js';
-import { siblingSites } from '../auth/siblings.js';
+import { requireSessionOfAnySite, sessionOf, siblingSites } from '../auth/index.js';
 import { loadCatalogue } from './catalogue.js';
-import { services } from './schema.js';
 import { toOwnerService } from './service-view.js';
+import { listServicesOf } from './services-repository.js';
 
-/** The owner's services and the brand's catalogue (spec §2 "Home", §7). */
+/** The owner's services and the brand's catalogue, both shown on the home page. */
 export const serviceRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
   const catalogue = loadCatalogue(deps.config);
   const sites = siblingSites(deps.config);
 
-  /** The user's services, oldest first; only one sibling's when it is named. */
-  async function servicesOf(userId: string, sibling?: string) {
-    const rows = await deps.db
-      .select()
-      .from(services)
-      .where(and(eq(services.userId, userId), sibling ? eq(services.sibling, sibling) : undefined))
-      .orderBy(asc(services.createdAt), asc(services.id));
-    return rows.map(toOwnerService);
-  }
+  const servicesOf = async (userId: string, siblingName?: string) =>
+    (await listServicesOf(deps.db, userId, siblingName)).map(toOwnerService);
 
   app.get(
     '/serversms/api/Servers/owner/services',

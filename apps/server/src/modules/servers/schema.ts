@@ -10,7 +10,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { users } from '../auth/schema.js';
+import { users } from '../accounts/schema.js';
 
 export const services = pgTable('services', {
   id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),

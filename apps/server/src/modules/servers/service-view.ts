@@ -2,7 +2,7 @@ import { kopecksToRoubles } from '@portal/contracts/common';
 import type { OwnerService } from '@portal/contracts/services';
 import type { ServiceRow } from './schema.js';
 
-/** A service as the owner and the sibling API see it (spec §3 names: amount, message, serverCount). */
+/** A service as the owner and the sibling API see it: `amount` is the price, `message` the name. */
 export function toOwnerService(row: ServiceRow): OwnerService {
   return {
     id: row.id,

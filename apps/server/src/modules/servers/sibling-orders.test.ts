@@ -1,9 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createSignedInUser, createUser } from '../../../test/fixtures.js';
-import { ledgerEntries } from '../payments/schema.js';
-import { balancesOf, createWalletTestApp, fundUser } from '../payments/test-support.js';
-import { services } from './schema.js';
+import { createSignedInUser, createUser } from '../../../test/support/fixtures.js';
 import {
   HOSTING_KEY,
   introduceToSibling,
@@ -11,7 +8,10 @@ import {
   orderBody,
   placeOrder,
   SIBLING_CONFIG,
-} from './test-support.js';
+} from '../../../test/support/sibling-sites.js';
+import { balancesOf, createWalletTestApp, fundUser } from '../../../test/support/wallet.js';
+import { ledgerEntries } from '../payments/schema.js';
+import { services } from './schema.js';
 
 describe('sibling API: orders charge the wallet', () => {
   const testApp = createWalletTestApp({ config: SIBLING_CONFIG });

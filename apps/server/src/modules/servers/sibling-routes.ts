@@ -1,15 +1,15 @@
 import { errorAnswerSchema, kopecksToRoubles, roublesToKopecks } from '@portal/contracts/common';
+import { USER_NOT_FOUND } from '@portal/contracts/messages';
 import { ownerServiceSchema, ownerServicesAnswerSchema } from '@portal/contracts/services';
-import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../http/app-error.js';
-import { users } from '../auth/schema.js';
-import { requireSiblingKey, siblingKeys, siblingOf } from '../auth/siblings.js';
-import { INSUFFICIENT_FUNDS, SERVICE_NOT_FOUND, USER_NOT_FOUND } from './messages.js';
+import { readBalances } from '../accounts/index.js';
+import { requireSiblingKey, siblingKeys, siblingOf } from '../auth/index.js';
+import { INSUFFICIENT_FUNDS, SERVICE_NOT_FOUND } from './messages.js';
 import { placeOrder } from './orders.js';
-import { services } from './schema.js';
 import { toOwnerService } from './service-view.js';
+import { listServicesOf, updateSiblingService } from './services-repository.js';
 import {
   siblingOrderAnswerSchema,
   siblingOrderRequestSchema,
@@ -89,20 +89,16 @@ export const siblingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { pricePerMonth, ...rest } = request.body;
-      const [row] = await deps.db
-        .update(services)
-        .set({
+      const row = await updateSiblingService(
+        deps.db,
+        siblingOf(request).name,
+        request.params.externalId,
+        {
           ...rest,
           ...(pricePerMonth !== undefined ? { priceKopecks: roublesToKopecks(pricePerMonth) } : {}),
           updatedAt: deps.clock.now(),
-        })
-        .where(
-          and(
-            eq(services.sibling, siblingOf(request).name),
-            eq(services.externalId, request.params.externalId),
-          ),
-        )
-        .returning();
+        },
+      );
       if (!row) throw notFound(SERVICE_NOT_FOUND);
       return toOwnerService(row);
     },
@@ -133,10 +129,7 @@ export const siblingRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!(await siblingKnowsUser(deps.db, siblingOf(request), userId))) {
         throw notFound(USER_NOT_FOUND);
       }
-      const [user] = await deps.db
-        .select({ kopecks: users.balanceKopecks, points: users.balancePoints })
-        .from(users)
-        .where(eq(users.id, userId));
+      const user = await readBalances(deps.db, userId);
       if (!user) throw notFound(USER_NOT_FOUND);
       return { balance: kopecksToRoubles(user.kopecks), balanceStars: user.points };
     },
@@ -164,12 +157,7 @@ export const siblingRoutes: FastifyPluginAsyncZod = async (app) => {
       const { userId } = request.params;
       const sibling = siblingOf(request);
       if (!(await siblingKnowsUser(deps.db, sibling, userId))) throw notFound(USER_NOT_FOUND);
-      const rows = await deps.db
-        .select()
-        .from(services)
-        .where(and(eq(services.userId, userId), eq(services.sibling, sibling.name)))
-        .orderBy(asc(services.createdAt), asc(services.id));
-      return rows.map(toOwnerService);
+      return (await listServicesOf(deps.db, userId, sibling.name)).map(toOwnerService);
     },
   );
 };

@@ -3,8 +3,8 @@ import { DEFAULT_SERVICE_PRICE } from '@portal/contracts/constants';
 import { ownerServiceSchema } from '@portal/contracts/services';
 import { z } from 'zod';
 
-// The server-to-server API for sibling sites (DESIGN §4). Not used by the web app, so these
-// schemas live beside the routes rather than in @portal/contracts.
+// The server-to-server API for sibling sites (this module's README.md). Not used by the web app,
+// so these schemas live beside the routes rather than in @portal/contracts.
 
 export const siblingOrderRequestSchema = z.object({
   orderId: z

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
-import { hasSignedInThrough } from '../auth/hand-off.js';
-import type { Sibling } from '../auth/siblings.js';
+import type { Sibling } from '../auth/index.js';
+import { hasSignedInThrough } from '../auth/index.js';
 import { services } from './schema.js';
 
 /**

@@ -1,12 +1,12 @@
-import { Bot, type Context } from 'grammy';
+import type { Context } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { Clock } from '../../adapters/clock.js';
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/unique-violation.js';
-import type { SessionStore } from '../auth/sessions.js';
+import { findUserById, findUserByTelegramId, updateUser } from '../accounts/index.js';
+import type { SessionStore } from '../auth/index.js';
 import { useLinkToken } from './link-tokens.js';
 import { BOT_TEXT } from './messages.js';
-import { findUserById, findUserByTelegramId, setPhone, setTelegramId } from './repository.js';
 
 export interface BotDeps {
   db: Db;
@@ -29,15 +29,17 @@ class LinkRefused extends Error {
 }
 
 /**
- * The portal's bot (DESIGN §3): `/start <token>` links the Telegram account to the user who
+ * The portal's bot (grammY): `/start <token>` links the Telegram account to the user who
  * asked for the link, then asks for the phone number; the user's own contact connects the phone;
  * the button under a sign-in notice ends that session.
  */
-export function createPortalBot(
+export async function createPortalBot(
   token: string,
   options: { apiRoot: string; botInfo?: UserFromGetMe },
   deps: BotDeps,
 ) {
+  // Loaded only when a bot is configured: grammY is a noticeable part of a start without one.
+  const { Bot } = await import('grammy');
   const bot = new Bot(token, {
     client: { apiRoot: options.apiRoot.replace(/\/+$/, '') },
     ...(options.botInfo ? { botInfo: options.botInfo } : {}),
@@ -68,7 +70,7 @@ export function createPortalBot(
     }
     const phone = normalizePhone(contact.phone_number);
     if (!phone) return void (await ctx.reply(BOT_TEXT.notOwnContact));
-    await setPhone(deps.db, user.id, phone, deps.clock.now());
+    await updateUser(deps.db, user.id, { phone, updatedAt: deps.clock.now() });
     await ctx.reply(BOT_TEXT.phoneConnected(phone), { reply_markup: { remove_keyboard: true } });
   });
 
@@ -129,7 +131,7 @@ async function linkTelegram(
       }
       if (user.telegramId === telegramId)
         return { kind: 'already-linked', userName: user.userName };
-      await setTelegramId(tx, user.id, telegramId, now);
+      await updateUser(tx, user.id, { telegramId, updatedAt: now });
       return { kind: 'linked', userName: user.userName };
     });
   } catch (error) {

@@ -1,3 +1,5 @@
+import { USER_NOT_FOUND } from '@portal/contracts/messages';
+
 /** What the bot says (Russian, as everything a person reads). */
 export const BOT_TEXT = {
   startWithoutToken:
@@ -38,5 +40,5 @@ export const BOT_TEXT = {
 export const TELEGRAM_MESSAGES = {
   notConfigured: 'Telegram-бот не настроен',
   alreadyLinked: 'Telegram уже привязан к аккаунту',
-  userNotFound: 'Пользователь не найден',
+  userNotFound: USER_NOT_FOUND,
 } as const;

@@ -5,13 +5,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Update } from 'grammy/types';
 import { AppError, notFound } from '../../http/app-error.js';
-import { assertRecentlyProven } from '../auth/recent-proof.js';
-import { requireSession, sessionOf } from '../auth/sessions.js';
+import { findUserById } from '../accounts/index.js';
+import { assertRecentlyProven, requireSession, sessionOf } from '../auth/index.js';
 import { createPortalBot } from './bot.js';
 import { BotRunner, WEBHOOK_PATH, webhookSecret } from './bot-runner.js';
 import { issueLinkToken } from './link-tokens.js';
 import { TELEGRAM_MESSAGES } from './messages.js';
-import { findUserById } from './repository.js';
 import { SignInNotices } from './sign-in-notices.js';
 
 const errors = {
@@ -21,14 +20,14 @@ const errors = {
   503: errorAnswerSchema,
 };
 
-/** telegrambotms (DESIGN §3): the link call, the linked check, the bot and its sign-in notices. */
+/** telegrambotms: the link call, the linked check, the bot and its sign-in notices. */
 export async function telegramRoutes(app: FastifyInstance) {
   const { config, db, clock, sessions } = app.deps;
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const log = app.log.child({ module: 'telegram' });
 
   const bot = config.TELEGRAM_BOT_TOKEN
-    ? createPortalBot(
+    ? await createPortalBot(
         config.TELEGRAM_BOT_TOKEN,
         { apiRoot: config.TELEGRAM_API_ROOT },
         { db, clock, sessions, log },

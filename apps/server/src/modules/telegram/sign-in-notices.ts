@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import type { Api } from 'grammy';
 import { UAParser } from 'ua-parser-js';
 import type { Db } from '../../db/database.js';
-import { type SessionRow, sessions, users } from '../auth/schema.js';
+import { findUserById } from '../accounts/index.js';
+import { type SessionRow, sessions } from '../auth/schema.js';
 import { endSessionData } from './bot.js';
 import { BOT_TEXT } from './messages.js';
 
@@ -23,9 +24,9 @@ export function describeDevice(userAgent: string): string {
 }
 
 /**
- * Sends "new sign-in" messages (DESIGN §3) for sessions as they are created. Sessions may be
- * created inside a transaction that commits a moment later, so the session is looked up a few
- * times before giving up; a rolled-back sign-in is never announced.
+ * Sends "new sign-in" messages, with a button that ends that session, as sessions are created.
+ * Sessions may be created inside a transaction that commits a moment later, so the session is
+ * looked up a few times before giving up; a rolled-back sign-in is never announced.
  */
 export class SignInNotices {
   private readonly pending = new Set<Promise<void>>();
@@ -59,22 +60,22 @@ export class SignInNotices {
   private async announce(sessionId: string) {
     for (let attempt = 0; attempt < 5 && !this.stopped; attempt++) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-      const [row] = await this.db
-        .select({ session: sessions, user: users })
+      const [session] = await this.db
+        .select()
         .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
         .where(eq(sessions.id, sessionId))
         .limit(1);
-      if (!row) continue;
-      if (row.user.telegramId === null) return;
+      const user = session && (await findUserById(this.db, session.userId));
+      if (!session || !user) continue;
+      if (user.telegramId === null) return;
       const text = BOT_TEXT.signIn({
-        userName: row.user.userName,
-        device: describeDevice(row.session.userAgent),
-        ip: row.session.ipAddress,
-        when: `${moscowTime.format(row.session.createdAt)} (МСК)`,
-        ...(row.session.clientOrigin ? { via: row.session.clientOrigin } : {}),
+        userName: user.userName,
+        device: describeDevice(session.userAgent),
+        ip: session.ipAddress,
+        when: `${moscowTime.format(session.createdAt)} (МСК)`,
+        ...(session.clientOrigin ? { via: session.clientOrigin } : {}),
       });
-      await this.api.sendMessage(row.user.telegramId, text, {
+      await this.api.sendMessage(user.telegramId, text, {
         reply_markup: {
           inline_keyboard: [
             [{ text: BOT_TEXT.endSessionButton, callback_data: endSessionData(sessionId) }],

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { startFakeTelegramApi } from '../../../test/fake-telegram-api.js';
-import { createSignedInUser } from '../../../test/fixtures.js';
-import { createTestApp } from '../../../test/test-app.js';
+import { startFakeTelegramApi } from '../../../test/support/fake-telegram-api.js';
+import { createSignedInUser } from '../../../test/support/fixtures.js';
+import { createTestApp } from '../../../test/support/test-app.js';
 import { WEBHOOK_PATH, webhookSecret } from './bot-runner.js';
 import { BOT_TEXT, TELEGRAM_MESSAGES } from './messages.js';
 

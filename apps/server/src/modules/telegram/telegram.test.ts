@@ -1,19 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startFakeTelegramApi } from '../../../test/fake-telegram-api.js';
-import { createSignedInUser, createUser, signIn } from '../../../test/fixtures.js';
-import { createTestApp } from '../../../test/test-app.js';
-import { users } from '../auth/schema.js';
+import { startFakeTelegramApi } from '../../../test/support/fake-telegram-api.js';
+import { createSignedInUser, createUser, signIn } from '../../../test/support/fixtures.js';
+import { createTestApp } from '../../../test/support/test-app.js';
+import { users } from '../accounts/schema.js';
 import { BOT_TEXT, TELEGRAM_MESSAGES } from './messages.js';
 
 const fake = await startFakeTelegramApi();
 afterAll(() => fake.close());
 const testApp = await createTestApp({
-  config: {
-    TELEGRAM_BOT_TOKEN: fake.token,
-    TELEGRAM_API_ROOT: fake.apiRoot,
-    TELEGRAM_BOT_USERNAME: fake.botUsername,
-  },
+  config: fake.config,
 });
 const { app, clock, database } = testApp;
 /** Linking needs a session that has just proved its owner (auth/recent-proof.ts). */

@@ -1,4 +1,4 @@
-// Server answers of the authenticator-app flows (ours: the spec shows none of them).
+// Server answers of the authenticator-app flows (ours: the product words none of them).
 export const TWO_FACTOR_MESSAGES = {
   enabled: 'Аутентификатор подключён',
   disabled: 'Аутентификатор отключён',

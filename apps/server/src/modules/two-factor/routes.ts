@@ -1,4 +1,5 @@
 import { errorAnswerSchema } from '@portal/contracts/common';
+import { USER_NOT_FOUND } from '@portal/contracts/messages';
 import {
   recoveryCodesAnswerSchema,
   twoFactorCodeAnswerSchema,
@@ -7,12 +8,10 @@ import {
   twoFactorEnableAnswerSchema,
   twoFactorStatusAnswerSchema,
 } from '@portal/contracts/security';
-import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { notFound } from '../../http/app-error.js';
-import { requireRecentProof } from '../auth/recent-proof.js';
-import { users } from '../auth/schema.js';
-import { requireSession, sessionOf } from '../auth/sessions.js';
+import { findUserById } from '../accounts/index.js';
+import { requireRecentProof, requireSession, sessionOf } from '../auth/index.js';
 import { TWO_FACTOR_MESSAGES } from './messages.js';
 
 const PREFIX = '/authms/api/Auth/2fa';
@@ -25,7 +24,7 @@ const errors = {
 };
 const common = { tags: ['two-factor'], security: [{ bearer: [] }] };
 
-/** The authenticator app (spec §7 `2fa/*`, DESIGN §3) and its recovery codes. */
+/** The authenticator app (`2fa/*`) and its recovery codes. */
 export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
   const { twoFactor, loginThrottle } = app.deps;
   // Switching the authenticator on needs a fresh proof of the owner (auth/recent-proof.ts).
@@ -45,11 +44,8 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { userId } = sessionOf(request);
-      const [user] = await app.deps.db
-        .select({ email: users.email, userName: users.userName })
-        .from(users)
-        .where(eq(users.id, userId));
-      if (!user) throw notFound('Пользователь не найден');
+      const user = await findUserById(app.deps.db, userId);
+      if (!user) throw notFound(USER_NOT_FOUND);
       return twoFactor.beginEnrollment({ id: userId, account: user.email || user.userName });
     },
   );

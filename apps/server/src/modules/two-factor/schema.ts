@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../auth/schema.js';
+import { users } from '../accounts/schema.js';
 
 /** migrations/0200_two_factor.sql */
 export const twoFactorAuthenticators = pgTable('two_factor_authenticators', {

@@ -9,7 +9,7 @@ import {
   totpStep,
 } from './totp.js';
 
-// RFC 6238 Appendix B, SHA-1: the ASCII seed '12345678901234567890' (research/integrations.md §5).
+// RFC 6238 Appendix B, SHA-1: the ASCII seed '12345678901234567890', in Base32 below.
 const RFC_SECRET = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';
 const RFC_VECTORS = [
   { time: 59, step: 0x1, eight: '94287082', six: '287082' },

@@ -6,7 +6,7 @@ import {
 } from '@portal/contracts/constants';
 import { Secret, TOTP, URI } from 'otpauth';
 
-/** 20 bytes = 160 bits, the size RFC 4226 §4 recommends and the floor DESIGN sets. */
+/** 20 bytes = 160 bits, the size RFC 4226 §4 recommends (it requires at least 128). */
 export const SECRET_BYTES = 20;
 
 export function generateTotpSecret(): string {
@@ -34,7 +34,7 @@ export function totpCode(secretBase32: string, at: Date): string {
 }
 
 /**
- * The step a code belongs to when it is valid at `at` within ±1 step (DESIGN §3), else null.
+ * The step a code belongs to when it is valid at `at` within ±1 step (RFC 6238 §5.2), else null.
  * The caller refuses a step already used; otpauth compares in constant time.
  */
 export function matchTotpStep(secretBase32: string, code: string, at: Date): number | null {

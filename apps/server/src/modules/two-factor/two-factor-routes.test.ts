@@ -6,11 +6,11 @@ import {
   addressSequence,
   nextTotpStep,
   TOTP_STEP_MS,
-} from '../../../test/auth-helpers.js';
-import { createSignedInUser, DEFAULT_PASSWORD } from '../../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../../test/test-app.js';
+} from '../../../test/support/auth-helpers.js';
+import { createSignedInUser, DEFAULT_PASSWORD } from '../../../test/support/fixtures.js';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { decodeQrPng, secretOfOtpauthUrl } from '../../../test/support/two-factor.js';
 import { twoFactorAuthenticators, twoFactorRecoveryCodes } from './schema.js';
-import { decodeQrPng, secretOfOtpauthUrl } from './testing.js';
 import { totpCode } from './totp.js';
 
 let testApp: TestApp;

@@ -1,10 +1,9 @@
 import { CODE_WRONG } from '@portal/contracts/messages';
 import { and, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import QRCode from 'qrcode';
 import type { Clock } from '../../adapters/clock.js';
 import type { Db, Executor } from '../../db/database.js';
 import { AppError } from '../../http/app-error.js';
-import type { SecondFactor } from '../auth/second-factor.js';
+import type { SecondFactor } from '../auth/index.js';
 import { TWO_FACTOR_MESSAGES } from './messages.js';
 import {
   generateRecoveryCodes,
@@ -35,7 +34,7 @@ export interface TwoFactorServiceOptions {
 const conflict = (message: string) => new AppError('conflict', message);
 
 /**
- * The authenticator app (DESIGN §3): a pending secret until a code proves the app has it, then
+ * The authenticator app: a pending secret until a code proves the app has it, then
  * codes of SHA-1, 6 digits, 30 s, ±1 step, each step accepted once; ten single-use recovery codes.
  */
 export class TwoFactorService implements SecondFactor {
@@ -79,6 +78,8 @@ export class TwoFactorService implements SecondFactor {
       .returning({ userId: twoFactorAuthenticators.userId });
     if (rows.length === 0) throw conflict(TWO_FACTOR_MESSAGES.alreadyEnabled);
     const url = otpauthUrl(secret, this.options.issuer, user.account);
+    // Loaded when an authenticator is first connected, not at start.
+    const { default: QRCode } = await import('qrcode');
     const png = await QRCode.toBuffer(url, { type: 'png', errorCorrectionLevel: 'M', margin: 2 });
     return { qrCode: png.toString('base64'), secret, otpauthUrl: url };
   }

@@ -1,7 +1,8 @@
-import sharp, { type Metadata } from 'sharp';
+import { AVATAR_WRONG_TYPE } from '@portal/contracts/messages';
+import type { Metadata } from 'sharp';
 import { invalidInput } from '../../http/app-error.js';
 
-/** Limits of DESIGN §5: bytes on the wire, pixels before anything is decoded, the stored size. */
+/** Limits of an avatar: bytes on the wire, pixels before anything is decoded, the stored size. */
 export const AVATAR_LIMITS = {
   maxBytes: 5 * 1024 * 1024,
   /** 40 megapixels: a phone photo passes, a decompression bomb does not. */
@@ -11,7 +12,7 @@ export const AVATAR_LIMITS = {
 } as const;
 
 export const AVATAR_MESSAGES = {
-  wrongType: 'Допустимы только изображения PNG или JPEG',
+  wrongType: AVATAR_WRONG_TYPE,
   tooLarge: 'Файл слишком большой: максимум 5 МБ',
   tooManyPixels: 'Изображение слишком большое: максимум 40 мегапикселей',
   unreadable: 'Не удалось прочитать изображение',
@@ -46,6 +47,8 @@ export interface ProcessedImage {
 export async function processAvatar(bytes: Buffer): Promise<ProcessedImage> {
   const type = sniffImageType(bytes);
   if (!type) throw invalidInput(AVATAR_MESSAGES.wrongType, { file: [AVATAR_MESSAGES.wrongType] });
+  // Loaded at the first upload, not at start: sharp's native library is a large part of a start.
+  const { default: sharp } = await import('sharp');
 
   const options = { limitInputPixels: AVATAR_LIMITS.maxPixels, failOn: 'error' } as const;
   let metadata: Metadata;

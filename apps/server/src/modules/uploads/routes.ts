@@ -11,7 +11,7 @@ import {
   LocalFileStorage,
   STORED_KEY_PATTERN,
 } from '../../adapters/storage.js';
-import { requireSession, sessionOf } from '../auth/sessions.js';
+import { requireSession, sessionOf } from '../auth/index.js';
 import { AVATAR_LIMITS, AVATAR_MESSAGES, processAvatar } from './avatar-image.js';
 import { recordUpload } from './repository.js';
 
@@ -22,10 +22,13 @@ const errorResponses = {
   429: errorAnswerSchema,
 };
 
+/** A stored image's bytes (a Buffer; the document says binary). */
+const imageBytes = z.any().meta({ type: 'string', format: 'binary' });
+
 /** Re-encoding costs CPU: uploads per user and window. */
 export const UPLOAD_RATE_LIMIT = { limit: 30, windowMs: 10 * 60_000 } as const;
 
-/** `/upload` (DESIGN §5) and, for the local directory, the files themselves at `/uploads/<key>`. */
+/** `/upload` and, for the local directory, the files themselves at `/uploads/<key>`. */
 export async function uploadRoutes(app: FastifyInstance) {
   await app.register(fastifyMultipart, {
     limits: {
@@ -44,6 +47,16 @@ export async function uploadRoutes(app: FastifyInstance) {
     '/upload',
     {
       onRequest: requireSession,
+      // The route reads the multipart body itself (readFilePart); this is its description.
+      config: {
+        openApiBody: {
+          type: 'object',
+          required: ['file'],
+          properties: {
+            file: { type: 'string', format: 'binary', description: 'PNG или JPEG' },
+          },
+        },
+      },
       schema: {
         tags: ['uploads'],
         summary: 'Загрузка изображения (multipart, поле file)',
@@ -83,6 +96,17 @@ export async function uploadRoutes(app: FastifyInstance) {
           tags: ['uploads'],
           summary: 'Загруженный файл',
           params: z.object({ key: z.string().max(64) }),
+          response: {
+            200: {
+              description: 'Изображение',
+              content: {
+                'image/png': { schema: imageBytes },
+                'image/jpeg': { schema: imageBytes },
+              },
+            },
+            400: errorAnswerSchema,
+            404: errorAnswerSchema,
+          },
         },
       },
       async (request, reply) => {

@@ -1,3 +1,5 @@
+import { USER_NOT_FOUND } from '@portal/contracts/messages';
+
 /** Texts of the Yandex ID sign-in (shown as a toast after the redirect). */
 export const YANDEX_MESSAGES = {
   notConfigured: 'Вход через Яндекс ID не настроен',
@@ -9,7 +11,5 @@ export const YANDEX_MESSAGES = {
     'Аккаунт с этой почтой уже есть. Войдите в него и привяжите Яндекс ID в разделе «Личные данные»',
   yandexTaken: 'Этот Яндекс ID уже привязан к другому аккаунту',
   accountHasOtherYandex: 'К аккаунту уже привязан другой Яндекс ID',
-  userGone: 'Пользователь не найден',
-  twoFactorRequired:
-    'Для этого аккаунта включена двухфакторная аутентификация. Войдите по логину и паролю',
+  userGone: USER_NOT_FOUND,
 } as const;

@@ -1,5 +1,6 @@
 import { errorAnswerSchema } from '@portal/contracts/common';
 import {
+  CODE_WRONG,
   PORTAL_ONLY,
   PROOF_REQUIRED,
   YANDEX_SIGN_IN_CODE_REFUSED,
@@ -12,11 +13,10 @@ import {
 } from '@portal/contracts/yandex';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { enforceLimit } from '../../adapters/rate-limit.js';
 import { AppError, invalidInput } from '../../http/app-error.js';
-import { assertRecentlyProven } from '../auth/recent-proof.js';
-import { clientOf } from '../auth/routes.js';
-import { bearerToken } from '../auth/sessions.js';
+import { assertRecentlyProven, bearerToken, clientOf } from '../auth/index.js';
 import { YANDEX_MESSAGES } from './messages.js';
 import { createState, readState, STATE_TTL_MS } from './oauth-state.js';
 import {
@@ -24,7 +24,9 @@ import {
   flowHashOf,
   issueSignInCode,
   newFlow,
+  SECOND_FACTOR_SIGN_IN_CODE_TTL_MS,
   SIGN_IN_CODE_TTL_MS,
+  signInCodeOwner,
   spendState,
 } from './sign-in-flows.js';
 import { resolveYandexAccount } from './yandex-accounts.js';
@@ -43,7 +45,7 @@ const LIMIT = { limit: 30, windowMs: 10 * 60_000 };
  * browser holding the flow cookie.
  */
 export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { config, db, clock, sessions, rateLimiter } = app.deps;
+  const { config, db, clock, sessions, rateLimiter, secondFactor, loginThrottle } = app.deps;
   const isHttps = config.PUBLIC_URL.startsWith('https://');
   const portal = (path: string, params: Record<string, string>) => {
     const url = new URL(path, config.PUBLIC_URL);
@@ -106,6 +108,12 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['yandex'],
         summary: 'Возврат из Яндекс ID (фрагмент /oauth как query): вход, привязка или создание',
         querystring: yandexCallbackQuerySchema,
+        response: {
+          // Every outcome, a refusal too, sends the browser back to /auth or /profile.
+          302: z.null().describe('На /auth (с одноразовым кодом или ошибкой) или на /profile'),
+          400: errorAnswerSchema,
+          429: errorAnswerSchema,
+        },
       },
     },
     async (request, reply) => {
@@ -149,13 +157,13 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
         reply.header('Set-Cookie', cookie('', 0));
         return reply.redirect(portal('/profile', { yandexLinked: '1' }), 302);
       }
-      // Yandex stands in for the password, not for the authenticator code.
-      if (await app.deps.secondFactor.isEnabled(outcome.user.id)) {
-        return fail(YANDEX_MESSAGES.twoFactorRequired);
-      }
       // Not a session token: a code that only this browser (its flow cookie) can exchange, once.
-      const code = await issueSignInCode(db, state.flowHash, outcome.user.id, now);
-      reply.header('Set-Cookie', cookie(flowId, SIGN_IN_CODE_TTL_MS / 1000));
+      // With the authenticator on, the exchange asks for its code first, so the code lives longer.
+      const ttlMs = (await secondFactor.isEnabled(outcome.user.id))
+        ? SECOND_FACTOR_SIGN_IN_CODE_TTL_MS
+        : SIGN_IN_CODE_TTL_MS;
+      const code = await issueSignInCode(db, state.flowHash, outcome.user.id, now, ttlMs);
+      reply.header('Set-Cookie', cookie(flowId, ttlMs / 1000));
       return reply.redirect(portal('/auth', { yandexCode: code }), 302);
     },
   );
@@ -165,7 +173,8 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['yandex'],
-        summary: 'Обмен одноразового кода входа через Яндекс ID на сессию (в том же браузере)',
+        summary:
+          'Обмен одноразового кода входа через Яндекс ID на сессию (в том же браузере); с двухфакторной защитой — requiresTwoFactor',
         body: yandexExchangeRequestSchema,
         response: {
           200: yandexExchangeAnswerSchema,
@@ -177,19 +186,35 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       await enforceLimit(rateLimiter, `yandex-exchange:ip:${request.ip}`, LIMIT);
       reply.header('Cache-Control', 'no-store');
-      // The flow ends here, whether the code is taken or not.
-      reply.header('Set-Cookie', cookie('', 0));
+      const refused = () => {
+        reply.header('Set-Cookie', cookie('', 0));
+        return invalidInput(YANDEX_SIGN_IN_CODE_REFUSED, { code: [YANDEX_SIGN_IN_CODE_REFUSED] });
+      };
       const flowId = flowCookie(request);
-      const signedIn = flowId
-        ? await exchangeSignInCode(
-            { db, sessions },
-            { code: request.body.code, flowId, client: clientOf(request) },
-            clock.now(),
-          )
-        : null;
-      if (!signedIn) {
-        throw invalidInput(YANDEX_SIGN_IN_CODE_REFUSED, { code: [YANDEX_SIGN_IN_CODE_REFUSED] });
+      const { code, twoFactorCode } = request.body;
+      const userId = flowId ? await signInCodeOwner(db, { code, flowId }, clock.now()) : null;
+      if (!flowId || !userId) throw refused();
+
+      // Yandex stands in for the password, not for the authenticator: its code is asked as the
+      // password sign-in asks it, and the flow (code and cookie) waits meanwhile. A wrong code
+      // counts in the account's lock, like one typed after the password.
+      if (await secondFactor.isEnabled(userId)) {
+        if (!twoFactorCode) return { requiresTwoFactor: true as const };
+        await loginThrottle.guard(userId, async () => {
+          if (!(await secondFactor.verifyLoginCode(userId, twoFactorCode))) {
+            throw invalidInput(CODE_WRONG, { twoFactorCode: [CODE_WRONG] });
+          }
+        });
       }
+
+      // The flow ends here, whether the code is taken or not.
+      const signedIn = await exchangeSignInCode(
+        { db, sessions },
+        { code, flowId, client: clientOf(request) },
+        clock.now(),
+      );
+      if (!signedIn) throw refused();
+      reply.header('Set-Cookie', cookie('', 0));
       return signedIn;
     },
   );

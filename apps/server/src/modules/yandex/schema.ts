@@ -1,5 +1,5 @@
 import { pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../auth/schema.js';
+import { users } from '../accounts/schema.js';
 
 /** migrations/0610_yandex_flows.sql */
 export const yandexFlows = pgTable('yandex_flows', {

@@ -1,10 +1,12 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { generateToken, hashToken, type SessionStore } from '../auth/sessions.js';
+import { generateToken, hashToken, type SessionStore } from '../auth/index.js';
 import { yandexFlows } from './schema.js';
 
 /** How long the code the callback hands to /auth may be exchanged for a session. */
 export const SIGN_IN_CODE_TTL_MS = 60_000;
+/** The same for an account with the authenticator on: the user types its code in between. */
+export const SECOND_FACTOR_SIGN_IN_CODE_TTL_MS = 5 * 60_000;
 
 /**
  * A flow is one Yandex sign-in (or linking) in one browser. The browser keeps a random flow id in
@@ -31,17 +33,43 @@ export async function spendState(db: Db, flowHash: string, stateExpiresAt: Date,
 }
 
 /** A one-time code that signs `userId` in from this flow's browser; only its hash is kept. */
-export async function issueSignInCode(db: Db, flowHash: string, userId: string, now: Date) {
+export async function issueSignInCode(
+  db: Db,
+  flowHash: string,
+  userId: string,
+  now: Date,
+  ttlMs = SIGN_IN_CODE_TTL_MS,
+) {
   const code = generateToken();
   await db
     .update(yandexFlows)
-    .set({
-      codeHash: hashToken(code),
-      userId,
-      expiresAt: new Date(now.getTime() + SIGN_IN_CODE_TTL_MS),
-    })
+    .set({ codeHash: hashToken(code), userId, expiresAt: new Date(now.getTime() + ttlMs) })
     .where(eq(yandexFlows.flowHash, flowHash));
   return code;
+}
+
+const isLiveCode = (input: { code: string; flowId: string }, now: Date) =>
+  and(
+    eq(yandexFlows.codeHash, hashToken(input.code)),
+    eq(yandexFlows.flowHash, flowHashOf(input.flowId)),
+    isNull(yandexFlows.exchangedAt),
+    gt(yandexFlows.expiresAt, now),
+  );
+
+/**
+ * The user a live, unused code of this flow would sign in, without spending it (the account's
+ * second factor is asked first); null when there is none.
+ */
+export async function signInCodeOwner(
+  db: Db,
+  input: { code: string; flowId: string },
+  now: Date,
+): Promise<string | null> {
+  const [flow] = await db
+    .select({ userId: yandexFlows.userId })
+    .from(yandexFlows)
+    .where(isLiveCode(input, now));
+  return flow?.userId ?? null;
 }
 
 /**
@@ -58,14 +86,7 @@ export async function exchangeSignInCode(
     const [flow] = await tx
       .update(yandexFlows)
       .set({ exchangedAt: now })
-      .where(
-        and(
-          eq(yandexFlows.codeHash, hashToken(input.code)),
-          eq(yandexFlows.flowHash, flowHashOf(input.flowId)),
-          isNull(yandexFlows.exchangedAt),
-          gt(yandexFlows.expiresAt, now),
-        ),
-      )
+      .where(isLiveCode(input, now))
       .returning({ userId: yandexFlows.userId });
     if (!flow?.userId) return null;
     const { token } = await deps.sessions.create({ userId: flow.userId, ...input.client }, tx);

@@ -1,13 +1,20 @@
 import { randomInt } from 'node:crypto';
 import { cleanedName } from '@portal/contracts/common';
 import { USERNAME_MAX_LENGTH } from '@portal/contracts/constants';
-import { eq } from 'drizzle-orm';
 import type { Clock } from '../../adapters/clock.js';
 import type { Db, Tx } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/unique-violation.js';
-import { emailKey, userNameKey } from '../auth/identity.js';
-import { type UserRow, users } from '../auth/schema.js';
-import { findUserByEmailKey, findUserById } from '../auth/users-repository.js';
+import {
+  emailKey,
+  findUserByEmailKey,
+  findUserById,
+  findUserByYandexId,
+  insertUser,
+  isUserNameKeyTaken,
+  type UserRow,
+  updateUser,
+  userNameKey,
+} from '../accounts/index.js';
 import { YANDEX_MESSAGES } from './messages.js';
 import type { YandexProfile } from './yandex-profile.js';
 
@@ -19,7 +26,7 @@ export type YandexOutcome =
 class Refused extends Error {}
 
 /**
- * What a Yandex profile means for the portal (DESIGN §3): link it to the signed-in user who
+ * What a Yandex profile means for the portal: link it to the signed-in user who
  * asked, sign in the user it is linked to, or create an account for a new confirmed e-mail.
  * An e-mail that already has an account is never taken over by a Yandex sign-in.
  */
@@ -31,7 +38,7 @@ export async function resolveYandexAccount(
   const now = deps.clock.now();
   try {
     return await deps.db.transaction(async (tx): Promise<YandexOutcome> => {
-      const holder = await findByYandexId(tx, profile.id);
+      const holder = await findUserByYandexId(tx, profile.id);
       if (linkToUserId) {
         const user = await findUserById(tx, linkToUserId);
         if (!user) throw new Refused(YANDEX_MESSAGES.userGone);
@@ -39,10 +46,7 @@ export async function resolveYandexAccount(
         if (user.yandexId && user.yandexId !== profile.id) {
           throw new Refused(YANDEX_MESSAGES.accountHasOtherYandex);
         }
-        await tx
-          .update(users)
-          .set({ yandexId: profile.id, updatedAt: now })
-          .where(eq(users.id, user.id));
+        await updateUser(tx, user.id, { yandexId: profile.id, updatedAt: now });
         return { kind: 'linked', user };
       }
       if (holder) return { kind: 'signed-in', user: holder };
@@ -53,29 +57,26 @@ export async function resolveYandexAccount(
         throw new Refused(YANDEX_MESSAGES.emailTaken);
       }
       const userName = await freeUserName(tx, profile.login || email.split('@')[0] || 'user');
-      const [created] = await tx
-        .insert(users)
-        .values({
-          email,
-          emailKey: emailKey(email),
+      const created = await insertUser(tx, {
+        email,
+        emailKey: emailKey(email),
+        userName,
+        userNameKey: userNameKey(userName),
+        // No password: this account signs in with Yandex ID (or sets one by password reset).
+        passwordHash: null,
+        // Names from the profile follow the portal's rule for names: nothing invisible.
+        firstName:
+          cleanedName(profile.first_name ?? '') ||
+          cleanedName(profile.display_name ?? '') ||
           userName,
-          userNameKey: userNameKey(userName),
-          // No password: this account signs in with Yandex ID (or sets one by password reset).
-          passwordHash: null,
-          // Names from the profile follow the portal's rule for names: nothing invisible.
-          firstName:
-            cleanedName(profile.first_name ?? '') ||
-            cleanedName(profile.display_name ?? '') ||
-            userName,
-          lastName: cleanedName(profile.last_name ?? ''),
-          yandexId: profile.id,
-          // Yandex only hands out addresses it has confirmed.
-          confirmedAt: now,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      return { kind: 'created', user: created! };
+        lastName: cleanedName(profile.last_name ?? ''),
+        yandexId: profile.id,
+        // Yandex only hands out addresses it has confirmed.
+        confirmedAt: now,
+        createdAt: now,
+        updatedAt: now,
+      });
+      return { kind: 'created', user: created };
     });
   } catch (error) {
     if (error instanceof Refused) return { kind: 'refused', message: error.message };
@@ -85,11 +86,6 @@ export async function resolveYandexAccount(
   }
 }
 
-async function findByYandexId(tx: Tx, yandexId: string) {
-  const [row] = await tx.select().from(users).where(eq(users.yandexId, yandexId)).limit(1);
-  return row ?? null;
-}
-
 /** A username in the registration alphabet from the Yandex login, made unique with digits. */
 async function freeUserName(tx: Tx, login: string): Promise<string> {
   let base = login.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, USERNAME_MAX_LENGTH);
@@ -97,12 +93,7 @@ async function freeUserName(tx: Tx, login: string): Promise<string> {
   for (let attempt = 0; attempt < 10; attempt++) {
     const suffix = attempt === 0 ? '' : String(randomInt(1000, 1_000_000));
     const candidate = `${base.slice(0, USERNAME_MAX_LENGTH - suffix.length)}${suffix}`;
-    const [taken] = await tx
-      .select({ id: users.id })
-      .from(users)
-      .where(eq(users.userNameKey, userNameKey(candidate)))
-      .limit(1);
-    if (!taken) return candidate;
+    if (!(await isUserNameKeyTaken(tx, userNameKey(candidate)))) return candidate;
   }
   return `user${randomInt(10_000_000, 100_000_000)}`;
 }

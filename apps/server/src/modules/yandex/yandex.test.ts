@@ -1,12 +1,18 @@
 import { createHash } from 'node:crypto';
-import { YANDEX_SIGN_IN_CODE_REFUSED } from '@portal/contracts/messages';
+import { CODE_WRONG, YANDEX_SIGN_IN_CODE_REFUSED } from '@portal/contracts/messages';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { turnOnAuthenticator } from '../../../test/auth-helpers.js';
-import { type FakeYandexAccount, startFakeYandex } from '../../../test/fake-yandex.js';
-import { createSignedInUser, createUser } from '../../../test/fixtures.js';
-import { createTestApp } from '../../../test/test-app.js';
-import { sessions, users } from '../auth/schema.js';
+import {
+  nextTotpStep,
+  otherCode,
+  turnOnAuthenticator,
+} from '../../../test/support/auth-helpers.js';
+import { type FakeYandexAccount, startFakeYandex } from '../../../test/support/fake-yandex.js';
+import { createSignedInUser, createUser } from '../../../test/support/fixtures.js';
+import { createTestApp } from '../../../test/support/test-app.js';
+import { users } from '../accounts/schema.js';
+import { loginThrottles, sessions } from '../auth/schema.js';
+import { totpCode } from '../two-factor/index.js';
 import { YANDEX_MESSAGES } from './messages.js';
 import { STATE_TTL_MS } from './oauth-state.js';
 import { FLOW_COOKIE } from './routes.js';
@@ -15,11 +21,7 @@ import { SIGN_IN_CODE_TTL_MS } from './sign-in-flows.js';
 const fake = await startFakeYandex();
 afterAll(() => fake.close());
 const testApp = await createTestApp({
-  config: {
-    YANDEX_CLIENT_ID: fake.clientId,
-    YANDEX_AUTHORIZE_URL: fake.authorizeUrl,
-    YANDEX_USERINFO_URL: fake.userInfoUrl,
-  },
+  config: fake.config,
 });
 const { app, clock, config, database } = testApp;
 
@@ -77,11 +79,16 @@ async function tokenUser(token: string) {
 
 let nextIp = 1;
 /** Each exchange from its own address unless told, so the per-address limit stays out of the way. */
-function exchange(code: string | null, cookie: string | undefined, remoteAddress?: string) {
+function exchange(
+  code: string | null,
+  cookie: string | undefined,
+  remoteAddress?: string,
+  twoFactorCode?: string,
+) {
   return app.inject({
     method: 'POST',
     url: '/auth/yandex/exchange',
-    payload: { code },
+    payload: { code, ...(twoFactorCode === undefined ? {} : { twoFactorCode }) },
     headers: cookie ? { cookie } : {},
     remoteAddress: remoteAddress ?? `198.51.100.${nextIp++ % 250}`,
   });
@@ -211,16 +218,78 @@ describe('/auth/yandex/callback', () => {
     expect(rows).toHaveLength(1);
   });
 
-  it('refuses a sign-in to an account with the authenticator on (the code is not skipped)', async () => {
+  it('asks an account with the authenticator on for its code, as login does, and counts wrong codes in the account lock', async () => {
     const yandex = account();
-    const { headers } = await createSignedInUser(testApp, { yandexId: yandex.id });
-    await turnOnAuthenticator(testApp, headers);
+    const { user, headers } = await createSignedInUser(testApp, { yandexId: yandex.id });
+    const secret = await turnOnAuthenticator(testApp, headers);
+    nextTotpStep(clock);
 
     fake.signInAs(yandex);
     const { back, cookie } = await startSignIn();
     const location = redirectOf(await callback(back, cookie));
-    expect(location.searchParams.get('yandexError')).toBe(YANDEX_MESSAGES.twoFactorRequired);
-    expect(location.searchParams.get('yandexCode')).toBeNull();
+    expect(location.searchParams.get('yandexError')).toBeNull();
+    const code = location.searchParams.get('yandexCode')!;
+    expect(code).toBeTruthy();
+
+    // The Yandex sign-in stands in for the password, not for the code: asked for, nothing spent.
+    const asked = await exchange(code, cookie);
+    expect(asked.statusCode).toBe(200);
+    expect(asked.json()).toEqual({ requiresTwoFactor: true });
+    expect(asked.headers['set-cookie']).toBeUndefined();
+    const sessionsOf = () =>
+      database.db.select().from(sessions).where(eq(sessions.userId, user.id));
+    const before = (await sessionsOf()).length;
+
+    // Typing the code takes longer than a minute; the code waits for it.
+    clock.advance(2 * 60_000);
+    const wrong = await exchange(code, cookie, undefined, otherCode(totpCode(secret, clock.now())));
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toEqual({ message: CODE_WRONG, errors: { twoFactorCode: [CODE_WRONG] } });
+    const [lock] = await database.db
+      .select()
+      .from(loginThrottles)
+      .where(eq(loginThrottles.subject, `user:${user.id}`));
+    expect(lock?.failures).toBe(1);
+
+    const right = await exchange(code, cookie, undefined, totpCode(secret, clock.now()));
+    expect(right.statusCode).toBe(200);
+    const { token } = right.json<{ token: string }>();
+    expect((await tokenUser(token)).id).toBe(user.id);
+    expect(await sessionsOf()).toHaveLength(before + 1);
+    // Single use, as ever; the right code also cleared the account's count.
+    expectRefusedExchange(await exchange(code, cookie, undefined, totpCode(secret, clock.now())));
+    const [cleared] = await database.db
+      .select()
+      .from(loginThrottles)
+      .where(eq(loginThrottles.subject, `user:${user.id}`));
+    expect(cleared?.failures ?? 0).toBe(0);
+  });
+
+  it('locks the account after ten wrong codes through Yandex, as after ten at the password sign-in', async () => {
+    const yandex = account();
+    const { headers } = await createSignedInUser(testApp, { yandexId: yandex.id });
+    const secret = await turnOnAuthenticator(testApp, headers);
+    nextTotpStep(clock);
+    fake.signInAs(yandex);
+    const { back, cookie } = await startSignIn();
+    const code = redirectOf(await callback(back, cookie)).searchParams.get('yandexCode')!;
+    const wrongCode = otherCode(totpCode(secret, clock.now()));
+    for (let attempt = 0; attempt < 10; attempt++) {
+      expect((await exchange(code, cookie, undefined, wrongCode)).statusCode).toBe(400);
+    }
+    const locked = await exchange(code, cookie, undefined, totpCode(secret, clock.now()));
+    expect(locked.statusCode).toBe(429);
+  });
+
+  it('gives an account without the authenticator no second step, and its code a minute', async () => {
+    const yandex = account();
+    await createUser(testApp, { yandexId: yandex.id });
+    fake.signInAs(yandex);
+    const { back, cookie } = await startSignIn();
+    const code = redirectOf(await callback(back, cookie)).searchParams.get('yandexCode')!;
+    // A second-factor code sent along changes nothing.
+    clock.advance(SIGN_IN_CODE_TTL_MS);
+    expectRefusedExchange(await exchange(code, cookie, undefined, '123456'));
   });
 
   it('never takes over an existing account by its e-mail', async () => {

@@ -12,5 +12,5 @@ export const tokenSet = createAction<string>('auth/tokenSet');
  */
 export const signedOut = createAction('auth/signedOut');
 
-/** The account's second factor was switched on or off (the authenticator settings, spec §4). */
+/** The account's second factor was switched on or off (by the authenticator settings). */
 export const requiresTwoFactorChanged = createAction<boolean>('auth/requiresTwoFactorChanged');

@@ -5,17 +5,21 @@ import { paths } from '@/config/paths';
 import { BrandCard } from '@/shared/ui/brand-card';
 import { PageLoader } from '@/shared/ui/page-loader';
 import { Tabs } from '@/shared/ui/tabs';
+import { notify } from '@/shared/ui/toast';
 import { postRegister } from './api/register';
 import styles from './auth-forms.module.css';
-import { codeScreenLeft, selectAuth, tabChosen } from './auth-slice';
+import { selectAuth, tabChosen } from './auth-slice';
+import { leaveCodeStep, openCodeStep } from './code-step-actions';
 import { LoginForm } from './login-form';
+import { pendingConfirmationOf } from './pending-confirmation';
 import { RedirectNotice } from './redirect-notice';
 import { emptyRegisterDraft, type RegisterDraft, RegisterForm } from './register-form';
 import { useSsoHandOff } from './use-sso-hand-off';
 import { useYandexCodeExchange } from './use-yandex-code-exchange';
+import { YandexTwoFactorStep } from './yandex-two-factor-step';
 
 // The code screen (and its six-box input library) loads only after a registration: /auth's own
-// JavaScript stays under issue 7's budget.
+// JavaScript stays under its budget (apps/web/README.md, "Budgets").
 const RegistrationCodeStep = lazy(() =>
   import('./registration-code-step').then((module) => ({ default: module.RegistrationCodeStep })),
 );
@@ -25,10 +29,15 @@ const TABS = [
   { value: 'register', label: 'Регистрация' },
 ] as const;
 
-/** What the code screen needs beyond the address; kept out of the store (it holds a password). */
-type PendingConfirmation = {
-  resendCode: () => Promise<string>;
-};
+/** Our text: after a reload a new code is asked for by sending the form again. */
+const SEND_FORM_AGAIN = 'Отправьте форму ещё раз — придёт новый код';
+
+/**
+ * How the code screen asks for a new code: the register or login request again, which holds the
+ * password, so it stays out of the store and of storage. Kept outside the page, so that leaving
+ * /auth and coming back (Back, Forward) keeps it; a reload forgets it.
+ */
+let resendOfPending: (() => Promise<string>) | null = null;
 
 /**
  * /auth: the two tabs, the code screen, the `link` hand-off and the Yandex
@@ -39,11 +48,10 @@ export default function AuthPage() {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const link = searchParams.get('link');
-  const { isLogin, registeredEmail } = useAppSelector(selectAuth);
-  const [confirmation, setConfirmation] = useState<PendingConfirmation | null>(null);
+  const { isLogin, confirmation } = useAppSelector(selectAuth);
   const [registerDraft, setRegisterDraft] = useState<RegisterDraft>(emptyRegisterDraft);
   const handOff = useSsoHandOff(link);
-  const isExchangingYandexCode = useYandexCodeExchange();
+  const yandexExchange = useYandexCodeExchange();
 
   // After signing in: home, unless a sibling site is waiting (the hand-off takes over).
   const goOn = () => {
@@ -51,17 +59,39 @@ export default function AuthPage() {
   };
 
   if (handOff.phase === 'redirecting') return <RedirectNotice host={handOff.host} />;
-  if (handOff.phase === 'requesting' || isExchangingYandexCode) return <PageLoader />;
+  if (handOff.phase === 'requesting' || yandexExchange.phase === 'exchanging') {
+    return <PageLoader />;
+  }
+  if (yandexExchange.phase === 'second-factor') {
+    return (
+      <BrandCard>
+        <YandexTwoFactorStep exchange={yandexExchange} />
+      </BrandCard>
+    );
+  }
 
-  if (registeredEmail && confirmation) {
+  // A code on its way: its screen, also after Back or a reload (until the code dies).
+  if (confirmation) {
+    const leave = () => {
+      resendOfPending = null;
+      dispatch(leaveCodeStep());
+    };
     return (
       <BrandCard>
         <Suspense fallback={<PageLoader />}>
           <RegistrationCodeStep
-            email={registeredEmail}
-            resendCode={confirmation.resendCode}
-            onBack={() => dispatch(codeScreenLeft())}
-            onConfirmed={goOn}
+            confirmation={confirmation}
+            resendCode={resendOfPending}
+            onBack={leave}
+            onResendFromForm={() => {
+              leave();
+              dispatch(tabChosen(confirmation.form));
+              notify.info(SEND_FORM_AGAIN);
+            }}
+            onConfirmed={() => {
+              resendOfPending = null;
+              goOn();
+            }}
           />
         </Suspense>
       </BrandCard>
@@ -71,7 +101,9 @@ export default function AuthPage() {
   return (
     <BrandCard>
       <header className={styles.header}>
-        <h1 className={styles.title}>Вход в личный кабинет</h1>
+        <h1 className={styles.title}>
+          {isLogin ? 'Вход в личный кабинет' : 'Регистрация в личном кабинете'}
+        </h1>
         <p className={styles.lead}>
           {isLogin
             ? 'Войдите, чтобы управлять услугами и балансом'
@@ -87,17 +119,31 @@ export default function AuthPage() {
         {isLogin ? (
           <LoginForm
             onSignedIn={goOn}
-            onConfirmationNeeded={(resendCode) => setConfirmation({ resendCode })}
+            onConfirmationNeeded={(pending, resendCode) => {
+              resendOfPending = resendCode;
+              dispatch(
+                openCodeStep(
+                  pendingConfirmationOf(pending.email, 'login', pending.resendAfterSeconds, {
+                    isNewCode: false,
+                  }),
+                ),
+              );
+            }}
           />
         ) : (
           <RegisterForm
             draft={registerDraft}
-            onRegistered={(draft, request) => {
+            onCodeOnItsWay={(draft, request, { resendAfterSeconds, isNewCode }) => {
               setRegisterDraft(draft);
-              setConfirmation({
-                // Spec §7: the register call is also the resend.
-                resendCode: async () => (await postRegister(request)).message,
-              });
+              // The register call is also the resend.
+              resendOfPending = async () => (await postRegister(request)).message;
+              dispatch(
+                openCodeStep(
+                  pendingConfirmationOf(request.email, 'register', resendAfterSeconds, {
+                    isNewCode,
+                  }),
+                ),
+              );
             }}
           />
         )}

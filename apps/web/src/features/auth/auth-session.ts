@@ -20,7 +20,7 @@ export function signOutLocally() {
   };
 }
 
-/** The account's second factor was switched on or off (spec §4): the stored flag, then the store. */
+/** The account's second factor was switched on or off: the stored flag, then the store. */
 export function setRequiresTwoFactor(value: boolean) {
   return (dispatch: Dispatch) => {
     writeRequiresTwoFactor(value);

@@ -3,10 +3,20 @@ import { readAccessToken } from '@/shared/api/token-storage';
 import type { RequestStatus } from '@/shared/lib/request-status';
 import { requiresTwoFactorChanged, signedOut, tokenSet } from './auth-actions';
 import { loginUser, registerUser, verifyRegistration } from './auth-thunks';
+import { type PendingConfirmation, readPendingConfirmation } from './pending-confirmation';
 import { readRequiresTwoFactor } from './two-factor-flag';
 import { fetchCurrentUser } from './user-slice';
 
-/** Auth state of spec §3. Being signed in is judged by the presence of a token (spec §6). */
+/** Which second factor the user types: the authenticator's code or a recovery code. */
+export type SecondFactorKind = 'authenticator' | 'recovery';
+
+/** What the login form asks for: the credentials, then the second factor the user chose. */
+export type LoginStep = 'credentials' | SecondFactorKind;
+
+/**
+ * The sign-in state and the steps of the /auth page. Being signed in is judged by the presence of
+ * a token.
+ */
 export type AuthState = {
   isAuth: boolean;
   /** The /auth page shows the Войти tab (false: Регистрация). */
@@ -15,13 +25,17 @@ export type AuthState = {
   userId: string | null;
   /** The server asked this login for a second factor: the login form shows the code field. */
   requiresTwoFactor: boolean;
+  secondFactorKind: SecondFactorKind;
   /** The token check at app start (the current-user call). */
   authStatus: RequestStatus;
   loginStatus: RequestStatus;
   /** Registration and its code confirmation. */
   registerStatus: RequestStatus;
-  /** Set after a successful registration: the page shows the code screen for this address. */
-  registeredEmail: string | null;
+  /**
+   * A registration code on its way (registered, or an unconfirmed account signed in): the page
+   * shows the code screen. Kept in sessionStorage too, so Back and a reload find it again.
+   */
+  confirmation: PendingConfirmation | null;
 };
 
 function initialAuthState(): AuthState {
@@ -34,10 +48,11 @@ function initialAuthState(): AuthState {
     // Signed out, the login form starts without the code field whatever was stored: the server
     // asks again (an abandoned code step must not trap the next person at this browser).
     requiresTwoFactor: token !== null && readRequiresTwoFactor(),
+    secondFactorKind: 'authenticator',
     authStatus: 'idle',
     loginStatus: 'idle',
     registerStatus: 'idle',
-    registeredEmail: null,
+    confirmation: readPendingConfirmation(),
   };
 }
 
@@ -53,16 +68,25 @@ export const authSlice = createSlice({
   reducers: {
     tabChosen(state, action: PayloadAction<'login' | 'register'>) {
       state.isLogin = action.payload === 'login';
+      state.secondFactorKind = 'authenticator';
+    },
+    /** 'Использовать резервный код' and back. */
+    secondFactorKindChosen(state, action: PayloadAction<SecondFactorKind>) {
+      state.secondFactorKind = action.payload;
+    },
+    /** A code was mailed, or one is on its way already: the code screen. */
+    codeStepOpened(state, action: PayloadAction<PendingConfirmation>) {
+      state.confirmation = action.payload;
+      state.registerStatus = 'idle';
     },
     /** The code screen's Back link: the form the user came from, to fix the address. */
     codeScreenLeft(state) {
-      state.registeredEmail = null;
+      state.confirmation = null;
       state.registerStatus = 'idle';
     },
-    /** A login of an unconfirmed account (the server mailed a fresh code): the code screen. */
-    confirmationRequested(state, action: PayloadAction<string>) {
-      state.registeredEmail = action.payload;
-      state.registerStatus = 'idle';
+    /** Another code was mailed (or the server named the wait): when the next may be asked for. */
+    codeResendDelayed(state, action: PayloadAction<number>) {
+      if (state.confirmation) state.confirmation.resendAt = action.payload;
     },
   },
   extraReducers: (builder) => {
@@ -98,7 +122,7 @@ export const authSlice = createSlice({
           signedInWith(state, action.payload.token, action.payload.userId);
           state.requiresTwoFactor = action.meta.arg.twoFactorCode !== undefined;
         } else {
-          // Spec §4: still signed out; the code field appears.
+          // Still signed out; the code field appears.
           state.requiresTwoFactor = true;
         }
       })
@@ -108,9 +132,8 @@ export const authSlice = createSlice({
       .addCase(registerUser.pending, (state) => {
         state.registerStatus = 'loading';
       })
-      .addCase(registerUser.fulfilled, (state, action) => {
+      .addCase(registerUser.fulfilled, (state) => {
         state.registerStatus = 'success';
-        state.registeredEmail = action.meta.arg.email;
       })
       .addCase(registerUser.rejected, (state) => {
         state.registerStatus = 'failed';
@@ -120,7 +143,7 @@ export const authSlice = createSlice({
       })
       .addCase(verifyRegistration.fulfilled, (state, action) => {
         state.registerStatus = 'success';
-        state.registeredEmail = null;
+        state.confirmation = null;
         signedInWith(state, action.payload.token, action.payload.userId);
       })
       .addCase(verifyRegistration.rejected, (state) => {
@@ -130,8 +153,16 @@ export const authSlice = createSlice({
   selectors: {
     selectIsAuth: (state) => state.isAuth,
     selectAuth: (state) => state,
+    selectLoginStep: (state): LoginStep =>
+      state.requiresTwoFactor ? state.secondFactorKind : 'credentials',
   },
 });
 
-export const { tabChosen, codeScreenLeft, confirmationRequested } = authSlice.actions;
-export const { selectIsAuth, selectAuth } = authSlice.selectors;
+export const {
+  tabChosen,
+  secondFactorKindChosen,
+  codeStepOpened,
+  codeScreenLeft,
+  codeResendDelayed,
+} = authSlice.actions;
+export const { selectIsAuth, selectAuth, selectLoginStep } = authSlice.selectors;

@@ -1,14 +1,15 @@
 import { combineSlices, configureStore } from '@reduxjs/toolkit';
+import { memoryStorage } from '@test-support/memory-storage';
 import { type AxiosAdapter, AxiosError, type InternalAxiosRequestConfig } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { msApi } from '@/shared/api/http';
-import { memoryStorage } from '@/shared/lib/memory-storage';
 import { signIn } from './auth-session';
-import { authSlice, codeScreenLeft } from './auth-slice';
+import { authSlice, secondFactorKindChosen, selectLoginStep, tabChosen } from './auth-slice';
 import { loginUser, logoutUser, registerUser, verifyRegistration } from './auth-thunks';
+import { leaveCodeStep, openCodeStep } from './code-step-actions';
 import { fetchCurrentUser, userSlice } from './user-slice';
 
-// The auth state of spec §3–4 driven through the real thunks and http client; the server is a
+// The auth state driven through the real thunks and http client; the server is a
 // function of the request, so nothing touches the network.
 
 type Answer = { status: number; data: unknown; headers?: Record<string, string> };
@@ -55,11 +56,19 @@ const user = {
 };
 
 const loginBody = { usernameOrEmail: 'player', password: 'Secret123' };
+/** A code step that dies in ten minutes. */
+const pending = {
+  email: 'new@example.com',
+  form: 'register' as const,
+  resendAt: Date.now() + 60_000,
+  expiresAt: Date.now() + 600_000,
+};
 const AUTH = '/authms/api/Auth';
 const realAdapter = msApi.defaults.adapter;
 
 beforeEach(() => {
   vi.stubGlobal('localStorage', memoryStorage());
+  vi.stubGlobal('sessionStorage', memoryStorage());
   answers = {};
   calls = [];
   msApi.defaults.adapter = fakeServer;
@@ -70,7 +79,7 @@ afterEach(() => {
   msApi.defaults.adapter = realAdapter;
 });
 
-describe('login (spec §4 "Auth")', () => {
+describe('login', () => {
   it('stores the token under access_token and signs in', async () => {
     answers[`${AUTH}/login`] = { status: 200, data: { token: 't-1', userId: 'u-1' } };
     const store = newStore();
@@ -105,6 +114,21 @@ describe('login (spec §4 "Auth")', () => {
     expect(store.getState().auth).toMatchObject({ isAuth: true, token: 't-2' });
   });
 
+  it('asks for the credentials, then the second factor the user chose', async () => {
+    answers[`${AUTH}/login`] = { status: 200, data: { requiresTwoFactor: true } };
+    const store = newStore();
+    const step = () => selectLoginStep(store.getState());
+    expect(step()).toBe('credentials');
+    await store.dispatch(loginUser(loginBody));
+    expect(step()).toBe('authenticator');
+    store.dispatch(secondFactorKindChosen('recovery'));
+    expect(step()).toBe('recovery');
+    // Another tab and back: the code field starts with the authenticator again.
+    store.dispatch(tabChosen('register'));
+    store.dispatch(tabChosen('login'));
+    expect(step()).toBe('authenticator');
+  });
+
   it('fails with the server message and stores nothing', async () => {
     answers[`${AUTH}/login`] = { status: 401, data: { message: 'Неверный логин или пароль' } };
     const store = newStore();
@@ -117,7 +141,7 @@ describe('login (spec §4 "Auth")', () => {
   });
 });
 
-describe('registration (spec §4)', () => {
+describe('registration', () => {
   const request = {
     email: 'new@example.com',
     password: 'Secret123',
@@ -134,18 +158,14 @@ describe('registration (spec §4)', () => {
     };
     const store = newStore();
     await store.dispatch(registerUser(request));
-    expect(store.getState().auth).toMatchObject({
-      registerStatus: 'success',
-      registeredEmail: 'new@example.com',
-      isAuth: false,
-    });
+    expect(store.getState().auth).toMatchObject({ registerStatus: 'success', isAuth: false });
 
     await store.dispatch(verifyRegistration({ email: 'new@example.com', code: '123456' }));
     expect(store.getState().auth).toMatchObject({
       isAuth: true,
       token: 't-9',
       userId: 'u-9',
-      registeredEmail: null,
+      confirmation: null,
     });
     expect(localStorage.getItem('access_token')).toBe('t-9');
   });
@@ -158,6 +178,7 @@ describe('registration (spec §4)', () => {
     };
     const store = newStore();
     await store.dispatch(registerUser(request));
+    store.dispatch(openCodeStep(pending));
     const result = await store.dispatch(
       verifyRegistration({ email: 'new@example.com', code: '000000' }),
     );
@@ -166,11 +187,14 @@ describe('registration (spec §4)', () => {
     });
     expect(store.getState().auth).toMatchObject({
       registerStatus: 'failed',
-      registeredEmail: 'new@example.com',
+      confirmation: pending,
       isAuth: false,
     });
-    store.dispatch(codeScreenLeft());
-    expect(store.getState().auth.registeredEmail).toBeNull();
+    // A reload finds it in sessionStorage.
+    expect(newStore().getState().auth.confirmation).toEqual(pending);
+    store.dispatch(leaveCodeStep());
+    expect(store.getState().auth.confirmation).toBeNull();
+    expect(newStore().getState().auth.confirmation).toBeNull();
   });
 
   it("carries a 429's Retry-After in seconds", async () => {
@@ -184,7 +208,7 @@ describe('registration (spec §4)', () => {
   });
 });
 
-describe('app start and logout (spec §4)', () => {
+describe('app start and logout', () => {
   it('checks a stored token by fetching the user', async () => {
     localStorage.setItem('access_token', 't-1');
     answers[`${AUTH}/user`] = { status: 200, data: user };
@@ -194,6 +218,36 @@ describe('app start and logout (spec §4)', () => {
     expect(calls.at(-1)?.authorization).toBe('Bearer t-1');
     expect(store.getState().auth).toMatchObject({ authStatus: 'success', userId: 'u-1' });
     expect(store.getState().user.data).toEqual(user);
+  });
+
+  it('keeps the user on screen while it is read again, and when that fails', async () => {
+    localStorage.setItem('access_token', 't-1');
+    answers[`${AUTH}/user`] = { status: 200, data: user };
+    const store = newStore();
+    await store.dispatch(fetchCurrentUser());
+
+    answers[`${AUTH}/user`] = { status: 200, data: { ...user, telegramId: '42' } };
+    const reload = store.dispatch(fetchCurrentUser());
+    expect(store.getState().user).toEqual({ status: 'loading', data: user });
+    await reload;
+    expect(store.getState().user).toEqual({
+      status: 'success',
+      data: { ...user, telegramId: '42' },
+    });
+
+    answers[`${AUTH}/user`] = { status: 500, data: { message: 'Внутренняя ошибка сервера' } };
+    await store.dispatch(fetchCurrentUser());
+    expect(store.getState().user).toMatchObject({ status: 'failed', data: { telegramId: '42' } });
+  });
+
+  it('lets the guard ask again when a first load is given up', async () => {
+    localStorage.setItem('access_token', 't-1');
+    answers[`${AUTH}/user`] = { status: 200, data: user };
+    const store = newStore();
+    const load = store.dispatch(fetchCurrentUser());
+    load.abort();
+    await load;
+    expect(store.getState().user).toEqual({ status: 'idle', data: null });
   });
 
   it('removes a token the server refuses, silently', async () => {

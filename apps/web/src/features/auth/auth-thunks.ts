@@ -7,19 +7,20 @@ import type {
   VerifyRegistrationRequest,
 } from '@portal/contracts/auth';
 import { createAsyncThunk } from '@reduxjs/toolkit';
+import { type ApiFailure, toApiFailure } from '@/shared/api/api-failure';
 import { storeAccessToken } from '@/shared/api/token-storage';
-import { type ApiFailure, toApiFailure } from './api/api-failure';
 import { postLogin } from './api/login';
 import { postLogout } from './api/logout';
 import { postRegister } from './api/register';
 import { postVerifyRegistration } from './api/verify-registration';
 import { signOutLocally } from './auth-session';
+import { writePendingConfirmation } from './pending-confirmation';
 import { writeRequiresTwoFactor } from './two-factor-flag';
 
 type Rejects = { rejectValue: ApiFailure };
 
 /**
- * Spec §4 "Auth": `requiresTwoFactor` keeps the user signed out (the form shows the code field);
+ * `requiresTwoFactor` keeps the user signed out (the form shows the code field);
  * otherwise the token is stored before the store learns of it, so the next request carries it.
  */
 export const loginUser = createAsyncThunk<LoginAnswer, LoginRequest, Rejects>(
@@ -41,7 +42,7 @@ export const loginUser = createAsyncThunk<LoginAnswer, LoginRequest, Rejects>(
   },
 );
 
-/** Creates the unconfirmed account; the page then shows the code screen for `email`. */
+/** Creates the unconfirmed account and mails its code (the page then opens the code screen). */
 export const registerUser = createAsyncThunk<RegisterAnswer, RegisterRequest, Rejects>(
   'auth/register',
   async (body, { rejectWithValue }) => {
@@ -62,6 +63,7 @@ export const verifyRegistration = createAsyncThunk<
   try {
     const answer = await postVerifyRegistration(body);
     storeAccessToken(answer.token);
+    writePendingConfirmation(null);
     return answer;
   } catch (error) {
     return rejectWithValue(toApiFailure(error));
@@ -69,7 +71,7 @@ export const verifyRegistration = createAsyncThunk<
 });
 
 /**
- * Spec §4 "Logout": the server call, then the token is removed and the state reset. The local
+ * Logout: the server call, then the token is removed and the state reset. The local
  * sign-out happens even when the call fails: the user asked to leave.
  */
 export const logoutUser = createAsyncThunk<void, void>('auth/logout', async (_, { dispatch }) => {

@@ -2,39 +2,43 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import {
   type LoginRequest,
   loginFormSchema,
-  loginRequestSchema,
+  loginRecoveryFormSchema,
+  type loginRequestSchema,
   loginTwoFactorFormSchema,
+  type PendingConfirmation,
 } from '@portal/contracts/auth';
 import { LOGIN_SUCCESS, UNKNOWN_ERROR } from '@portal/contracts/messages';
-import { recoveryCodeSchema } from '@portal/contracts/security';
-import { useMemo, useRef, useState } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
+import { toApiFailure } from '@/shared/api/api-failure';
 import { Button } from '@/shared/ui/button';
 import { Checkbox } from '@/shared/ui/checkbox';
 import { TextField } from '@/shared/ui/text-field';
 import { notify } from '@/shared/ui/toast';
-import { toApiFailure } from './api/api-failure';
 import { postLogin } from './api/login';
 import styles from './auth-forms.module.css';
-import { confirmationRequested, selectAuth } from './auth-slice';
+import { type LoginStep, secondFactorKindChosen, selectAuth, selectLoginStep } from './auth-slice';
 import { loginUser } from './auth-thunks';
-import { type SecondFactorKind, TwoFactorCodeField } from './two-factor-code-field';
+import { TwoFactorCodeField } from './two-factor-code-field';
 import { YandexLoginButton } from './yandex-login-button';
 
 type LoginValues = z.input<typeof loginRequestSchema>;
 
-/** Our text: the spec fixes the toast's 6 s, not its words. */
+/** Our text: only the toast's 6 s are fixed, not its words. */
 const TWO_FACTOR_INFO = 'Введите код двухфакторной аутентификации';
 
-const plainResolver = zodResolver(loginFormSchema) as unknown as Resolver<LoginValues>;
-const twoFactorResolver = zodResolver(loginTwoFactorFormSchema) as unknown as Resolver<LoginValues>;
-const recoveryResolver = zodResolver(
-  loginRequestSchema.extend({ twoFactorCode: recoveryCodeSchema }),
-) as unknown as Resolver<LoginValues>;
+// Every step's schema reads the same form and gives a login request, so one form serves them all.
+const schemaOf: Record<LoginStep, z.ZodType<LoginRequest, LoginValues>> = {
+  credentials: loginFormSchema,
+  authenticator: loginTwoFactorFormSchema,
+  recovery: loginRecoveryFormSchema,
+};
+/** Checks the form by the schema of the step it is at, which react-hook-form passes as context. */
+const loginResolver: Resolver<LoginValues, LoginStep, LoginRequest> = (values, step, options) =>
+  zodResolver(schemaOf[step ?? 'credentials'])(values, step, options);
 
 /** Logging in to an unconfirmed account mails a new code; its 403 is the success here. */
 async function resendByLogin(body: LoginRequest): Promise<string> {
@@ -51,40 +55,29 @@ async function resendByLogin(body: LoginRequest): Promise<string> {
 type LoginFormProps = {
   onSignedIn: () => void;
   /**
-   * The account is not confirmed yet and the server mailed a fresh code (DESIGN §3): the page
-   * shows the code screen. `resendCode` asks for another one the same way.
+   * The account is not confirmed yet and a code is on its way to `pending.email` (whether the
+   * login was the username or the address): the page shows the code screen. `resendCode` asks for
+   * another one the same way.
    */
-  onConfirmationNeeded: (resendCode: () => Promise<string>) => void;
+  onConfirmationNeeded: (pending: PendingConfirmation, resendCode: () => Promise<string>) => void;
 };
 
-/** The Войти tab (spec §5 "Login"): login and password, then the code when the server asks. */
+/** The Войти tab: login and password, then the second factor when the server asks for it. */
 export function LoginForm({ onSignedIn, onConfirmationNeeded }: LoginFormProps) {
   const dispatch = useAppDispatch();
-  const { requiresTwoFactor, loginStatus } = useAppSelector(selectAuth);
+  const { loginStatus } = useAppSelector(selectAuth);
+  const step = useAppSelector(selectLoginStep);
   const isLoading = loginStatus === 'loading';
-
-  const [secondFactorKind, setSecondFactorKind] = useState<SecondFactorKind>('authenticator');
-
-  // The code field joins the form when the server asks for it: one form, a schema per stage.
-  const schemaRef = useRef<Resolver<LoginValues>>(plainResolver);
-  schemaRef.current = !requiresTwoFactor
-    ? plainResolver
-    : secondFactorKind === 'recovery'
-      ? recoveryResolver
-      : twoFactorResolver;
-  const resolver = useMemo<Resolver<LoginValues>>(
-    () => (values, context, options) => schemaRef.current(values, context, options),
-    [],
-  );
 
   const {
     register,
     handleSubmit,
     resetField,
     formState: { errors },
-  } = useForm<LoginValues>({
+  } = useForm<LoginValues, LoginStep, LoginRequest>({
     mode: 'onChange',
-    resolver,
+    resolver: loginResolver,
+    context: step,
     defaultValues: { usernameOrEmail: '', password: '', rememberMe: false, twoFactorCode: '' },
   });
 
@@ -93,16 +86,14 @@ export function LoginForm({ onSignedIn, onConfirmationNeeded }: LoginFormProps) 
       usernameOrEmail: values.usernameOrEmail.trim(),
       password: values.password,
       rememberMe: values.rememberMe ?? false,
-      ...(requiresTwoFactor ? { twoFactorCode: values.twoFactorCode?.trim() } : {}),
+      ...(step === 'credentials' ? {} : { twoFactorCode: values.twoFactorCode?.trim() }),
     };
     const result = await dispatch(loginUser(body));
     if (loginUser.rejected.match(result)) {
       const failure = result.payload;
       notify.error(failure?.text ?? result.error.message ?? UNKNOWN_ERROR);
-      // Only an address can be confirmed: verify-registration takes the e-mail.
-      if (failure?.status === 403 && body.usernameOrEmail.includes('@')) {
-        dispatch(confirmationRequested(body.usernameOrEmail));
-        onConfirmationNeeded(() => resendByLogin(body));
+      if (failure?.confirmation) {
+        onConfirmationNeeded(failure.confirmation, () => resendByLogin(body));
       }
       return;
     }
@@ -138,12 +129,12 @@ export function LoginForm({ onSignedIn, onConfirmationNeeded }: LoginFormProps) 
           </Link>
         }
       />
-      {requiresTwoFactor && (
+      {step !== 'credentials' && (
         <TwoFactorCodeField
           registration={register('twoFactorCode')}
-          kind={secondFactorKind}
+          kind={step}
           onKindChange={(kind) => {
-            setSecondFactorKind(kind);
+            dispatch(secondFactorKindChosen(kind));
             resetField('twoFactorCode', { defaultValue: '' });
           }}
           error={errors.twoFactorCode?.message}

@@ -1,7 +1,7 @@
 import { BrandLogo } from '@/shared/ui/brand-logo';
 import styles from './redirect-notice.module.css';
 
-/** The full-screen 'redirecting to' notice of spec §2, shown for the 500 ms before leaving. */
+/** The full-screen 'redirecting to' notice, shown for the 500 ms before leaving for a site. */
 export function RedirectNotice({ host }: { host: string }) {
   return (
     <div className={styles.overlay} role="status" aria-live="polite">

@@ -5,6 +5,11 @@ import {
   registerFormSchema,
   registerFormToRequest,
 } from '@portal/contracts/auth';
+import { withoutSpaces } from '@portal/contracts/common';
+import {
+  RESEND_COUNTDOWN_FIRST_SECONDS,
+  RESEND_COUNTDOWN_NEXT_SECONDS,
+} from '@portal/contracts/constants';
 import { type Path, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
@@ -41,11 +46,19 @@ const formFieldOf: Record<string, Path<RegisterDraft>> = {
 type RegisterFormProps = {
   /** Values to start from: the form as it was when the user went on to the code screen. */
   draft: RegisterDraft;
-  onRegistered: (draft: RegisterDraft, request: RegisterRequest) => void;
+  /**
+   * A code went to the address, or one sent a moment ago still is on its way (the resend
+   * countdown refused a new one): the page shows the code screen.
+   */
+  onCodeOnItsWay: (
+    draft: RegisterDraft,
+    request: RegisterRequest,
+    code: { resendAfterSeconds: number; isNewCode: boolean },
+  ) => void;
 };
 
-/** The Регистрация tab (spec §5 "Register"), validated on change. */
-export function RegisterForm({ draft, onRegistered }: RegisterFormProps) {
+/** The Регистрация tab, validated on change. */
+export function RegisterForm({ draft, onCodeOnItsWay }: RegisterFormProps) {
   const dispatch = useAppDispatch();
   const { registerStatus } = useAppSelector(selectAuth);
   const isLoading = registerStatus === 'loading';
@@ -79,6 +92,14 @@ export function RegisterForm({ draft, onRegistered }: RegisterFormProps) {
     if (registerUser.rejected.match(result)) {
       const failure = result.payload;
       if (!failure) return;
+      if (failure.reason === 'code_pending') {
+        notify.info(failure.text);
+        onCodeOnItsWay({ ...values, consent: true }, request, {
+          resendAfterSeconds: failure.retryAfterSeconds ?? RESEND_COUNTDOWN_NEXT_SECONDS,
+          isNewCode: false,
+        });
+        return;
+      }
       for (const [field, messages] of Object.entries(failure.errors)) {
         const formField = formFieldOf[field];
         if (formField && messages[0]) setError(formField, { message: messages[0] });
@@ -87,7 +108,10 @@ export function RegisterForm({ draft, onRegistered }: RegisterFormProps) {
       return;
     }
     notify.success(result.payload.message);
-    onRegistered({ ...values, consent: true }, request);
+    onCodeOnItsWay({ ...values, consent: true }, request, {
+      resendAfterSeconds: RESEND_COUNTDOWN_FIRST_SECONDS,
+      isNewCode: true,
+    });
   });
 
   return (
@@ -112,8 +136,8 @@ export function RegisterForm({ draft, onRegistered }: RegisterFormProps) {
       <TextField
         {...username}
         onChange={(event) => {
-          // Spec §5: spaces are stripped as typed.
-          const stripped = event.target.value.replace(/\s+/g, '');
+          // A username has no spaces: they are stripped as typed.
+          const stripped = withoutSpaces(event.target.value);
           if (stripped !== event.target.value) event.target.value = stripped;
           return username.onChange(event);
         }}
@@ -141,12 +165,16 @@ export function RegisterForm({ draft, onRegistered }: RegisterFormProps) {
         autoComplete="new-password"
         error={errors.confirmPassword?.message}
       />
-      <Checkbox {...register('consent')} error={errors.consent?.message}>
-        Я даю согласие на{' '}
-        <a href={runtimeConfig.privacyUrl} target="_blank" rel="noreferrer">
-          обработку персональных данных
-        </a>{' '}
-        и получение рекламной рассылки
+      <Checkbox
+        {...register('consent')}
+        error={errors.consent?.message}
+        link={{
+          href: runtimeConfig.privacyUrl,
+          text: 'обработку персональных данных',
+          after: 'и получение рекламной рассылки',
+        }}
+      >
+        Я даю согласие на
       </Checkbox>
       <Button type="submit" isFullWidth disabled={!hasConsent || isLoading} aria-busy={isLoading}>
         Зарегистрироваться

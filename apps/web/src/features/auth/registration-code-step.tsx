@@ -1,26 +1,30 @@
-import {
-  REGISTRATION_CODE_LENGTH,
-  RESEND_COUNTDOWN_FIRST_SECONDS,
-  RESEND_COUNTDOWN_NEXT_SECONDS,
-} from '@portal/contracts/constants';
+import { REGISTRATION_CODE_LENGTH } from '@portal/contracts/constants';
 import { CODE_WRONG } from '@portal/contracts/messages';
 import { useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { formatCountdown, useCountdown } from '@/shared/lib/use-countdown';
+import type { ApiFailure } from '@/shared/api/api-failure';
+import { formatCountdown } from '@/shared/lib/use-countdown';
+import { useMailedCode } from '@/shared/lib/use-mailed-code';
 import { Button } from '@/shared/ui/button';
 import { CodeInput } from '@/shared/ui/code-input';
 import { ArrowLeftIcon } from '@/shared/ui/icons';
 import { notify } from '@/shared/ui/toast';
-import { type ApiFailure, toApiFailure } from './api/api-failure';
 import styles from './auth-forms.module.css';
 import { selectAuth } from './auth-slice';
 import { verifyRegistration } from './auth-thunks';
+import { delayCodeResend } from './code-step-actions';
+import type { PendingConfirmation } from './pending-confirmation';
 
 type RegistrationCodeStepProps = {
-  email: string;
-  /** Asks the server for a new code; answers the server's message. */
-  resendCode: () => Promise<string>;
+  confirmation: PendingConfirmation;
+  /**
+   * Asks the server for a new code; answers the server's message. Null once the page was
+   * reloaded: the request held the password, which is never stored.
+   */
+  resendCode: (() => Promise<string>) | null;
   onBack: () => void;
+  /** A new code without `resendCode`: the form it came from, sent again, mails one. */
+  onResendFromForm: () => void;
   onConfirmed: () => void;
 };
 
@@ -31,24 +35,37 @@ function codeErrorText(failure: ApiFailure): string {
 }
 
 /**
- * The code screen after registration (spec §2, §4): six boxes that submit themselves when full,
+ * The code screen after registration: six boxes that submit themselves when full,
  * red boxes and the reason on a refusal, Back, and a resend button held by the 60 s / 30 s
- * countdown (the server's `Retry-After` wins when it knows better).
+ * countdown (the server's `Retry-After` wins when it knows better), which goes on where it was
+ * after a reload.
  */
 export function RegistrationCodeStep({
-  email,
+  confirmation,
   resendCode,
   onBack,
+  onResendFromForm,
   onConfirmed,
 }: RegistrationCodeStepProps) {
+  const { email } = confirmation;
   const dispatch = useAppDispatch();
   const { registerStatus } = useAppSelector(selectAuth);
   const isVerifying = registerStatus === 'loading';
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [isResending, setIsResending] = useState(false);
-  const { secondsLeft, start } = useCountdown(RESEND_COUNTDOWN_FIRST_SECONDS);
   const inputRef = useRef<HTMLInputElement>(null);
+  // The first letter went out with the registration; a new one empties the boxes.
+  const mailedCode = useMailedCode(async () => ({ message: (await resendCode?.()) ?? '' }), {
+    isFirstSent: true,
+    firstWaitSeconds: Math.max(0, Math.ceil((confirmation.resendAt - Date.now()) / 1000)),
+    onCountdown: (seconds) => dispatch(delayCodeResend(seconds, confirmation)),
+    onSent: () => {
+      setCode('');
+      setError(null);
+      inputRef.current?.focus();
+    },
+  });
+  const { secondsLeft } = mailedCode;
 
   // The refused digits stay (red) but are selected, so the next digit typed starts a new code.
   function selectWholeCode() {
@@ -68,23 +85,6 @@ export function RegistrationCodeStep({
     }
     setError(result.payload ? codeErrorText(result.payload) : CODE_WRONG);
     selectWholeCode();
-  }
-
-  async function resend() {
-    setIsResending(true);
-    try {
-      notify.success(await resendCode());
-      start(RESEND_COUNTDOWN_NEXT_SECONDS);
-      setCode('');
-      setError(null);
-      inputRef.current?.focus();
-    } catch (caught) {
-      const failure = toApiFailure(caught);
-      if (failure.retryAfterSeconds) start(failure.retryAfterSeconds);
-      notify.error(failure.text);
-    } finally {
-      setIsResending(false);
-    }
   }
 
   return (
@@ -123,8 +123,8 @@ export function RegistrationCodeStep({
       <Button
         variant="secondary"
         isFullWidth
-        onClick={() => void resend()}
-        disabled={secondsLeft > 0 || isResending}
+        onClick={() => (resendCode ? void mailedCode.send() : onResendFromForm())}
+        disabled={secondsLeft > 0 || mailedCode.isSending}
       >
         {secondsLeft > 0
           ? `Отправить повторно через ${formatCountdown(secondsLeft)}`

@@ -1,17 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiFailure } from './api/api-failure';
+import type { ApiFailure } from '@/shared/api/api-failure';
 import { registrationErrorTexts } from './registration-error-texts';
 
 const failure = (overrides: Partial<ApiFailure>): ApiFailure => ({
+  isRequestError: true,
   status: 500,
   message: null,
   errors: {},
+  reason: null,
   retryAfterSeconds: null,
+  confirmation: null,
   text: 'Ошибка запроса',
   ...overrides,
 });
 
-describe('registrationErrorTexts (spec §8)', () => {
+describe('registrationErrorTexts', () => {
   it('shows every field message of a 400, once each', () => {
     const texts = registrationErrorTexts(
       failure({

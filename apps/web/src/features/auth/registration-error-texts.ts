@@ -4,13 +4,13 @@ import {
   UNKNOWN_ERROR_OCCURRED,
   USER_NOT_FOUND,
 } from '@portal/contracts/messages';
-import type { ApiFailure } from './api/api-failure';
+import type { ApiFailure } from '@/shared/api/api-failure';
 
 /**
- * Spec §8, registration: a 400 shows every message of `errors` (else 'Произошла неизвестная
- * ошибка'); 401 and 404 the server's message or their fixed text. Other failures show the server's
- * message when there is one (a taken username is a 409 with a clear message, DESIGN §3), else the
- * catalogue's 'Ошибка при обновлении профиля'.
+ * The toasts of a refused registration: a 400 shows every message of `errors` (else 'Произошла
+ * неизвестная ошибка'); 401 and 404 the server's message or their fixed text. Other failures show
+ * the server's message when there is one (a taken username is a 409 with a clear message), else
+ * the catalogue's 'Ошибка при обновлении профиля'.
  */
 export function registrationErrorTexts(failure: ApiFailure): string[] {
   switch (failure.status) {

@@ -6,8 +6,8 @@ import { selectIsAuth } from './auth-slice';
 import { fetchCurrentUser, selectUserStatus } from './user-slice';
 
 /**
- * Protected routes (spec §6): no token → /auth. With a token and no user loaded yet, the current
- * user is fetched (spec §4 "App start"); a 401 there drops the token and lands here again.
+ * Protected routes: no token → /auth. With a token and no user loaded yet, the current user is
+ * fetched, as on every app start; a 401 there drops the token and lands here again.
  */
 export function RequireAuth() {
   const isAuth = useAppSelector(selectIsAuth);

@@ -2,9 +2,7 @@ import { LOGIN_TWO_FACTOR_CODE_LENGTH } from '@portal/contracts/constants';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { TextField } from '@/shared/ui/text-field';
 import styles from './auth-forms.module.css';
-
-/** Which second factor the user types: the authenticator's code or a recovery code (issue 4). */
-export type SecondFactorKind = 'authenticator' | 'recovery';
+import type { SecondFactorKind } from './auth-slice';
 
 // 'k3f9q-7wx2m': ten symbols and a dash; a little slack for spaces typed in between.
 const RECOVERY_CODE_MAX_LENGTH = 14;

@@ -1,7 +1,7 @@
 import { REQUIRES_TWO_FACTOR_STORAGE_KEY } from '@portal/contracts/constants';
 
 /**
- * The `requiresTwoFactor` flag of spec §3 in localStorage: the account signs in with a second
+ * The `requiresTwoFactor` flag in localStorage: the account signs in with a second
  * factor. Set when the server asks for the code (so a reload keeps the code field) and by the
  * authenticator settings; cleared on sign-out. Storage may be disabled: never throws.
  */

@@ -5,8 +5,8 @@ import { paths } from '@/config/paths';
 import { logoutUser } from './auth-thunks';
 
 /**
- * Logout wherever the spec shows it (profile): the server call, the token removed, the state reset,
- * then /auth. Resolves once the user is signed out locally.
+ * Logout wherever the portal offers it (profile): the server call, the token removed, the state
+ * reset, then /auth. Resolves once the user is signed out locally.
  */
 export function useLogout(): () => Promise<void> {
   const dispatch = useAppDispatch();

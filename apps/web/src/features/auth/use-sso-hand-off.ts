@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
-import { toApiFailure } from './api/api-failure';
+import { toApiFailure } from '@/shared/api/api-failure';
 import { postHandOff } from './api/hand-off';
 import { signOutLocally } from './auth-session';
 import { selectIsAuth } from './auth-slice';
@@ -12,14 +12,13 @@ export type HandOffState =
   | { phase: 'idle' }
   /** Asking the server for a hand-off code; nothing is shown yet (the link may be refused). */
   | { phase: 'requesting' }
-  /** The full-screen notice is up; the browser leaves after the spec's 500 ms. */
+  /** The full-screen notice is up; the browser leaves after 500 ms. */
   | { phase: 'redirecting'; host: string };
 
 /**
- * `/auth?link=…` for a signed-in user (spec §2, DESIGN §3 "SSO hand-off"): the server turns the
- * link into one carrying a fresh single-use code, and only for allow-listed origins. A refused
- * link is ignored: the user simply goes home. A visitor who is not signed in sees the forms
- * first; signing in starts the hand-off.
+ * `/auth?link=…` for a signed-in user: the server turns the link into one carrying a fresh
+ * single-use code, and only for allow-listed origins. A refused link is ignored: the user simply
+ * goes home. A visitor who is not signed in sees the forms first; signing in starts the hand-off.
  */
 export function useSsoHandOff(link: string | null): HandOffState {
   const isAuth = useAppSelector(selectIsAuth);

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { errorText } from '@/shared/api/error-text';
+import { runtimeConfig } from '@/config/runtime-config';
+import { toApiFailure } from '@/shared/api/api-failure';
 import { Button } from '@/shared/ui/button';
 import { notify } from '@/shared/ui/toast';
 import { getYandexUrl } from './api/get-yandex-url';
@@ -22,7 +23,7 @@ function YandexLogo() {
  * "Войти с Яндекс ID" for the login tab: asks the server for the Yandex authorize address and
  * goes there; Yandex returns the browser through /oauth, and the server's callback ends on
  * /auth?yandexCode=… (exchanged for a session by the page) or /auth?yandexError=… (shown here as
- * a toast).
+ * a toast). Not shown when the server has no Yandex ID application (`isYandexOffered`).
  */
 export function YandexLoginButton() {
   const [isLeaving, setIsLeaving] = useState(false);
@@ -42,11 +43,12 @@ export function YandexLoginButton() {
     try {
       window.location.assign(await getYandexUrl());
     } catch (error) {
-      notify.error(errorText(error));
+      notify.error(toApiFailure(error).text);
       setIsLeaving(false);
     }
   }
 
+  if (!runtimeConfig.isYandexOffered) return null;
   return (
     <Button
       variant="secondary"

@@ -3,12 +3,12 @@ import { UAParser } from 'ua-parser-js';
 export type DeviceDescription = {
   /** 'Windows 10 Chrome', 'iOS 17.5 Mobile Safari'; 'Неизвестное устройство' when nothing is known. */
   title: string;
-  /** The address to show after a bullet, or null (spec §2: only with a detected device type). */
+  /** The address to show after a bullet, or null: shown only with a detected device type. */
   ip: string | null;
 };
 
 /**
- * A row of the devices page (spec §2): operating system name, its version, browser name, then the
+ * A row of the devices page: operating system name, its version, browser name, then the
  * IP address when a device type (mobile, tablet, …) is detected and an address is known.
  */
 export function describeDevice(userAgent: string, ipAddress: string | null): DeviceDescription {

@@ -1,10 +1,11 @@
 import type { Device } from '@portal/contracts/auth';
 import { DEVICE_SKELETON_ROWS } from '@portal/contracts/constants';
+import { REQUEST_FAILED } from '@portal/contracts/messages';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
-import { fetchCurrentUser } from '@/features/auth/user-slice';
+import { fetchCurrentUser } from '@/features/auth';
 import { formatRussianDate, formatTime } from '@/shared/lib/format-date';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
@@ -27,7 +28,7 @@ function lastActivityText(iso: string): string {
   return `${formatRussianDate(iso)} в ${formatTime(iso)}`;
 }
 
-/** /profile/devices (spec §2 "Devices page"): every signed-in device, each with 'Выйти'. */
+/** /profile/devices: every signed-in device, each with 'Выйти'. */
 export default function DevicesPage() {
   const dispatch = useAppDispatch();
   const devices = useAppSelector(selectDevices);
@@ -51,11 +52,11 @@ export default function DevicesPage() {
     const result = await dispatch(endDeviceSession(device.id));
     setIsEnding(false);
     if (endDeviceSession.rejected.match(result)) {
-      notify.error(result.payload ?? result.error.message ?? 'Ошибка запроса');
+      notify.error(result.payload ?? result.error.message ?? REQUEST_FAILED);
       return;
     }
     setLeaving(null);
-    // Spec §4: then auth is checked again; ending this very device's session signs out here.
+    // Then auth is checked again: ending this very device's session signs out here.
     await dispatch(fetchCurrentUser());
   }
 

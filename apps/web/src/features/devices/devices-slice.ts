@@ -1,12 +1,12 @@
 import type { Device } from '@portal/contracts/auth';
 import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
-import { signedOut } from '@/features/auth/auth-actions';
-import { errorText } from '@/shared/api/error-text';
+import { signedOut } from '@/features/auth';
+import { toApiFailure } from '@/shared/api/api-failure';
 import type { RequestStatus } from '@/shared/lib/request-status';
 import { deleteDevice } from './api/delete-device';
 import { getDevices } from './api/get-devices';
 
-/** The linked devices (spec §3 "Device/session"): the caller's live sessions. */
+/** The linked devices: the caller's live sessions. */
 type DevicesState = {
   status: RequestStatus;
   items: Device[];
@@ -14,7 +14,7 @@ type DevicesState = {
 
 const initialState: DevicesState = { status: 'idle', items: [] };
 
-/** A failure carries the toast text of spec §8. */
+/** A failure carries its toast text. */
 type ThunkConfig = { rejectValue: string };
 
 export const fetchDevices = createAsyncThunk<Device[], void, ThunkConfig>(
@@ -23,13 +23,13 @@ export const fetchDevices = createAsyncThunk<Device[], void, ThunkConfig>(
     try {
       return await getDevices(signal);
     } catch (error) {
-      return rejectWithValue(errorText(error));
+      return rejectWithValue(toApiFailure(error).text);
     }
   },
 );
 
 /**
- * Spec §4 "Device delete": the session ends and the row goes; the page then checks auth again.
+ * The session ends and the row goes; the page then checks auth again.
  */
 export const endDeviceSession = createAsyncThunk<string, string, ThunkConfig>(
   'devices/endSession',
@@ -37,7 +37,7 @@ export const endDeviceSession = createAsyncThunk<string, string, ThunkConfig>(
     try {
       await deleteDevice(id);
     } catch (error) {
-      return rejectWithValue(errorText(error));
+      return rejectWithValue(toApiFailure(error).text);
     }
     return id;
   },

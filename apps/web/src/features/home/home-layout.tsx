@@ -11,7 +11,7 @@ type HomeLayoutProps = {
 };
 
 /**
- * The arrangement of spec §2 "Home". The pieces come from their own features (the app layer puts
+ * The arrangement of the home page. The pieces come from their own features (the app layer puts
  * them in), so this feature owns only their order: who, money, what they have, what they could have.
  */
 export function HomeLayout({ userCard, wallet, promo, services, catalogue }: HomeLayoutProps) {

@@ -1,18 +1,14 @@
 import { Link } from 'react-router';
 import { useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
-import { selectUser } from '@/features/auth/user-slice';
+import { selectUser } from '@/features/auth';
+import { Avatar } from '@/shared/ui/avatar';
 import { Card } from '@/shared/ui/card';
 import { ChevronRightIcon } from '@/shared/ui/icons';
 import { Skeleton } from '@/shared/ui/skeleton';
 import styles from './user-card.module.css';
 
-function initialsOf(firstName: string, lastName: string, userName: string): string {
-  const letters = `${firstName.trim().charAt(0)}${lastName.trim().charAt(0)}`;
-  return (letters || userName.charAt(0)).toUpperCase();
-}
-
-/** Spec §2 "Home": who is signed in, with the way to the profile. */
+/** Home: who is signed in, with the way to the profile. */
 export function UserCard() {
   const user = useAppSelector(selectUser);
   if (!user) {
@@ -29,13 +25,7 @@ export function UserCard() {
   const fullName = [user.firstName, user.lastName].filter(Boolean).join(' ') || user.userName;
   return (
     <Card className={styles.card} aria-label="Пользователь">
-      {user.avatarUrl ? (
-        <img className={styles.avatar} src={user.avatarUrl} alt="" width={64} height={64} />
-      ) : (
-        <span className={styles.avatar} aria-hidden="true">
-          {initialsOf(user.firstName, user.lastName, user.userName)}
-        </span>
-      )}
+      <Avatar user={user} size={64} className={styles.avatar} />
       <div className={styles.text}>
         <p className={styles.greeting}>Здравствуйте,</p>
         <p className={styles.name}>{fullName}</p>

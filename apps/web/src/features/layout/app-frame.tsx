@@ -6,7 +6,7 @@ import { BottomBar } from './bottom-bar';
 import { MobileHeader } from './mobile-header';
 import { Sidebar } from './sidebar';
 
-/** The signed-in frame of spec §2: sidebar on desktop, header and bottom bar on mobile. */
+/** The signed-in frame: sidebar on desktop, header and bottom bar on mobile. */
 export function AppFrame() {
   return (
     <div className={styles.frame}>

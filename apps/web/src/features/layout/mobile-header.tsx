@@ -7,7 +7,7 @@ import { LegalFooter } from './legal-footer';
 import styles from './mobile-header.module.css';
 import { ThemePicker } from './theme-picker';
 
-/** Mobile top bar (under 768 px) with the burger that opens the theme panel (spec §2). */
+/** Mobile top bar (under 768 px) with the burger that opens the theme panel. */
 export function MobileHeader() {
   const [isOpen, setIsOpen] = useState(false);
   const headerRef = useRef<HTMLElement>(null);

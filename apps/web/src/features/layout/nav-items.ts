@@ -1,3 +1,4 @@
+import { SITE_HOSTING } from '@portal/contracts/messages';
 import type { ComponentType, SVGProps } from 'react';
 import { paths } from '@/config/paths';
 import { runtimeConfig } from '@/config/runtime-config';
@@ -9,7 +10,7 @@ export type NavItem =
   | { kind: 'route'; label: string; to: string; icon: NavIcon; isEnd: boolean }
   | { kind: 'external'; label: string; href: string; icon: NavIcon; isNewTab: boolean };
 
-/** Spec §2 "Navigation": the same four entries in the sidebar and the bottom bar. */
+/** The navigation: the same four entries in the sidebar and the bottom bar. */
 export const navItems: readonly NavItem[] = [
   { kind: 'route', label: 'Главная', to: paths.home.getHref(), icon: HomeIcon, isEnd: true },
   // Not `end`: the devices page under /profile keeps "Личные данные" highlighted.
@@ -29,7 +30,7 @@ export const navItems: readonly NavItem[] = [
   },
   {
     kind: 'external',
-    label: 'Хостинг',
+    label: SITE_HOSTING,
     href: runtimeConfig.hostingUrl,
     icon: ServerIcon,
     isNewTab: false,

@@ -2,7 +2,7 @@ import { MoonIcon } from '@/shared/ui/icons';
 import { useTheme } from '@/shared/ui/theme';
 import styles from './theme-switch.module.css';
 
-/** The sidebar's dark-theme switch (spec §2): on = dark, off = light; the choice is stored. */
+/** The sidebar's dark-theme switch: on = dark, off = light; the choice is stored. */
 export function ThemeSwitch() {
   const [theme, setTheme] = useTheme();
   const isDark = theme === 'dark';

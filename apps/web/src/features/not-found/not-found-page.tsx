@@ -3,7 +3,7 @@ import { paths } from '@/config/paths';
 import { NotFoundDarkIllustration, NotFoundLightIllustration } from './not-found-illustrations';
 import styles from './not-found-page.module.css';
 
-/** Any unknown path (spec §2). Reachable signed in or not, so it has no app frame. */
+/** Any unknown path. Reachable signed in or not, so it has no app frame. */
 export default function NotFoundPage() {
   return (
     <main className={styles.page}>

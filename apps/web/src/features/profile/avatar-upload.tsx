@@ -2,19 +2,19 @@ import { AVATAR_MIME_TYPES } from '@portal/contracts/constants';
 import { AVATAR_WRONG_TYPE } from '@portal/contracts/messages';
 import { useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { selectUser, userMerged } from '@/features/auth/user-slice';
-import { errorText } from '@/shared/api/error-text';
+import { selectUser, userMerged } from '@/features/auth';
+import { toApiFailure } from '@/shared/api/api-failure';
+import { Avatar } from '@/shared/ui/avatar';
 import { Button } from '@/shared/ui/button';
 import { notify } from '@/shared/ui/toast';
 import { updateAvatar } from './api/update-avatar';
 import { uploadFile } from './api/upload-file';
-import { Avatar } from './avatar';
 import styles from './profile-page.module.css';
 
 const ACCEPTED: readonly string[] = AVATAR_MIME_TYPES;
 
 /**
- * Spec §2 "Avatar": a PNG or JPEG is chosen, a progress bar counts the upload in percent, then a
+ * The avatar: a PNG or JPEG is chosen, a progress bar counts the upload in percent, then a
  * second call sets it; success shows the server's message, an error shows it and resets the upload.
  */
 export function AvatarUpload() {
@@ -42,7 +42,7 @@ export function AvatarUpload() {
       dispatch(userMerged({ avatarUrl: address }));
       notify.success(message);
     } catch (error) {
-      notify.error(errorText(error));
+      notify.error(toApiFailure(error).text);
     } finally {
       reset();
     }
@@ -51,7 +51,7 @@ export function AvatarUpload() {
   if (!user) return null;
   return (
     <div className={styles.avatarPicker}>
-      <Avatar user={user} className={styles.avatarPreview} />
+      <Avatar user={user} size={64} />
       <div className={styles.avatarControls}>
         <input
           ref={inputRef}

@@ -1,22 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ONE_TIME_CODE_LENGTH } from '@portal/contracts/constants';
-import { CODE_WRONG, EMAIL_UPDATED } from '@portal/contracts/messages';
+import { CODE_WRONG } from '@portal/contracts/messages';
 import {
   type EmailChangeNewEmailForm,
   emailChangeCodeFormSchema,
   emailChangeNewEmailFormSchema,
 } from '@portal/contracts/profile';
-import axios from 'axios';
-import { useEffect, useRef, useState } from 'react';
+import { useReducer } from 'react';
 import { useForm } from 'react-hook-form';
 import { useAppDispatch } from '@/app/hooks';
-import { userMerged } from '@/features/auth/user-slice';
-import { errorText } from '@/shared/api/error-text';
-import { Button } from '@/shared/ui/button';
-import { CodeInput } from '@/shared/ui/code-input';
-import { CheckIcon } from '@/shared/ui/icons';
+import { userMerged } from '@/features/auth';
+import { type ApiFailure, toApiFailure } from '@/shared/api/api-failure';
 import { Modal } from '@/shared/ui/modal';
-import { TextField } from '@/shared/ui/text-field';
 import { notify } from '@/shared/ui/toast';
 import {
   confirmNewEmail,
@@ -24,11 +19,27 @@ import {
   submitNewEmail,
   verifyCurrentEmail,
 } from './api/email-change';
-import styles from './profile-page.module.css';
+import { EmailChangeCodeStep } from './email-change-code-step';
+import { EmailChangeDoneStep } from './email-change-done-step';
+import {
+  callEnded,
+  callStarted,
+  closed,
+  codeRefused,
+  codeTyped,
+  currentCodeSent,
+  currentEmailVerified,
+  type EmailChangeStep,
+  emailChanged,
+  emailChangeFlow,
+  initialEmailChangeState,
+  newCodeSent,
+  newEmailRefused,
+} from './email-change-flow';
+import { EmailChangeNewEmailStep } from './email-change-new-email-step';
+import { EmailChangeStartStep } from './email-change-start-step';
 
-type Step = 'start' | 'current-code' | 'new-email' | 'new-code' | 'done';
-
-const TITLES: Record<Step, string> = {
+const TITLES: Record<EmailChangeStep, string> = {
   start: 'Смена почты',
   'current-code': 'Код с текущей почты',
   'new-email': 'Новая почта',
@@ -36,22 +47,14 @@ const TITLES: Record<Step, string> = {
   done: 'Смена почты',
 };
 
-function answerOf(error: unknown) {
-  if (!axios.isAxiosError(error)) return undefined;
-  return error.response?.data as
-    | { message?: string; errors?: Record<string, string[]> }
-    | undefined;
-}
-
-/** The server's field message, else its message, else the generic text of spec §8. */
-function failureText(error: unknown, field: string): string {
-  const data = answerOf(error);
-  return data?.errors?.[field]?.[0] ?? data?.message ?? errorText(error);
+/** The server's message for the field, else the generic toast text. */
+function failureText(failure: ApiFailure, field: string): string {
+  return failure.errors[field]?.[0] ?? failure.text;
 }
 
 /**
- * The e-mail change of spec §2, made real (DESIGN §3): a code to the current address, the new
- * address, a code to the new address, then 'Почта обновлена'. Codes are digits only (spec §5).
+ * The e-mail change: a code to the current address, the new address, a code to the new address,
+ * then 'Почта обновлена'. Codes are digits only.
  */
 export function EmailChangeModal({
   currentEmail,
@@ -62,191 +65,118 @@ export function EmailChangeModal({
   isOpen: boolean;
   onOpenChange: (isOpen: boolean) => void;
 }) {
-  const dispatch = useAppDispatch();
-  const [step, setStep] = useState<Step>('start');
-  const [code, setCode] = useState('');
-  const [codeError, setCodeError] = useState<string | null>(null);
-  const [newEmail, setNewEmail] = useState('');
-  const [isBusy, setIsBusy] = useState(false);
-  const codeRef = useRef<HTMLInputElement>(null);
+  const appDispatch = useAppDispatch();
+  const [flow, dispatch] = useReducer(emailChangeFlow.reducer, initialEmailChangeState);
+  const { step } = flow;
   const emailForm = useForm<EmailChangeNewEmailForm>({
     resolver: zodResolver(emailChangeNewEmailFormSchema),
     defaultValues: { email: '' },
   });
 
-  // The refused digits stay (red) but are selected, so the next digit typed starts a new code.
-  useEffect(() => {
-    const input = codeRef.current;
-    if (!codeError || isBusy || !input) return;
-    input.focus();
-    input.setSelectionRange(0, input.value.length);
-  }, [codeError, isBusy]);
-
   function close(open: boolean) {
     if (open) return onOpenChange(true);
     onOpenChange(false);
-    // The next opening starts over.
-    setStep('start');
-    setCode('');
-    setCodeError(null);
+    dispatch(closed());
     emailForm.reset({ email: '' });
   }
 
-  async function run<T>(action: () => Promise<T>): Promise<T | undefined> {
-    setIsBusy(true);
+  /** The call, with the step's buttons and boxes waiting until it ends. */
+  async function run<T>(call: () => Promise<T>): Promise<T> {
+    dispatch(callStarted());
     try {
-      return await action();
+      return await call();
     } finally {
-      setIsBusy(false);
+      dispatch(callEnded());
     }
   }
 
   async function sendCurrentCode() {
     try {
-      const { message } = (await run(requestCurrentEmailCode)) ?? { message: '' };
+      const { message } = await run(requestCurrentEmailCode);
       if (message) notify.success(message);
-      setCode('');
-      setCodeError(null);
-      setStep('current-code');
+      dispatch(currentCodeSent());
     } catch (error) {
-      notify.error(errorText(error));
+      notify.error(toApiFailure(error).text);
     }
   }
 
   async function submitCode(value: string) {
     if (!emailChangeCodeFormSchema.safeParse({ code: value }).success) {
-      setCodeError(CODE_WRONG);
+      dispatch(codeRefused(CODE_WRONG));
       return;
     }
     try {
       if (step === 'current-code') {
         await run(() => verifyCurrentEmail(value));
-        setStep('new-email');
+        dispatch(currentEmailVerified());
       } else {
         const answer = await run(() => confirmNewEmail(value));
-        if (answer) dispatch(userMerged({ email: answer.email }));
-        setStep('done');
+        appDispatch(userMerged({ email: answer.email }));
+        dispatch(emailChanged());
       }
-      setCode('');
-      setCodeError(null);
     } catch (error) {
-      // A taken address is only named once its code was proved: back to the address, under it.
-      const refusedEmail = answerOf(error)?.errors?.email?.[0];
+      const failure = toApiFailure(error);
+      const refusedEmail = failure.errors.email?.[0];
       if (step === 'new-code' && refusedEmail) {
-        setCode('');
-        setStep('new-email');
+        dispatch(newEmailRefused());
         emailForm.setError('email', { message: refusedEmail });
         return;
       }
-      setCodeError(failureText(error, 'code'));
+      dispatch(codeRefused(failureText(failure, 'code')));
     }
+  }
+
+  function typeCode(value: string) {
+    dispatch(codeTyped(value));
+    if (value.length === ONE_TIME_CODE_LENGTH) void submitCode(value);
   }
 
   const sendNewEmail = emailForm.handleSubmit(async ({ email }) => {
     try {
       const answer = await run(() => submitNewEmail(email));
-      if (answer) notify.success(answer.message);
-      setNewEmail(email);
-      setCode('');
-      setCodeError(null);
-      setStep('new-code');
+      notify.success(answer.message);
+      dispatch(newCodeSent(email));
     } catch (error) {
-      emailForm.setError('email', { message: failureText(error, 'email') });
+      emailForm.setError('email', { message: failureText(toApiFailure(error), 'email') });
     }
   });
 
   async function resendNewCode() {
     try {
-      const answer = await run(() => submitNewEmail(newEmail));
-      if (answer) notify.success(answer.message);
+      const answer = await run(() => submitNewEmail(flow.newEmail));
+      notify.success(answer.message);
     } catch (error) {
-      notify.error(failureText(error, 'email'));
+      notify.error(failureText(toApiFailure(error), 'email'));
     }
   }
-
-  const codeStep = step === 'current-code' || step === 'new-code';
 
   return (
     <Modal isOpen={isOpen} onOpenChange={close} title={TITLES[step]}>
       {step === 'start' ? (
-        <div className={styles.form}>
-          <p className={styles.lead}>
-            Сначала подтвердим текущую почту <strong>{currentEmail}</strong>: отправим на неё код.
-          </p>
-          <Button disabled={isBusy} aria-busy={isBusy} onClick={() => void sendCurrentCode()}>
-            Отправить код
-          </Button>
-        </div>
+        <EmailChangeStartStep
+          currentEmail={currentEmail}
+          isBusy={flow.isBusy}
+          onSendCode={() => void sendCurrentCode()}
+        />
       ) : null}
 
-      {codeStep ? (
-        <form
-          className={styles.form}
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            void submitCode(code);
-          }}
-        >
-          <p className={styles.lead}>
-            Введите код из письма, отправленного на{' '}
-            <strong>{step === 'current-code' ? currentEmail : newEmail}</strong>
-          </p>
-          <CodeInput
-            ref={codeRef}
-            label="Код подтверждения"
-            value={code}
-            autoFocus
-            length={ONE_TIME_CODE_LENGTH}
-            isInvalid={codeError !== null}
-            disabled={isBusy}
-            onChange={(value) => {
-              setCode(value);
-              if (codeError) setCodeError(null);
-              if (value.length === ONE_TIME_CODE_LENGTH) void submitCode(value);
-            }}
-          />
-          {codeError ? (
-            <p className={styles.codeError} role="alert">
-              {codeError}
-            </p>
-          ) : null}
-          <button
-            type="button"
-            className={styles.linkButton}
-            disabled={isBusy}
-            onClick={() => void (step === 'current-code' ? sendCurrentCode() : resendNewCode())}
-          >
-            Отправить код ещё раз
-          </button>
-        </form>
+      {step === 'current-code' || step === 'new-code' ? (
+        <EmailChangeCodeStep
+          email={step === 'current-code' ? currentEmail : flow.newEmail}
+          code={flow.code}
+          codeError={flow.codeError}
+          isBusy={flow.isBusy}
+          onCodeChange={typeCode}
+          onSubmit={() => void submitCode(flow.code)}
+          onResend={() => void (step === 'current-code' ? sendCurrentCode() : resendNewCode())}
+        />
       ) : null}
 
       {step === 'new-email' ? (
-        <form className={styles.form} noValidate onSubmit={sendNewEmail}>
-          <TextField
-            label="Новая почта"
-            type="email"
-            autoComplete="email"
-            autoFocus
-            error={emailForm.formState.errors.email?.message}
-            {...emailForm.register('email')}
-          />
-          <Button type="submit" disabled={isBusy} aria-busy={isBusy}>
-            Получить код
-          </Button>
-        </form>
+        <EmailChangeNewEmailStep form={emailForm} isBusy={flow.isBusy} onSubmit={sendNewEmail} />
       ) : null}
 
-      {step === 'done' ? (
-        <div className={styles.done}>
-          <span className={styles.doneMark}>
-            <CheckIcon width={28} height={28} />
-          </span>
-          <p className={styles.doneTitle}>{EMAIL_UPDATED}</p>
-          <Button onClick={() => close(false)}>Готово</Button>
-        </div>
-      ) : null}
+      {step === 'done' ? <EmailChangeDoneStep onDone={() => close(false)} /> : null}
     </Modal>
   );
 }

@@ -1,11 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { User } from '@portal/contracts/auth';
+import { withoutSpaces } from '@portal/contracts/common';
 import { type UpdateProfileForm, updateProfileFormSchema } from '@portal/contracts/profile';
-import axios from 'axios';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useAppDispatch } from '@/app/hooks';
-import { userMerged } from '@/features/auth/user-slice';
+import { userMerged } from '@/features/auth';
+import { toApiFailure } from '@/shared/api/api-failure';
 import { Button } from '@/shared/ui/button';
 import { Modal, ModalClose } from '@/shared/ui/modal';
 import { TextField } from '@/shared/ui/text-field';
@@ -27,8 +28,9 @@ function formValues(user: User): UpdateProfileForm {
 }
 
 /**
- * 'Мои данные' (spec §2 Profile, §5): nickname and the three names with their rules, the avatar;
- * Save sends the trimmed values, merges them into the stored user and shows the server's message.
+ * 'Мои данные': nickname and the three names with their rules, the avatar;
+ * Save sends the trimmed values (the nickname without spaces, stripped as typed as at
+ * registration), merges what the server stored into the user and shows the server's message.
  */
 export function MyDataModal({
   user,
@@ -48,6 +50,7 @@ export function MyDataModal({
     reValidateMode: 'onChange',
   });
   const { errors } = form.formState;
+  const userName = form.register('userName');
 
   // Every opening starts from what is stored now.
   useEffect(() => {
@@ -57,17 +60,15 @@ export function MyDataModal({
   const save = form.handleSubmit(async (values) => {
     setIsSaving(true);
     try {
-      const { message } = await updateProfile(values);
-      dispatch(userMerged(values));
+      const { message, ...stored } = await updateProfile(values);
+      dispatch(userMerged(stored));
       notify.success(message);
       onOpenChange(false);
     } catch (error) {
-      for (const text of profileErrorTexts(error)) notify.error(text);
-      const fieldErrors = axios.isAxiosError(error)
-        ? (error.response?.data as { errors?: Record<string, string[]> } | undefined)?.errors
-        : undefined;
+      const failure = toApiFailure(error);
+      for (const text of profileErrorTexts(failure)) notify.error(text);
       for (const field of FIELDS) {
-        const message = fieldErrors?.[field]?.[0];
+        const message = failure.errors[field]?.[0];
         if (message) form.setError(field, { message });
       }
     } finally {
@@ -97,8 +98,15 @@ export function MyDataModal({
         <TextField
           label="Никнейм"
           autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
           error={errors.userName?.message}
-          {...form.register('userName')}
+          {...userName}
+          onChange={(event) => {
+            const stripped = withoutSpaces(event.target.value);
+            if (stripped !== event.target.value) event.target.value = stripped;
+            return userName.onChange(event);
+          }}
         />
         <div className={styles.fieldsGrid}>
           <TextField

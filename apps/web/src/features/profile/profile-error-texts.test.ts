@@ -6,20 +6,22 @@ import {
 } from '@portal/contracts/messages';
 import { AxiosError, AxiosHeaders } from 'axios';
 import { describe, expect, it } from 'vitest';
+import { toApiFailure } from '@/shared/api/api-failure';
 import { profileErrorTexts } from './profile-error-texts';
 
 function failure(status: number, data: unknown) {
   const config = { headers: new AxiosHeaders() };
-  return new AxiosError('Request failed', 'ERR_BAD_REQUEST', config, null, {
+  const error = new AxiosError('Request failed', 'ERR_BAD_REQUEST', config, null, {
     status,
     statusText: '',
     headers: {},
     config,
     data,
   });
+  return toApiFailure(error);
 }
 
-describe('profileErrorTexts (spec §8)', () => {
+describe('profileErrorTexts', () => {
   it('lists each message of errors for a 400', () => {
     const error = failure(400, {
       message: 'Минимум 3 символа',
@@ -53,6 +55,8 @@ describe('profileErrorTexts (spec §8)', () => {
     expect(profileErrorTexts(failure(500, { message: 'Внутренняя ошибка' }))).toEqual([
       PROFILE_UPDATE_FAILED,
     ]);
-    expect(profileErrorTexts(new Error('Network Error'))).toEqual([PROFILE_UPDATE_FAILED]);
+    expect(profileErrorTexts(toApiFailure(new Error('Network Error')))).toEqual([
+      PROFILE_UPDATE_FAILED,
+    ]);
   });
 });

@@ -1,34 +1,32 @@
+import { AVATAR_DISPLAY_SIZE_PX } from '@portal/contracts/constants';
 import { ID_COPIED, TELEGRAM_CHECK_FAILED } from '@portal/contracts/messages';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
-import { useLogout } from '@/features/auth/use-logout';
-import { selectUser } from '@/features/auth/user-slice';
-import { fetchDevices, selectDevices, selectDevicesStatus } from '@/features/devices/devices-slice';
+import { fetchCurrentUser, selectUser, useLogout } from '@/features/auth';
+import { fetchDevices, selectDevices, selectDevicesStatus } from '@/features/devices';
+import { Avatar } from '@/shared/ui/avatar';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
 import { ChevronRightIcon } from '@/shared/ui/icons';
 import { PageHeader } from '@/shared/ui/page-header';
 import { PageLoader } from '@/shared/ui/page-loader';
 import { notify } from '@/shared/ui/toast';
-import { Avatar } from './avatar';
 import { devicesCountText } from './devices-count-text';
 import { EmailChangeModal } from './email-change-modal';
 import { MyDataModal } from './my-data-modal';
 import styles from './profile-page.module.css';
 import { SecurityCard } from './security-card';
-import { useRefreshContacts } from './telegram-setting';
 import { checkTelegram } from './telegram-slice';
 
-/** /profile (spec §2 "Profile"): user card, contacts, security and 2FA, devices, logout. */
+/** /profile: user card, contacts, security and 2FA, devices, logout. */
 export default function ProfilePage() {
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser);
   const devices = useAppSelector(selectDevices);
   const devicesStatus = useAppSelector(selectDevicesStatus);
   const logout = useLogout();
-  const refreshContacts = useRefreshContacts();
   const [searchParams, setSearchParams] = useSearchParams();
   const [isMyDataOpen, setIsMyDataOpen] = useState(false);
   const [isEmailOpen, setIsEmailOpen] = useState(false);
@@ -52,11 +50,12 @@ export default function ProfilePage() {
   useEffect(() => {
     const onFocus = () => {
       void dispatch(checkTelegram({ isQuiet: true }));
-      void refreshContacts();
+      // The user is kept on screen while it is read again (contacts the bot may have changed).
+      void dispatch(fetchCurrentUser());
     };
     window.addEventListener('focus', onFocus);
     return () => window.removeEventListener('focus', onFocus);
-  }, [dispatch, refreshContacts]);
+  }, [dispatch]);
 
   // The Yandex ID callback comes back here when it linked (or failed to link) the account.
   useEffect(() => {
@@ -66,10 +65,10 @@ export default function ProfilePage() {
     if (error) notify.error(error);
     if (linked) {
       notify.success('Яндекс ID привязан');
-      void refreshContacts();
+      void dispatch(fetchCurrentUser());
     }
     setSearchParams({}, { replace: true });
-  }, [searchParams, setSearchParams, refreshContacts]);
+  }, [searchParams, setSearchParams, dispatch]);
 
   if (!user) return <PageLoader />;
 
@@ -90,7 +89,7 @@ export default function ProfilePage() {
       <PageHeader title="Личные данные" />
       <div className={styles.grid}>
         <Card className={`${styles.userCard} ${styles.wide}`} aria-label="Профиль">
-          <Avatar user={user} />
+          <Avatar user={user} size={AVATAR_DISPLAY_SIZE_PX} />
           <div className={styles.identity}>
             <p className={styles.name}>{fullName || user.userName}</p>
             <span className={styles.muted}>@{user.userName}</span>

@@ -1,17 +1,20 @@
 import type { User } from '@portal/contracts/auth';
 import { useAppSelector } from '@/app/hooks';
-import { GoogleTwoFactorSetting } from '@/features/security/google-two-factor-setting';
-import { PasswordChangeEntry } from '@/features/security/password-change-entry';
+import { runtimeConfig } from '@/config/runtime-config';
+import { PasswordChangeEntry, TwoFactorSetting } from '@/features/security';
 import { Card } from '@/shared/ui/card';
 import styles from './profile-page.module.css';
 import { StatusText } from './status-text';
 import { TelegramSetting } from './telegram-setting';
 import { selectTelegramStatus } from './telegram-slice';
-import { phoneStatus, yandexStatus } from './two-factor-statuses';
+import { phoneStatus, telegramStatus, yandexStatus } from './two-factor-statuses';
 
-/** Security: the password entry point and the 2FA methods google, telegram, phone, yandex. */
+/** Security: the password and the second factors (authenticator, Telegram, phone, Yandex). */
 export function SecurityCard({ user }: { user: User }) {
-  const telegram = useAppSelector(selectTelegramStatus);
+  const telegram = telegramStatus(
+    useAppSelector(selectTelegramStatus),
+    runtimeConfig.isTelegramOffered,
+  );
   return (
     <Card aria-labelledby="security-title">
       <h2 id="security-title" className={styles.cardTitle}>
@@ -23,10 +26,10 @@ export function SecurityCard({ user }: { user: User }) {
       <h3 className={styles.sectionTitle}>Двухфакторная аутентификация</h3>
       <div className={styles.rows}>
         <div className={`${styles.row} ${styles.embeddedRow}`}>
-          <GoogleTwoFactorSetting />
+          <TwoFactorSetting />
         </div>
         <TelegramSetting />
-        {/* Spec §2: phone and Yandex have no action buttons. */}
+        {/* Phone and Yandex have no action buttons. */}
         <div className={styles.row}>
           <div className={styles.rowText}>
             <span className={styles.rowTitle}>Телефон</span>
@@ -36,7 +39,10 @@ export function SecurityCard({ user }: { user: User }) {
         <div className={styles.row}>
           <div className={styles.rowText}>
             <span className={styles.rowTitle}>Яндекс ID</span>
-            <StatusText status={yandexStatus(user)} testId="yandex-status" />
+            <StatusText
+              status={yandexStatus(user, runtimeConfig.isYandexOffered)}
+              testId="yandex-status"
+            />
           </div>
         </div>
       </div>

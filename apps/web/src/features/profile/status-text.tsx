@@ -7,7 +7,7 @@ const LABELS: Record<TwoFactorMethodStatus, string> = {
   unavailable: 'Недоступно',
 };
 
-/** A 2FA method's state in words (spec §3: connected, unconnected, unavailable). */
+/** A 2FA method's state in words: connected, unconnected or unavailable. */
 export function StatusText({ status, testId }: { status: TwoFactorMethodStatus; testId?: string }) {
   return (
     <span className={styles.status} data-status={status} data-testid={testId}>

@@ -1,18 +1,19 @@
 import { TELEGRAM_LINK_TTL_MINUTES } from '@portal/contracts/constants';
 import { TELEGRAM_LINK_FAILED } from '@portal/contracts/messages';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { userMerged } from '@/features/auth/user-slice';
-import { ProofStep } from '@/features/security/proof-step';
-import { isProofRequired } from '@/shared/api/proof-required';
+import { runtimeConfig } from '@/config/runtime-config';
+import { fetchCurrentUser } from '@/features/auth';
+import { ProofStep } from '@/features/security';
+import { isProofRequired, toApiFailure } from '@/shared/api/api-failure';
 import { Button } from '@/shared/ui/button';
 import { Modal, ModalClose } from '@/shared/ui/modal';
 import { notify } from '@/shared/ui/toast';
-import { getCurrentUser } from './api/get-current-user';
 import { generateTelegramLink } from './api/telegram';
 import styles from './profile-page.module.css';
 import { StatusText } from './status-text';
 import { checkTelegram, selectTelegramStatus } from './telegram-slice';
+import { telegramStatus } from './two-factor-statuses';
 
 /** How often the page asks whether the bot has linked the account, while a link is open. */
 const RECHECK_EVERY_MS = 2_000;
@@ -27,34 +28,18 @@ function openLink(link: string, tab: Window | null = window.open('', '_blank')) 
   }
 }
 
-/** The contacts the bot may have changed (Telegram id, phone), merged without a reload. */
-export function useRefreshContacts() {
-  const dispatch = useAppDispatch();
-  return useCallback(async () => {
-    try {
-      const user = await getCurrentUser();
-      dispatch(
-        userMerged({
-          telegramId: user.telegramId,
-          phoneNamber: user.phoneNamber,
-          email: user.email,
-        }),
-      );
-    } catch {
-      // The next full load of the user will show it; nothing to tell the user here.
-    }
-  }, [dispatch]);
-}
-
 /**
- * Spec §2: Telegram is mandatory ('*обязательно'). Connecting opens the bot's one-time link in a
+ * Telegram is mandatory ('*обязательно'). Connecting opens the bot's one-time link in a
  * new tab; the page then watches for the bot to report the link. It cannot be unlinked, only the
- * account deleted: 'Отключить' explains that in an info modal.
+ * account deleted: 'Отключить' explains that in an info modal. On a portal without a bot
+ * (`isTelegramOffered`) an unlinked account sees «Недоступно» and a disabled button.
  */
 export function TelegramSetting() {
   const dispatch = useAppDispatch();
-  const status = useAppSelector(selectTelegramStatus);
-  const refreshContacts = useRefreshContacts();
+  const status = telegramStatus(
+    useAppSelector(selectTelegramStatus),
+    runtimeConfig.isTelegramOffered,
+  );
   const [waitingUntil, setWaitingUntil] = useState<number | null>(null);
   const [isLinking, setIsLinking] = useState(false);
   const [isInfoOpen, setIsInfoOpen] = useState(false);
@@ -66,7 +51,8 @@ export function TelegramSetting() {
     if (waitingUntil === null) return;
     if (status === 'connected') {
       setWaitingUntil(null);
-      void refreshContacts();
+      // The bot also set the Telegram id and perhaps the phone: the user is read again.
+      void dispatch(fetchCurrentUser());
       return;
     }
     const timer = setInterval(() => {
@@ -74,7 +60,7 @@ export function TelegramSetting() {
       else void dispatch(checkTelegram({ isQuiet: true }));
     }, RECHECK_EVERY_MS);
     return () => clearInterval(timer);
-  }, [dispatch, waitingUntil, status, refreshContacts]);
+  }, [dispatch, waitingUntil, status]);
 
   function waitForBot() {
     setWaitingUntil(Date.now() + TELEGRAM_LINK_TTL_MINUTES * 60_000);
@@ -91,7 +77,7 @@ export function TelegramSetting() {
     } catch (error) {
       tab?.close();
       // Linking needs a fresh proof of the owner: the dialog asks for it, then opens the bot.
-      if (isProofRequired(error)) setProofDialog({ link: null });
+      if (isProofRequired(toApiFailure(error))) setProofDialog({ link: null });
       else notify.error(TELEGRAM_LINK_FAILED);
     } finally {
       setIsLinking(false);
@@ -99,7 +85,7 @@ export function TelegramSetting() {
   }
 
   return (
-    <div className={styles.row}>
+    <div className={styles.row} data-testid="telegram-setting">
       <div className={styles.rowText}>
         <span className={styles.rowTitle}>
           Telegram<span className={styles.required}>*обязательно</span>

@@ -1,8 +1,8 @@
 import { createAsyncThunk, createSlice } from '@reduxjs/toolkit';
-import { signedOut } from '@/features/auth/auth-actions';
+import { signedOut } from '@/features/auth';
 import { checkTelegramUser } from './api/telegram';
 
-/** Spec §3 "2FA settings" statuses. */
+/** The statuses of a second-factor method. */
 export type TwoFactorMethodStatus = 'connected' | 'unconnected' | 'unavailable';
 
 type TelegramState = { status: TwoFactorMethodStatus };
@@ -10,7 +10,7 @@ type TelegramState = { status: TwoFactorMethodStatus };
 const initialState: TelegramState = { status: 'unavailable' };
 
 /**
- * Spec §4 "Telegram 2FA status": unavailable while checking, connected when the server says
+ * The Telegram status: unavailable while checking, connected when the server says
  * linked, unconnected when not, unavailable on error. A quiet re-check (while waiting for the bot)
  * keeps the shown status until the answer.
  */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkTelegram, telegramSlice } from './telegram-slice';
-import { phoneStatus, yandexStatus } from './two-factor-statuses';
+import { phoneStatus, telegramStatus, yandexStatus } from './two-factor-statuses';
 
-describe('phone status (spec §4)', () => {
+describe('phone status', () => {
   it('is connected with a shared phone or a linked Telegram', () => {
     expect(phoneStatus({ phoneNamber: '+79001234567' }, 'unconnected')).toBe('connected');
     expect(phoneStatus({ phoneNamber: null }, 'connected')).toBe('connected');
@@ -15,12 +15,24 @@ describe('phone status (spec §4)', () => {
 
 describe('yandex status', () => {
   it('follows the Yandex id', () => {
-    expect(yandexStatus({ yandexId: '123' })).toBe('connected');
-    expect(yandexStatus({ yandexId: null })).toBe('unconnected');
+    expect(yandexStatus({ yandexId: '123' }, true)).toBe('connected');
+    expect(yandexStatus({ yandexId: null }, true)).toBe('unconnected');
+  });
+  it('is unavailable, not unconnected, on a portal without Yandex ID (a linked one stays)', () => {
+    expect(yandexStatus({ yandexId: null }, false)).toBe('unavailable');
+    expect(yandexStatus({ yandexId: '123' }, false)).toBe('connected');
   });
 });
 
-describe('telegram status (spec §4)', () => {
+describe('telegram status as the profile shows it', () => {
+  it('is unavailable, not unconnected, on a portal without a bot (a linked one stays)', () => {
+    expect(telegramStatus('unconnected', false)).toBe('unavailable');
+    expect(telegramStatus('connected', false)).toBe('connected');
+    expect(telegramStatus('unconnected', true)).toBe('unconnected');
+  });
+});
+
+describe('telegram status', () => {
   const reduce = telegramSlice.reducer;
   const connected = { status: 'connected' as const };
   const pending = (arg?: { isQuiet?: boolean }) => checkTelegram.pending('id', arg);

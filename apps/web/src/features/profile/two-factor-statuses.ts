@@ -2,7 +2,7 @@ import type { User } from '@portal/contracts/auth';
 import type { TwoFactorMethodStatus } from './telegram-slice';
 
 /**
- * Spec §4: a linked Telegram also marks the phone connected; a phone shared with the bot is
+ * A linked Telegram also marks the phone connected; a phone shared with the bot is
  * connected in any case. Unknown while the Telegram check runs.
  */
 export function phoneStatus(
@@ -13,7 +13,25 @@ export function phoneStatus(
   return telegram === 'unavailable' ? 'unavailable' : 'unconnected';
 }
 
-/** Yandex ID is connected once the account carries a Yandex id. */
-export function yandexStatus(user: Pick<User, 'yandexId'>): TwoFactorMethodStatus {
-  return user.yandexId ? 'connected' : 'unconnected';
+/**
+ * Yandex ID is connected once the account carries a Yandex id; an account without one on a
+ * portal with no Yandex ID application cannot link it: unavailable.
+ */
+export function yandexStatus(
+  user: Pick<User, 'yandexId'>,
+  isOffered: boolean,
+): TwoFactorMethodStatus {
+  if (user.yandexId) return 'connected';
+  return isOffered ? 'unconnected' : 'unavailable';
+}
+
+/**
+ * Telegram as the profile shows it: what the check says, but unavailable rather than
+ * unconnected on a portal with no bot (there is nothing to connect to).
+ */
+export function telegramStatus(
+  checked: TwoFactorMethodStatus,
+  isOffered: boolean,
+): TwoFactorMethodStatus {
+  return checked === 'unconnected' && !isOffered ? 'unavailable' : checked;
 }

@@ -1,18 +1,25 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { RESET_CODE_REQUIRED } from '@portal/contracts/messages';
 import { type ResetPasswordForm, resetPasswordFormSchema } from '@portal/contracts/security';
 import { useForm } from 'react-hook-form';
+import { toApiFailure } from '@/shared/api/api-failure';
+import { useMailedCode } from '@/shared/lib/use-mailed-code';
 import { Button } from '@/shared/ui/button';
 import { Checkbox } from '@/shared/ui/checkbox';
 import { ArrowLeftIcon } from '@/shared/ui/icons';
 import { NewPasswordFields } from '@/shared/ui/new-password-fields';
+import { ResendCodeButton } from '@/shared/ui/resend-code-button';
 import { TextField } from '@/shared/ui/text-field';
+import { postForgotPassword } from './api/forgot-password';
 import { postResetPassword } from './api/reset-password';
 import styles from './reset-password.module.css';
-import { serverFieldErrors } from './server-field-errors';
 
 type ResetCodeStepProps = {
   email: string;
+  /** When another letter may be asked for (epoch ms): the countdown runs until then. */
+  resendAt: number;
+  /** Reopened for a letter already sent: the lead says so instead of announcing a new one. */
+  isReopened: boolean;
+  onResent: () => void;
   onBack: () => void;
   onPasswordReset: () => void;
 };
@@ -20,24 +27,46 @@ type ResetCodeStepProps = {
 /**
  * Step 2: the mailed code, the new password twice, and 'sign out everywhere' (checked by
  * default), which the reset call itself carries, so the password and the sign-out succeed or
- * fail together. Each field shows its first message; editing a field clears its error.
+ * fail together. Each field shows its first message; editing a field clears its error. A refused
+ * code shows the server's reason ('Неверный код', or that it expired or was mistyped too often
+ * and a new one is needed), and a new one can be sent from here, after the same countdown as on
+ * the registration screen. The reason never counts the tries left: for an address without an
+ * account there are none to count, and a count would tell the two apart.
  */
-export function ResetCodeStep({ email, onBack, onPasswordReset }: ResetCodeStepProps) {
-  const {
-    register,
-    handleSubmit,
-    setError,
-    clearErrors,
-    formState: { errors, isSubmitting },
-  } = useForm<ResetPasswordForm>({
+export function ResetCodeStep({
+  email,
+  resendAt,
+  isReopened,
+  onResent,
+  onBack,
+  onPasswordReset,
+}: ResetCodeStepProps) {
+  const form = useForm<ResetPasswordForm>({
     resolver: zodResolver(resetPasswordFormSchema),
     defaultValues: { code: '', newPassword: '', repeatPassword: '', logoutAll: true },
     mode: 'onSubmit',
     reValidateMode: 'onSubmit',
   });
+  const {
+    register,
+    handleSubmit,
+    setError,
+    setValue,
+    clearErrors,
+    formState: { errors, isSubmitting },
+  } = form;
 
-  const clearing = (field: 'code' | 'newPassword' | 'repeatPassword') => ({
-    onChange: () => clearErrors(field),
+  // The first letter went out with step 1. Like every server error of these steps, a refused
+  // resend is not shown; a limit only holds the button longer.
+  const mailedCode = useMailedCode(() => postForgotPassword(email), {
+    isFirstSent: true,
+    firstWaitSeconds: Math.max(0, Math.ceil((resendAt - Date.now()) / 1000)),
+    isQuiet: true,
+    onSent: () => {
+      setValue('code', '');
+      clearErrors('code');
+      onResent();
+    },
   });
 
   const onSubmit = handleSubmit(async ({ code, newPassword, logoutAll }) => {
@@ -50,9 +79,10 @@ export function ResetCodeStep({ email, onBack, onPasswordReset }: ResetCodeStepP
       });
     } catch (error) {
       // Server errors are not shown as toasts here. A refused code keeps the user on this step
-      // with the code field's message; a refused password shows the rule it broke.
-      const fields = serverFieldErrors(error);
-      if (fields.code) setError('code', { message: RESET_CODE_REQUIRED });
+      // with the server's reason under the code; a refused password shows the rule it broke.
+      const failure = toApiFailure(error);
+      const fields = failure.status === 400 ? failure.errors : {};
+      if (fields.code?.[0]) setError('code', { message: fields.code[0] });
       if (fields.newPassword?.[0]) setError('newPassword', { message: fields.newPassword[0] });
       return;
     }
@@ -64,12 +94,12 @@ export function ResetCodeStep({ email, onBack, onPasswordReset }: ResetCodeStepP
       <header className={styles.header}>
         <h1 className={styles.title}>Обновление пароля</h1>
         <p className={styles.lead}>
-          Код отправлен на <strong>{email}</strong>
+          {isReopened ? 'Код уже отправлен на' : 'Код отправлен на'} <strong>{email}</strong>
         </p>
       </header>
       <form className={styles.form} onSubmit={onSubmit} noValidate>
         <TextField
-          {...register('code', clearing('code'))}
+          {...register('code', { onChange: () => clearErrors('code') })}
           label="Введите код"
           placeholder="000000"
           inputMode="numeric"
@@ -77,21 +107,13 @@ export function ResetCodeStep({ email, onBack, onPasswordReset }: ResetCodeStepP
           autoFocus
           error={errors.code?.message}
         />
-        <NewPasswordFields
-          newPassword={{
-            ...register('newPassword', clearing('newPassword')),
-            error: errors.newPassword?.message,
-          }}
-          repeatPassword={{
-            ...register('repeatPassword', clearing('repeatPassword')),
-            error: errors.repeatPassword?.message,
-          }}
-        />
+        <NewPasswordFields form={form} />
         <Checkbox {...register('logoutAll')}>Выйти из всех активных сеансов входа</Checkbox>
         <Button type="submit" isFullWidth disabled={isSubmitting} aria-busy={isSubmitting}>
           Обновить пароль
         </Button>
       </form>
+      <ResendCodeButton code={mailedCode} />
       <button type="button" className={styles.back} onClick={onBack}>
         <ArrowLeftIcon width="18" height="18" />
         Назад

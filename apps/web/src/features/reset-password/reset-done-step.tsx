@@ -4,7 +4,7 @@ import { Button } from '@/shared/ui/button';
 import { CheckIcon } from '@/shared/ui/icons';
 import styles from './reset-password.module.css';
 
-/** Step 3 (spec §2): the success mark, 'Пароль обновлен', and 'Готово' to /auth. */
+/** Step 3: the success mark, 'Пароль обновлен', and 'Готово' to /auth. */
 export function ResetDoneStep() {
   const navigate = useNavigate();
   return (

@@ -3,20 +3,28 @@ import { type ResetEmailForm, resetEmailFormSchema } from '@portal/contracts/sec
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
+import { toApiFailure } from '@/shared/api/api-failure';
 import { Button } from '@/shared/ui/button';
 import { ArrowLeftIcon } from '@/shared/ui/icons';
 import { TextField } from '@/shared/ui/text-field';
 import { postForgotPassword } from './api/forgot-password';
 import styles from './reset-password.module.css';
-import { firstFieldMessage } from './server-field-errors';
 
 type ResetEmailStepProps = {
   defaultEmail: string;
+  /** A letter to this address went out inside its resend countdown: the server would send none. */
+  isCodeOnItsWay: (email: string) => boolean;
+  onCodeOnItsWay: () => void;
   onCodeSent: (email: string) => void;
 };
 
-/** Step 1 (spec §2): the address whose password was forgotten. */
-export function ResetEmailStep({ defaultEmail, onCodeSent }: ResetEmailStepProps) {
+/** Step 1: the address whose password was forgotten. */
+export function ResetEmailStep({
+  defaultEmail,
+  isCodeOnItsWay,
+  onCodeOnItsWay,
+  onCodeSent,
+}: ResetEmailStepProps) {
   const {
     register,
     handleSubmit,
@@ -31,12 +39,17 @@ export function ResetEmailStep({ defaultEmail, onCodeSent }: ResetEmailStepProps
   });
 
   const onSubmit = handleSubmit(async ({ email }) => {
+    if (isCodeOnItsWay(email)) {
+      onCodeOnItsWay();
+      return;
+    }
     try {
       await postForgotPassword(email);
       onCodeSent(email);
     } catch (error) {
-      // Spec §8: the reset steps show only field messages; anything else is swallowed.
-      const message = firstFieldMessage(error);
+      // The reset steps show only the field messages of a 400; anything else is swallowed.
+      const failure = toApiFailure(error);
+      const message = failure.status === 400 ? Object.values(failure.errors).flat()[0] : undefined;
       if (message) setError('email', { message });
     }
   });

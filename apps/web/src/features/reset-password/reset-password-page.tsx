@@ -1,35 +1,47 @@
-import { useState } from 'react';
+import { useReducer } from 'react';
 import { BrandCard } from '@/shared/ui/brand-card';
 import { ResetCodeStep } from './reset-code-step';
 import { ResetDoneStep } from './reset-done-step';
 import { ResetEmailStep } from './reset-email-step';
-
-type Step = 'email' | 'code' | 'done';
+import {
+  backToEmail,
+  codeReopened,
+  codeResent,
+  codeSent,
+  initialResetPasswordState,
+  isCodeOnItsWay,
+  passwordReset,
+  resetPasswordFlow,
+} from './reset-password-flow';
 
 /**
- * /reset-password (spec §2, §4): step 1 → step 2 once the code request succeeded → step 3 once the
- * reset succeeded; step 2 can go back to 1, step 3 leads to /auth.
+ * /reset-password: step 1 → step 2 once the code request succeeded → step 3 once the
+ * reset succeeded; step 2 can go back to 1, step 3 leads to /auth. Going on again from step 1
+ * with the same address inside the resend countdown asks the server nothing (it would send no
+ * letter): step 2 says the code is already on its way and its countdown goes on.
  */
 export default function ResetPasswordPage() {
-  const [step, setStep] = useState<Step>('email');
-  const [email, setEmail] = useState('');
+  const [flow, dispatch] = useReducer(resetPasswordFlow.reducer, initialResetPasswordState);
+  const { step, email } = flow;
 
   return (
     <BrandCard>
       {step === 'email' && (
         <ResetEmailStep
           defaultEmail={email}
-          onCodeSent={(address) => {
-            setEmail(address);
-            setStep('code');
-          }}
+          isCodeOnItsWay={(address) => isCodeOnItsWay(flow, address, Date.now())}
+          onCodeOnItsWay={() => dispatch(codeReopened())}
+          onCodeSent={(address) => dispatch(codeSent({ email: address, at: Date.now() }))}
         />
       )}
       {step === 'code' && (
         <ResetCodeStep
           email={email}
-          onBack={() => setStep('email')}
-          onPasswordReset={() => setStep('done')}
+          resendAt={flow.resendAt}
+          isReopened={flow.isReopened}
+          onResent={() => dispatch(codeResent({ at: Date.now() }))}
+          onBack={() => dispatch(backToEmail())}
+          onPasswordReset={() => dispatch(passwordReset())}
         />
       )}
       {step === 'done' && <ResetDoneStep />}

@@ -1,18 +1,15 @@
-import {
-  ONE_TIME_CODE_LENGTH,
-  RESEND_COUNTDOWN_FIRST_SECONDS,
-  RESEND_COUNTDOWN_NEXT_SECONDS,
-} from '@portal/contracts/constants';
+import { ONE_TIME_CODE_LENGTH } from '@portal/contracts/constants';
 import { OLD_PASSWORD_REQUIRED, TWO_FACTOR_CODE_LENGTH } from '@portal/contracts/messages';
 import type { ProofMethod, ProofRequest } from '@portal/contracts/security';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useAppSelector } from '@/app/hooks';
-import { selectUser } from '@/features/auth/user-slice';
-import { errorText } from '@/shared/api/error-text';
-import { isHttpError } from '@/shared/api/http-error';
-import { formatCountdown, useCountdown } from '@/shared/lib/use-countdown';
+import { selectUser } from '@/features/auth';
+import { toApiFailure } from '@/shared/api/api-failure';
+import { useMailedCode } from '@/shared/lib/use-mailed-code';
 import { Button } from '@/shared/ui/button';
 import { CodeInput } from '@/shared/ui/code-input';
+import { LinkButton } from '@/shared/ui/link-button';
+import { ResendCodeButton } from '@/shared/ui/resend-code-button';
 import { TextField } from '@/shared/ui/text-field';
 import { notify } from '@/shared/ui/toast';
 import { getProofStatus } from './api/get-proof-status';
@@ -49,38 +46,12 @@ export function ProofStep({ onProven, onCancel }: ProofStepProps) {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [isBusy, setIsBusy] = useState(false);
-  const [isSending, setIsSending] = useState(false);
-  const sentBefore = useRef(false);
-  const resend = useCountdown();
-
-  /** Mails a code; true when there is one to type (a fresh one, or one still inside its countdown). */
-  async function sendCode(): Promise<boolean> {
-    setIsSending(true);
-    try {
-      notify.success((await postProofCode()).message);
-      resend.start(
-        sentBefore.current ? RESEND_COUNTDOWN_NEXT_SECONDS : RESEND_COUNTDOWN_FIRST_SECONDS,
-      );
-      sentBefore.current = true;
-      return true;
-    } catch (failure) {
-      notify.error(errorText(failure));
-      // Inside the countdown the letter sent a moment ago still holds a valid code.
-      if (isHttpError(failure) && failure.response?.status === 429) {
-        const retryAfter = Number(failure.response.headers['retry-after']);
-        if (retryAfter > 0) resend.start(retryAfter);
-        return true;
-      }
-      return false;
-    } finally {
-      setIsSending(false);
-    }
-  }
+  const mailedCode = useMailedCode(postProofCode);
 
   async function choose(next: ProofMethod) {
     setCode('');
     setError(null);
-    if (next === 'email' && !(await sendCode())) return;
+    if (next === 'email' && !(await mailedCode.send())) return;
     setWay(next);
   }
 
@@ -92,9 +63,9 @@ export function ProofStep({ onProven, onCancel }: ProofStepProps) {
         setMethods(status.methods);
         void choose(firstWay(status.methods));
       },
-      (failure: unknown) => {
+      (error: unknown) => {
         if (controller.signal.aborted) return;
-        notify.error(errorText(failure));
+        notify.error(toApiFailure(error).text);
         onCancel();
       },
     );
@@ -105,23 +76,23 @@ export function ProofStep({ onProven, onCancel }: ProofStepProps) {
     setIsBusy(true);
     try {
       await postProof(answer);
-    } catch (failure) {
-      const fields: FieldErrors =
-        (isHttpError<{ errors?: FieldErrors }>(failure) && failure.response?.data?.errors) || {};
+    } catch (error) {
+      const failure = toApiFailure(error);
+      const fields: FieldErrors = failure.errors;
       const message = fields.password?.[0] ?? fields.code?.[0] ?? fields.emailCode?.[0];
       if (message) {
         setError(message);
         setCode('');
       } else {
-        notify.error(errorText(failure));
+        notify.error(failure.text);
       }
       setIsBusy(false);
       return;
     }
     try {
       await onProven();
-    } catch (failure) {
-      notify.error(errorText(failure));
+    } catch (error) {
+      notify.error(toApiFailure(error).text);
     } finally {
       setIsBusy(false);
     }
@@ -197,34 +168,16 @@ export function ProofStep({ onProven, onCancel }: ProofStepProps) {
         </div>
       )}
       {way === 'email' ? (
-        <button
-          type="button"
-          className={styles.linkButton}
-          disabled={isSending || resend.secondsLeft > 0}
-          onClick={() => void sendCode()}
-        >
-          {resend.secondsLeft > 0
-            ? `Отправить код повторно через ${formatCountdown(resend.secondsLeft)}`
-            : 'Отправить код повторно'}
-        </button>
+        <ResendCodeButton code={mailedCode} />
       ) : (
-        <button
-          type="button"
-          className={styles.linkButton}
-          disabled={isSending}
-          onClick={() => void choose('email')}
-        >
+        <LinkButton disabled={mailedCode.isSending} onClick={() => void choose('email')}>
           Получить код на почту
-        </button>
+        </LinkButton>
       )}
       {way === 'email' && firstOffered !== 'email' ? (
-        <button
-          type="button"
-          className={styles.linkButton}
-          onClick={() => void choose(firstOffered)}
-        >
+        <LinkButton onClick={() => void choose(firstOffered)}>
           {firstOffered === 'password' ? 'Ввести пароль' : 'Ввести код из приложения'}
-        </button>
+        </LinkButton>
       ) : null}
       <div className={styles.proofActions}>
         <Button variant="secondary" onClick={onCancel}>

@@ -1,5 +1,5 @@
 import { useAppSelector } from '@/app/hooks';
-import { selectUser } from '@/features/auth/user-slice';
+import { selectUser } from '@/features/auth';
 import { Button } from '@/shared/ui/button';
 import { Modal } from '@/shared/ui/modal';
 import { notify } from '@/shared/ui/toast';

@@ -19,7 +19,7 @@ function serversWord(count: number): string {
   return 'серверов';
 }
 
-/** Spec §2 "Home": the customer's services; each opens its details. */
+/** The home page's list of the customer's services; each opens its details. */
 export function MyServices() {
   const services = useLoad(getOwnerServices);
   const [selected, setSelected] = useState<OwnerService | null>(null);

@@ -3,7 +3,7 @@ import { Button } from '@/shared/ui/button';
 import styles from './promo-banner.module.css';
 import { useSiblingLink } from './use-sibling-link';
 
-/** Spec §1–2: the promo banner for a free 24-hour hosting. */
+/** The home page's promo banner for a free 24-hour hosting. */
 export function PromoBanner() {
   const sibling = useSiblingLink();
   return (

@@ -9,7 +9,7 @@ import styles from './services.module.css';
 import { useLoad } from './use-load';
 import { useSiblingLink } from './use-sibling-link';
 
-/** Spec §2 "Home": the brand's services; active ones open the sibling site signed in. */
+/** The brand's services on the home page; active ones open the sibling site signed in. */
 export function ServiceCatalogue() {
   const catalogue = useLoad(getCatalogue);
   const sibling = useSiblingLink();

@@ -13,7 +13,7 @@ type ServiceDetailsModalProps = {
   isOpeningManage: boolean;
 };
 
-/** Spec §2: service, count, cost per month, autorenewal Включено/Отключено, link to manage. */
+/** A service: its name, count, cost per month, autorenewal Включено/Отключено, link to manage. */
 export function ServiceDetailsModal({
   service,
   onClose,

@@ -1,8 +1,14 @@
-import type { LedgerKind, PaymentHistoryItem } from '@portal/contracts/wallet';
+import {
+  CONTINUE_PAYMENT,
+  HISTORY_STATUS_TEXTS,
+  type LedgerKind,
+  type PaymentHistoryItem,
+} from '@portal/contracts/wallet';
 import type { ComponentType, SVGProps } from 'react';
 import { formatTime } from '@/shared/lib/format-date';
 import { formatSignedAmount } from '@/shared/lib/format-money';
 import { HistoryIcon, PlusIcon, ServerIcon, SparkIcon, WalletIcon } from '@/shared/ui/icons';
+import { historyEntryView } from './history-status';
 import styles from './wallet-history-page.module.css';
 
 const KINDS: Record<LedgerKind, { label: string; icon: ComponentType<SVGProps<SVGSVGElement>> }> = {
@@ -14,30 +20,35 @@ const KINDS: Record<LedgerKind, { label: string; icon: ComponentType<SVGProps<SV
   adjustment: { label: 'Корректировка', icon: WalletIcon },
 };
 
-const STATUSES: Record<Exclude<PaymentHistoryItem['status'], 'completed'>, string> = {
-  pending: 'Ожидает оплаты',
-  failed: 'Не прошло',
-  canceled: 'Отменено',
-};
-
-/** One line of the history: what, when, and the signed amount coloured by direction. */
+/**
+ * One line of the history: what, when, and the signed amount coloured by direction. A top-up
+ * waiting for payment links back to its payment page while that page is open.
+ */
 export function HistoryEntry({ item }: { item: PaymentHistoryItem }) {
   const kind = KINDS[item.kind];
   const Icon = kind.icon;
-  const tone = item.status !== 'completed' ? 'muted' : item.direction;
+  const { status, continueUrl } = historyEntryView(item, Date.now());
+  const tone = status !== 'completed' ? 'muted' : item.direction;
   return (
-    <li className={styles.entry} data-direction={item.direction} data-status={item.status}>
+    <li className={styles.entry} data-direction={item.direction} data-status={status}>
       <span className={styles.entryIcon} data-currency={item.currency}>
         <Icon />
       </span>
       <span className={styles.entryText}>
-        <span className={styles.entryTitle}>{item.description || kind.label}</span>
+        <span className={styles.entryTitle} title={item.description || kind.label}>
+          {item.description || kind.label}
+        </span>
         <span className={styles.entryMeta}>
           {formatTime(item.createdAt)} · {kind.label}
-          {item.status !== 'completed' ? (
-            <span className={styles.entryStatus} data-status={item.status}>
-              {STATUSES[item.status]}
+          {status !== 'completed' ? (
+            <span className={styles.entryStatus} data-status={status}>
+              {HISTORY_STATUS_TEXTS[status]}
             </span>
+          ) : null}
+          {continueUrl ? (
+            <a className={styles.entryContinue} href={continueUrl}>
+              {CONTINUE_PAYMENT}
+            </a>
           ) : null}
         </span>
       </span>

@@ -12,7 +12,7 @@ function requestError(status: number | null, data?: unknown) {
   return new AxiosError('Request failed', 'ERR_BAD_RESPONSE', config, null, response);
 }
 
-describe('paymentErrorText (spec §8)', () => {
+describe('paymentErrorText', () => {
   it('shows the server message when the answer says status is not ok', () => {
     expect(paymentErrorText(new PaymentRefusedError('Платёжная система недоступна'))).toBe(
       'Платёжная система недоступна',

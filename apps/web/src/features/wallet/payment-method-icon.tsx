@@ -1,7 +1,7 @@
 import type { PaymentMethodId } from '@portal/contracts/wallet';
 import type { ReactNode } from 'react';
 
-// Simplified marks of the five known methods (spec §3), drawn in-house in brand-neutral shapes.
+// Simplified marks of the five known methods, drawn in-house in brand-neutral shapes.
 const MARKS: Record<PaymentMethodId, ReactNode> = {
   card: (
     <>

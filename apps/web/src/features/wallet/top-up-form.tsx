@@ -10,7 +10,8 @@ import {
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useAppSelector } from '@/app/hooks';
-import { selectUser } from '@/features/auth/user-slice';
+import { selectUser } from '@/features/auth';
+import { toApiFailure } from '@/shared/api/api-failure';
 import { formatRoubles } from '@/shared/lib/format-money';
 import { ChevronRightIcon } from '@/shared/ui/icons';
 import { notify } from '@/shared/ui/toast';
@@ -26,9 +27,10 @@ const METHOD_HINTS: Record<OfferedPaymentMethod, string> = {
 };
 
 /**
- * Spec §2 top-up form: the amount (default 500, sent as a number, no client limits), quick picks
+ * The top-up form: the amount (default 500, sent as a number, no client limits), quick picks
  * and the methods. Choosing a method starts the payment; while that request is in flight the list
- * is dimmed and disabled (spec §4), and on success the browser leaves for the payment page.
+ * is dimmed and disabled, and on success the browser leaves for the payment page. Every refusal
+ * of the amount (the form's rule or the server's limits) shows under the field, not as a toast.
  */
 export function TopUpForm() {
   const user = useAppSelector(selectUser);
@@ -37,6 +39,7 @@ export function TopUpForm() {
   const {
     register,
     handleSubmit,
+    setError,
     setValue,
     watch,
     formState: { errors },
@@ -59,7 +62,9 @@ export function TopUpForm() {
         // The list stays disabled: the page is being replaced by the payment page.
         window.location.assign(address);
       } catch (error) {
-        notify.error(paymentErrorText(error));
+        const amountError = toApiFailure(error).errors.amount?.[0];
+        if (amountError) setError('amount', { message: amountError }, { shouldFocus: true });
+        else notify.error(paymentErrorText(error));
         setPendingMethod(null);
       }
     })();

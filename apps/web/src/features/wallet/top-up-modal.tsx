@@ -1,7 +1,7 @@
 import { Modal } from '@/shared/ui/modal';
 import { TopUpForm } from './top-up-form';
 
-/** Spec §2: the top-up form in a modal at most 500 px wide. */
+/** The top-up form in a modal at most 500 px wide. */
 export function TopUpModal({
   isOpen,
   onOpenChange,

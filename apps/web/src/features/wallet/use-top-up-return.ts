@@ -1,9 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { fetchCurrentUser, selectUser } from '@/features/auth/user-slice';
+import { fetchCurrentUser, selectUser } from '@/features/auth';
 import { notify } from '@/shared/ui/toast';
-import { getCurrentBalances } from './api/get-current-balances';
 
 /** The query parameter the checkout returns the browser with: `?topup=success` or `fail`. */
 const TOP_UP_RETURN_PARAM = 'topup';
@@ -14,8 +13,8 @@ const POLL_ATTEMPTS = 20;
 
 /**
  * After the checkout sends the browser back, the money arrives by the provider's notification, not
- * with the redirect. This says how the payment went, then watches the balances for a while and
- * reloads the user once they move, so the new balance shows without a manual reload.
+ * with the redirect. This says how the payment went, then reloads the user for a while until its
+ * balances move, so the new balance shows without a manual reload.
  */
 export function useTopUpReturn() {
   const [searchParams, setSearchParams] = useSearchParams();
@@ -44,33 +43,40 @@ export function useTopUpReturn() {
     }
   }, [outcome, setSearchParams]);
 
-  const balance = user?.balance;
-  const stars = user?.balanceStars;
+  const hasUser = user !== null;
+  // The balances the watch measures "moved" against: the user's when the watch began.
+  const startRef = useRef<{ balance: number; stars: number } | null>(null);
+  startRef.current =
+    isWatching && user
+      ? (startRef.current ?? { balance: user.balance, stars: user.balanceStars })
+      : null;
   useEffect(() => {
     // Wait for the user to load: its balances are what "moved" is measured against.
-    if (!isWatching || balance === undefined) return;
-    const controller = new AbortController();
+    const start = startRef.current;
+    if (!isWatching || !hasUser || !start) return;
+    let isStopped = false;
     let attempts = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // The app's one user client reloads the user; the page keeps showing it meanwhile.
     const check = async () => {
       attempts += 1;
       try {
-        const fresh = await getCurrentBalances(controller.signal);
-        if (fresh.balance !== balance || fresh.balanceStars !== stars) {
+        const fresh = await dispatch(fetchCurrentUser()).unwrap();
+        if (isStopped) return;
+        if (fresh.balance !== start.balance || fresh.balanceStars !== start.stars) {
           setIsWatching(false);
-          void dispatch(fetchCurrentUser());
           return;
         }
       } catch {
-        if (controller.signal.aborted) return;
+        if (isStopped) return;
       }
       if (attempts < POLL_ATTEMPTS) timer = setTimeout(check, POLL_INTERVAL_MS);
       else setIsWatching(false);
     };
     timer = setTimeout(check, POLL_INTERVAL_MS);
     return () => {
-      controller.abort();
+      isStopped = true;
       clearTimeout(timer);
     };
-  }, [isWatching, balance, stars, dispatch]);
+  }, [isWatching, hasUser, dispatch]);
 }

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
-import { selectUser } from '@/features/auth/user-slice';
+import { selectUser } from '@/features/auth';
 import { formatPoints, formatRoubles, pointsWord } from '@/shared/lib/format-money';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
@@ -45,15 +45,16 @@ const CURRENCIES = [
 /** How many of the latest entries the chart is rebuilt from. */
 const CHART_ENTRIES = 100;
 
-/** A failed load says why in a toast (spec §8); a load given up by leaving the page says nothing. */
+/** A failed load says why in a toast; a load given up by leaving the page says nothing. */
 function toastFailure(result: { type: string; payload?: unknown; meta: { aborted?: boolean } }) {
   if (result.meta.aborted || typeof result.payload !== 'string') return;
   notify.error(result.payload);
 }
 
 /**
- * `/wallet/history`: the spec leaves the screen open (§2); it shows what a customer expects of a
- * statement — the balance over time, entries by day with signed amounts, filters and paging.
+ * `/wallet/history`: the product names the screen but not its content; it shows what a customer
+ * expects of a statement — the balance over time, entries by day with signed amounts, filters and
+ * paging.
  */
 export default function WalletHistoryPage() {
   const dispatch = useAppDispatch();

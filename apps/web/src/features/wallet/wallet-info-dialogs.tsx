@@ -7,7 +7,7 @@ import styles from './wallet-panel.module.css';
 
 type DialogProps = { isOpen: boolean; onOpenChange: (isOpen: boolean) => void };
 
-/** Spec §2: what cashback points are, with a link to the history. */
+/** What cashback points are, with a link to the history. */
 export function CashbackInfoDialog({ isOpen, onOpenChange }: DialogProps) {
   return (
     <Modal
@@ -35,7 +35,7 @@ export function CashbackInfoDialog({ isOpen, onOpenChange }: DialogProps) {
   );
 }
 
-/** Spec §2: the overdraft is not available yet; the dialog says so and has an OK button. */
+/** The overdraft is not available yet; the dialog says so and has an OK button. */
 export function OverdraftInfoDialog({ isOpen, onOpenChange }: DialogProps) {
   return (
     <Modal

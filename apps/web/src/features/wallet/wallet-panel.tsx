@@ -2,7 +2,7 @@ import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
-import { selectUser } from '@/features/auth/user-slice';
+import { selectUser } from '@/features/auth';
 import { formatPoints, formatRoubles, pointsWord } from '@/shared/lib/format-money';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
@@ -22,7 +22,7 @@ import styles from './wallet-panel.module.css';
 
 type OpenDialog = 'topUp' | 'cashback' | 'overdraft' | null;
 
-/** Spec §2 wallet panel: balance, cashback points and overdraft tiles, and the top-up button. */
+/** The wallet panel: balance, cashback points and overdraft tiles, and the top-up button. */
 export function WalletPanel() {
   const user = useAppSelector(selectUser);
   const [openDialog, setOpenDialog] = useState<OpenDialog>(null);

@@ -29,7 +29,7 @@ const page = (ids: string[], nextCursor: string | null = null) => ({
   nextCursor,
 });
 
-describe('wallet state (spec §3, §4)', () => {
+describe('wallet state', () => {
   it('offers card and sbp and starts with the history loading', () => {
     expect(initial.paymentMethods).toEqual(['card', 'sbp']);
     expect(initial.paymentHistory).toEqual([]);

@@ -7,8 +7,8 @@ import {
   type PaymentHistoryQuery,
 } from '@portal/contracts/wallet';
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { signedOut } from '@/features/auth/auth-actions';
-import { errorText } from '@/shared/api/error-text';
+import { signedOut } from '@/features/auth';
+import { toApiFailure } from '@/shared/api/api-failure';
 import { getPaymentHistory } from './api/get-payment-history';
 
 const HISTORY_PAGE_SIZE = 20;
@@ -18,11 +18,11 @@ export type HistoryFilter = {
   currency: HistoryCurrency | 'all';
 };
 
-/** Wallet state of spec §3: the offered methods, the history and whether it is loading. */
+/** Wallet state: the offered methods, the history and whether it is loading. */
 type WalletState = {
   paymentMethods: OfferedPaymentMethod[];
   paymentHistory: PaymentHistoryItem[];
-  /** Spec §3: initially true, so the history screen starts with its loading state. */
+  /** Initially true, so the history screen starts with its loading state. */
   isLoadingHistory: boolean;
   isLoadingMore: boolean;
   nextCursor: string | null;
@@ -54,17 +54,17 @@ function toQuery(filter: HistoryFilter, cursor?: string): PaymentHistoryQuery {
 
 type ThunkState = { wallet: WalletState };
 type HistoryPage = Awaited<ReturnType<typeof getPaymentHistory>>;
-/** A failure carries the toast text of spec §8, worked out while the error is still an error. */
+/** A failure carries its toast text, worked out while the error is still an error. */
 type ThunkConfig = { state: ThunkState; rejectValue: string };
 
-/** The first page for a filter (spec §4: loading → loaded, or failed → empty list). */
+/** The first page for a filter: loading → loaded, or failed → empty list. */
 export const fetchPaymentHistory = createAsyncThunk<HistoryPage, HistoryFilter, ThunkConfig>(
   'wallet/fetchHistory',
   async (filter, { signal, rejectWithValue }) => {
     try {
       return await getPaymentHistory(toQuery(filter), signal);
     } catch (error) {
-      return rejectWithValue(errorText(error));
+      return rejectWithValue(toApiFailure(error).text);
     }
   },
 );
@@ -77,7 +77,7 @@ export const fetchMorePaymentHistory = createAsyncThunk<HistoryPage, void, Thunk
     try {
       return await getPaymentHistory(toQuery(filter, nextCursor ?? undefined), signal);
     } catch (error) {
-      return rejectWithValue(errorText(error));
+      return rejectWithValue(toApiFailure(error).text);
     }
   },
   {

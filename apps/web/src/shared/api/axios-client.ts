@@ -6,7 +6,7 @@ declare module 'axios' {
   interface AxiosRequestConfig {
     /**
      * Protected data (user, services, devices, payment history): without a stored token the
-     * request is refused here with 'No authorisation' and never reaches the network (spec §6).
+     * request is refused here with 'No authorisation' and never reaches the network.
      */
     requiresAuth?: boolean;
   }

@@ -1,7 +1,7 @@
 import { NO_AUTHORISATION } from '@portal/contracts/messages';
+import { memoryStorage } from '@test-support/memory-storage';
 import type { AxiosAdapter } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { memoryStorage } from '@/shared/lib/memory-storage';
 import { api, msApi } from './http';
 
 // Answers with what would have been sent, so no network is involved.
@@ -41,7 +41,7 @@ describe('http clients', () => {
     expect(ms.data.authorization).toBe('Bearer tok-123');
   });
 
-  it('has no request timeout (spec §7)', () => {
+  it('has no request timeout, since uploads and payments can take long', () => {
     expect(api.defaults.timeout).toBe(0);
     expect(msApi.defaults.timeout).toBe(0);
   });

@@ -10,8 +10,9 @@ export type HttpClient = Pick<AxiosInstance, Method> & {
 
 /**
  * A client whose axios loads with its first request: a visitor of /auth downloads axios only when
- * the form is sent (issue 7's JavaScript budget). Until then `defaults` is a plain object, merged
- * into the instance when it is made; from then on it is the instance's own.
+ * the form is sent (the JavaScript budget of apps/web/README.md, "Budgets"). Until then `defaults`
+ * is a plain object, merged into the instance when it is made; from then on it is the instance's
+ * own.
  */
 function lazyClient(baseURL: string): HttpClient {
   let instance: Promise<AxiosInstance> | undefined;
@@ -28,7 +29,7 @@ function lazyClient(baseURL: string): HttpClient {
     (...args: unknown[]) =>
       load().then((axios) => (axios[name] as (...rest: unknown[]) => unknown)(...args));
   const client: HttpClient = {
-    // Spec §7: no request timeout (uploads and payments can take long); axios' default of 0 is
+    // No request timeout (uploads and payments can take long); axios' default of 0 is
     // "none", set explicitly so nobody adds one by accident.
     defaults: { timeout: 0 },
     get: method('get') as AxiosInstance['get'],

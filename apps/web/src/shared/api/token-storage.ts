@@ -1,8 +1,8 @@
 import { ACCESS_TOKEN_STORAGE_KEY } from '@portal/contracts/constants';
 
 /**
- * The access token lives in localStorage under the name the spec fixes (§3), so sibling sites and
- * older builds of the portal agree on it. Reads never throw: storage can be disabled.
+ * The access token lives in localStorage under one fixed name, so sibling sites and older builds
+ * of the portal agree on it. Reads never throw: storage can be disabled.
  */
 export function readAccessToken(): string | null {
   try {

@@ -3,7 +3,7 @@ import { formatRussianDate, formatShortDate, formatTime } from './format-date';
 
 const timeZone = 'Europe/Moscow';
 
-describe('Russian dates and times (spec §9)', () => {
+describe('Russian dates and times', () => {
   it('writes the day, the month in words and the year', () => {
     expect(formatRussianDate('2026-05-01T09:00:00Z', timeZone)).toBe('1 мая 2026 г.');
     expect(formatRussianDate(new Date('2025-12-31T21:30:00Z'), timeZone)).toBe('1 января 2026 г.');

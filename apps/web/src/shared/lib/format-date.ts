@@ -1,4 +1,4 @@
-// Dates and times as the portal shows them (spec §9: Russian, day, long month and year). The time
+// Dates and times as the portal shows them (Russian: day, long month and year). The time
 // zone is the viewer's; tests pass one explicitly.
 
 /** "5 марта 2026 г." */

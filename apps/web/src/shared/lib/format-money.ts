@@ -5,7 +5,7 @@ const roubleFormat = new Intl.NumberFormat('ru-RU', {
 });
 const wholeFormat = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 0 });
 
-/** A balance as spec §2 shows it: two decimals and a rouble sign, e.g. "1 250,50 ₽". */
+/** A balance as the portal shows it: two decimals and a rouble sign, e.g. "1 250,50 ₽". */
 export function formatRoubles(roubles: number): string {
   return `${roubleFormat.format(roubles)} ₽`;
 }

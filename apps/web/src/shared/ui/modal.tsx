@@ -8,7 +8,7 @@ import { type CSSProperties, type ReactNode, useRef } from 'react';
 import { CloseIcon } from './icons';
 import styles from './modal.module.css';
 
-/** Spec §9: modals are 400 or 600 px wide; the top-up modal at most 500 px. */
+/** The portal's modals are 400 or 600 px wide; the top-up modal at most 500 px. */
 const WIDTHS = {
   sm: MODAL_WIDTH_SMALL_PX,
   md: TOP_UP_MODAL_MAX_WIDTH_PX,

@@ -15,7 +15,7 @@ type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> & {
 
 /**
  * A labelled input with its error message. `type="password"` adds a show/hide toggle, so every
- * password field of the portal behaves the same (spec §2). Works with react-hook-form's `register`.
+ * password field of the portal behaves the same. Works with react-hook-form's `register`.
  */
 export function TextField({
   label,

@@ -15,7 +15,7 @@ function storedTheme(): Theme | null {
   }
 }
 
-// Dark is the brand's default (spec §9): the system decides only when it states a preference.
+// Dark is the brand's default: the system decides only when it states a preference.
 function systemTheme(): Theme {
   if (typeof matchMedia !== 'function') return DEFAULT_THEME;
   if (matchMedia('(prefers-color-scheme: light)').matches) return 'light';

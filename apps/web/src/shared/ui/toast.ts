@@ -1,6 +1,6 @@
 import { INFO_TOAST_DURATION_MS } from '@portal/contracts/constants';
 
-// Spec §9: every toast closes after 3 s (the Toaster's default), the two-factor info toast after 6 s.
+// Every toast closes after 3 s (the Toaster's default), the two-factor info toast after 6 s.
 
 type Sonner = typeof import('sonner');
 
@@ -8,9 +8,9 @@ let sonner: Promise<Sonner> | undefined;
 const firstToastListeners = new Set<() => void>();
 
 /**
- * sonner loads with the first toast, not with the page, so that /auth stays under issue 7's
- * JavaScript budget. Its Toaster mounts then (see toaster.tsx) and replays the toasts raised
- * before it subscribed.
+ * sonner loads with the first toast, not with the page, so that /auth stays under its JavaScript
+ * budget (apps/web/README.md, "Budgets"). Its Toaster mounts then (see toaster.tsx) and replays
+ * the toasts raised before it subscribed.
  */
 export function loadSonner(): Promise<Sonner> {
   if (!sonner) {

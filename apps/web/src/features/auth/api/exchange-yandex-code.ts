@@ -3,10 +3,16 @@ import { api } from '@/shared/api/http';
 
 /**
  * POST /auth/yandex/exchange (main base, like getUrl): the code of `/auth?yandexCode=` for a
- * session. The browser sends the HttpOnly flow cookie that getUrl set; same origin, so axios
- * needs nothing more.
+ * session, or `requiresTwoFactor` until the account's second factor is sent along. The browser
+ * sends the HttpOnly flow cookie that getUrl set; same origin, so axios needs nothing more.
  */
-export async function postYandexExchange(code: string): Promise<YandexExchangeAnswer> {
-  const { data } = await api.post<YandexExchangeAnswer>('/auth/yandex/exchange', { code });
+export async function postYandexExchange(
+  code: string,
+  twoFactorCode?: string,
+): Promise<YandexExchangeAnswer> {
+  const { data } = await api.post<YandexExchangeAnswer>('/auth/yandex/exchange', {
+    code,
+    ...(twoFactorCode === undefined ? {} : { twoFactorCode }),
+  });
   return data;
 }

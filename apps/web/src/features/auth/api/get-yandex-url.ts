@@ -2,7 +2,7 @@ import type { YandexUrlAnswer } from '@portal/contracts/yandex';
 import { api } from '@/shared/api/http';
 
 /**
- * Spec §7 GET /auth/yandex/getUrl (main base): the Yandex ID sign-in address. Sent with the token
+ * GET /auth/yandex/getUrl (main base): the Yandex ID sign-in address. Sent with the token
  * when there is one, so a signed-in user links Yandex ID instead of signing in.
  */
 export async function getYandexUrl(): Promise<string> {

@@ -1,7 +1,8 @@
 import type { EmailChangeConfirmAnswer, EmailChangeStepAnswer } from '@portal/contracts/profile';
 import { msApi } from '@/shared/api/http';
 
-// The real e-mail change (DESIGN §3): code to the current address → new address → its code.
+// The real e-mail change: code to the current address → new address → its code; only then the
+// address changes (docs/decisions/0013-usernames-email-change-reset-sign-out.md).
 const base = '/authms/api/Auth/email-change';
 const options = { requiresAuth: true } as const;
 

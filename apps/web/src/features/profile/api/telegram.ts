@@ -1,7 +1,7 @@
 import type { TelegramCheckAnswer, TelegramLinkAnswer } from '@portal/contracts/telegram';
 import { msApi } from '@/shared/api/http';
 
-/** Spec §7 GET generate-telegram-link: a t.me link with a one-time token. */
+/** GET generate-telegram-link: a t.me link with a one-time token. */
 export async function generateTelegramLink(): Promise<TelegramLinkAnswer> {
   const { data } = await msApi.get<TelegramLinkAnswer>(
     '/telegrambotms/api/Bot/generate-telegram-link',
@@ -10,7 +10,7 @@ export async function generateTelegramLink(): Promise<TelegramLinkAnswer> {
   return data;
 }
 
-/** Spec §7 GET check-telegram-user: whether Telegram is linked ("boolean-like"). */
+/** GET check-telegram-user: whether Telegram is linked (a boolean, or a string saying one). */
 export async function checkTelegramUser(signal?: AbortSignal): Promise<boolean> {
   const { data } = await msApi.get<TelegramCheckAnswer | string>(
     '/authms/api/Auth/users/check-telegram-user',

@@ -1,7 +1,7 @@
 import type { UpdateAvatarAnswer } from '@portal/contracts/profile';
 import { msApi } from '@/shared/api/http';
 
-/** Spec §7 PUT update-avatar: the address `/upload` answered. */
+/** PUT update-avatar: the address `/upload` answered. */
 export async function updateAvatar(avatarUrl: string): Promise<UpdateAvatarAnswer> {
   const { data } = await msApi.put<UpdateAvatarAnswer>(
     '/authms/api/Auth/update-avatar',

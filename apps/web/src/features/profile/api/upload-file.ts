@@ -1,7 +1,7 @@
 import type { UploadAnswer } from '@portal/contracts/profile';
 import { api } from '@/shared/api/http';
 
-/** Spec §7 POST /upload (main base): multipart field `file`, progress in whole percent. */
+/** POST /upload (main base): multipart field `file`, progress in whole percent. */
 export async function uploadFile(
   file: File,
   onProgress: (percent: number) => void,

@@ -5,7 +5,7 @@ import {
 } from '@portal/contracts/security';
 import { api } from '@/shared/api/http';
 
-/** `POST /{product}/auth/password/change` (spec §7) on the main base. */
+/** `POST /{product}/auth/password/change` on the main base. */
 export async function postPasswordChange(
   body: PasswordChangeRequest,
 ): Promise<PasswordChangeAnswer> {

@@ -1,0 +1,175 @@
+/**
+ * Three rules of the code's shape, checked on the source text:
+ *
+ * - `modules/accounts` owns the `users` table: no other file of the server imports the table
+ *   object or names the table in raw SQL. A module's `schema.ts` may import it to declare a
+ *   foreign key. Tests and their helpers may read the table directly.
+ * - Route handlers of the modules run no SQL: a routes file under `modules/` imports no table (`schema.js`), nothing from
+ *   `drizzle-orm`, and opens no transaction. Queries live in a repository, rules in a service.
+ * - The imports between the server's files form no cycle (type-only imports included): modules
+ *   are plugins that get what they need from `app.deps`, never from `app.ts` or from each other
+ *   in a ring.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = import.meta.dirname;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+const isTestCode = (file: string) => file.endsWith('.test.ts');
+
+/** Every `import { … } from '…'` of the file: the names (without `type`) and where from. */
+function importsOf(text: string): Array<{ names: string[]; from: string }> {
+  const found = [];
+  for (const match of text.matchAll(/import\s+(type\s+)?\{([^}]*)\}\s*from\s*'([^']+)'/g)) {
+    if (match[1]) continue;
+    const names = match[2]!
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== '' && !name.startsWith('type '))
+      .map((name) => name.split(/\s+as\s+/)[0]!);
+    found.push({ names, from: match[3]! });
+  }
+  return found;
+}
+
+/** What in the text queries `users` outside modules/accounts, if anything. */
+function usersTableUses(text: string, isSchemaFile: boolean): string[] {
+  const uses: string[] = [];
+  for (const { names, from } of importsOf(text)) {
+    if (names.includes('users') && /schema\.js$/.test(from) && !isSchemaFile) {
+      uses.push(`imports users from ${from}`);
+    }
+  }
+  if (/\bschema\.users\b|\bquery\.users\b/.test(text)) uses.push('reads the users table object');
+  if (/\b(from|join|update|into)\s+"?users"?\b/i.test(text)) uses.push('names users in SQL');
+  return uses;
+}
+
+/** What in the text of a routes file runs SQL, if anything. */
+function sqlInRoutes(text: string): string[] {
+  const uses: string[] = [];
+  for (const { from } of importsOf(text)) {
+    if (from === 'drizzle-orm') uses.push('imports drizzle-orm');
+    if (/(^|\/)schema\.js$/.test(from)) uses.push(`imports tables from ${from}`);
+  }
+  if (/\.transaction\(/.test(text)) uses.push('opens a transaction');
+  if (/\.execute\(/.test(text)) uses.push('executes SQL');
+  return uses;
+}
+
+/** The files of `src` a file imports, by relative path (static, type-only and dynamic). */
+function localImportsOf(file: string, text: string): string[] {
+  const specifiers = [
+    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s*'(\.[^']+)'/g),
+    ...text.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g),
+  ].map((match) => match[1]!);
+  return specifiers.map((specifier) =>
+    path.resolve(path.dirname(file), specifier.replace(/\.js$/, '.ts')),
+  );
+}
+
+/** One cycle of the graph as a list of nodes (first = last), or null when there is none. */
+function findCycle(graph: Map<string, string[]>): string[] | null {
+  const state = new Map<string, 'open' | 'done'>();
+  const trail: string[] = [];
+  function visit(node: string): string[] | null {
+    state.set(node, 'open');
+    trail.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') return [...trail.slice(trail.indexOf(next)), next];
+      if (!state.has(next)) {
+        const cycle = visit(next);
+        if (cycle) return cycle;
+      }
+    }
+    trail.pop();
+    state.set(node, 'done');
+    return null;
+  }
+  for (const node of graph.keys()) {
+    if (!state.has(node)) {
+      const cycle = visit(node);
+      if (cycle) return cycle;
+    }
+  }
+  return null;
+}
+
+const files = sourceFiles(SRC).filter((file) => !isTestCode(file));
+const relative = (file: string) => path.relative(SRC, file).split(path.sep).join('/');
+
+describe('the shape of the server code', () => {
+  it('lets only modules/accounts query the users table', () => {
+    const offenders = files
+      .filter((file) => !relative(file).startsWith('modules/accounts/'))
+      .flatMap((file) =>
+        usersTableUses(readFileSync(file, 'utf8'), file.endsWith('schema.ts')).map(
+          (use) => `${relative(file)}: ${use}`,
+        ),
+      );
+    expect(offenders).toEqual([]);
+  });
+
+  it('keeps SQL out of the routes files', () => {
+    const routes = files.filter(
+      (file) =>
+        relative(file).startsWith('modules/') && /(^|-)routes\.ts$/.test(path.basename(file)),
+    );
+    expect(routes.length).toBeGreaterThan(10);
+    const offenders = routes.flatMap((file) =>
+      sqlInRoutes(readFileSync(file, 'utf8')).map((use) => `${relative(file)}: ${use}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('has no import cycle', () => {
+    const graph = new Map(
+      files.map((file) => [file, localImportsOf(file, readFileSync(file, 'utf8'))] as const),
+    );
+    expect([...graph.values()].flat().length).toBeGreaterThan(300);
+    expect(findCycle(graph)?.map(relative) ?? null).toBeNull();
+  });
+
+  it('notices each kind of breach it looks for', () => {
+    const ring = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+    ]);
+    expect(findCycle(ring)).toEqual(['a', 'b', 'c', 'a']);
+    expect(
+      findCycle(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+    ).toBeNull();
+    expect(
+      localImportsOf(
+        '/src/a/x.ts',
+        "import type { Y } from '../b/y.js';\nconst z = import('./z.js');",
+      ),
+    ).toEqual(['/src/b/y.ts', '/src/a/z.ts']);
+    expect(usersTableUses("import { users } from '../accounts/schema.js';", false)).toHaveLength(1);
+    expect(usersTableUses("import { users } from '../accounts/schema.js';", true)).toEqual([]);
+    expect(usersTableUses('db.query.users.findFirst()', false)).toHaveLength(1);
+    expect(usersTableUses('sql`SELECT id FROM users WHERE id = 1`', false)).toHaveLength(1);
+    expect(usersTableUses('// Two users taking the same name', false)).toEqual([]);
+    expect(sqlInRoutes("import { eq } from 'drizzle-orm';")).toHaveLength(1);
+    expect(sqlInRoutes("import { services } from './schema.js';")).toHaveLength(1);
+    expect(
+      sqlInRoutes("import { siblingOrderRequestSchema } from './sibling-schemas.js';"),
+    ).toEqual([]);
+    expect(sqlInRoutes('await db.transaction(async (tx) => {})')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,20 @@
+// The accounts module's public entry: what other modules may use of it. Its plugin
+// (plugin.ts) and its tables (schema.ts) are reached directly.
+
+export { emailKey, loginKeys, normalizeUserName, userNameKey } from './identity.js';
+export type { LockedBalances, UserRow } from './repository.js';
+export {
+  addToBalanceWith,
+  deleteUser,
+  findUserByEmailKey,
+  findUserById,
+  findUserByLogin,
+  findUserByTelegramId,
+  findUserByUserNameKey,
+  findUserByYandexId,
+  insertUser,
+  isUserNameKeyTaken,
+  lockUserBalances,
+  readBalances,
+  updateUser,
+} from './repository.js';

@@ -1,0 +1,197 @@
+/**
+ * Every query of the `users` table. Each function takes the executor: the database, or the
+ * caller's transaction when the read or write belongs to a larger one (a registration, a ledger
+ * entry, a code's redemption).
+ */
+import { eq, or, type SQLWrapper, sql } from 'drizzle-orm';
+import type { Executor, Tx } from '../../db/database.js';
+import { loginKeys } from './identity.js';
+import { type UserRow, users } from './schema.js';
+
+export type { UserRow };
+
+/** What registration and a Yandex sign-in write into a new or re-registered account. */
+export type NewUser = typeof users.$inferInsert;
+
+// ---------------------------------------------------------------- finding an account
+
+export async function findUserById(executor: Executor, id: string): Promise<UserRow | undefined> {
+  const [row] = await executor.select().from(users).where(eq(users.id, id));
+  return row;
+}
+
+/** `forUpdate` locks the row until the transaction ends (concurrent registrations). */
+export async function findUserByEmailKey(
+  executor: Executor,
+  key: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<UserRow | undefined> {
+  const query = executor.select().from(users).where(eq(users.emailKey, key));
+  const [row] = options.forUpdate ? await query.for('update') : await query;
+  return row;
+}
+
+export async function findUserByUserNameKey(
+  executor: Executor,
+  key: string,
+): Promise<UserRow | undefined> {
+  const [row] = await executor.select().from(users).where(eq(users.userNameKey, key));
+  return row;
+}
+
+/**
+ * The account a login form names, by username or e-mail, case-insensitively. Usernames cannot
+ * hold '@', but older rows might: an e-mail match wins.
+ */
+export async function findUserByLogin(
+  executor: Executor,
+  usernameOrEmail: string,
+): Promise<UserRow | undefined> {
+  const keys = loginKeys(usernameOrEmail);
+  const [row] = await executor
+    .select()
+    .from(users)
+    .where(or(eq(users.emailKey, keys.emailKey), eq(users.userNameKey, keys.userNameKey)))
+    .orderBy(sql`(${users.emailKey} = ${keys.emailKey}) DESC`)
+    .limit(1);
+  return row;
+}
+
+export async function findUserByTelegramId(
+  executor: Executor,
+  telegramId: number,
+): Promise<UserRow | undefined> {
+  const [row] = await executor
+    .select()
+    .from(users)
+    .where(eq(users.telegramId, telegramId))
+    .limit(1);
+  return row;
+}
+
+export async function findUserByYandexId(
+  executor: Executor,
+  yandexId: string,
+): Promise<UserRow | undefined> {
+  const [row] = await executor.select().from(users).where(eq(users.yandexId, yandexId)).limit(1);
+  return row;
+}
+
+export async function isUserNameKeyTaken(executor: Executor, key: string): Promise<boolean> {
+  const [taken] = await executor
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.userNameKey, key))
+    .limit(1);
+  return taken !== undefined;
+}
+
+// ---------------------------------------------------------------- creating and removing
+
+export async function insertUser(executor: Executor, values: NewUser): Promise<UserRow> {
+  const [created] = await executor.insert(users).values(values).returning();
+  return created!;
+}
+
+export async function deleteUser(executor: Executor, userId: string): Promise<void> {
+  await executor.delete(users).where(eq(users.id, userId));
+}
+
+// ---------------------------------------------------------------- changing an account
+
+/** The columns a change of the account may set; every change also stamps `updatedAt`. */
+type UserChange = Partial<
+  Pick<
+    NewUser,
+    | 'email'
+    | 'emailKey'
+    | 'userName'
+    | 'userNameKey'
+    | 'passwordHash'
+    | 'firstName'
+    | 'middleName'
+    | 'lastName'
+    | 'phone'
+    | 'avatarUrl'
+    | 'yandexId'
+    | 'telegramId'
+    | 'confirmedAt'
+  >
+> & { updatedAt: Date };
+
+/** Answers the changed row, or undefined when there is no such account. */
+export async function updateUser(
+  executor: Executor,
+  userId: string,
+  change: UserChange,
+): Promise<UserRow | undefined> {
+  const [row] = await executor.update(users).set(change).where(eq(users.id, userId)).returning();
+  return row;
+}
+
+// ---------------------------------------------------------------- balances (modules/payments)
+
+export type BalanceCurrency = 'rub' | 'points';
+
+export interface LockedBalances {
+  kopecks: number;
+  points: number;
+  email: string;
+}
+
+/**
+ * Locks the user's row until the transaction ends and answers the balances. `NO KEY UPDATE`
+ * excludes other balance writers but not the foreign-key checks of unrelated inserts (a new
+ * session, say). The order of locks is the caller's business (modules/payments/ledger.ts).
+ */
+export async function lockUserBalances(tx: Tx, userId: string): Promise<LockedBalances | null> {
+  const [row] = await tx
+    .select({ kopecks: users.balanceKopecks, points: users.balancePoints, email: users.email })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('no key update');
+  return row ?? null;
+}
+
+/**
+ * Moves one balance by `amount`, only if it stays at or above zero (the database itself refuses
+ * the overdraft), and only when `entry` (an `INSERT … ON CONFLICT DO NOTHING RETURNING …` of
+ * the ledger entry that records why) inserted its row: one statement, one round trip. The user's row is locked by this update before the entry's foreign key is checked
+ * (at the end of the statement), so the lock order of `lockUserBalances` holds. `refused`: the
+ * entry was inserted but the balance would go below zero; the caller rolls back.
+ */
+export async function addToBalanceWith(
+  tx: Tx,
+  entry: SQLWrapper,
+  userId: string,
+  currency: BalanceCurrency,
+  amount: number,
+): Promise<'moved' | 'duplicate' | 'refused'> {
+  const column = currency === 'rub' ? users.balanceKopecks : users.balancePoints;
+  // Drizzle puts an embedded query in parentheses itself.
+  const result = (await tx.execute(sql`
+    WITH entry AS ${entry},
+    moved AS (
+      UPDATE ${users} SET ${sql.identifier(column.name)} = ${column} + ${amount}
+      FROM entry
+      WHERE ${users.id} = ${userId} AND ${column} + ${amount} >= 0
+      RETURNING ${users.id}
+    )
+    SELECT (SELECT count(*) FROM entry)::int AS inserted, (SELECT count(*) FROM moved)::int AS moved
+  `)) as unknown as { rows: { inserted: number; moved: number }[] };
+  const [row] = result.rows;
+  if (!row || row.inserted === 0) return 'duplicate';
+  return row.moved > 0 ? 'moved' : 'refused';
+}
+
+/** The balances without a lock, for reading only. */
+export async function readBalances(
+  executor: Executor,
+  userId: string,
+): Promise<{ kopecks: number; points: number } | undefined> {
+  const [row] = await executor
+    .select({ kopecks: users.balanceKopecks, points: users.balancePoints })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row;
+}

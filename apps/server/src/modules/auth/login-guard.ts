@@ -1,0 +1,96 @@
+/**
+ * The one guard of a sign-in by password. Both limits count an attempt before any secret is
+ * looked at (see README.md, "Limits hold under parallel requests"):
+ *
+ * - its address, in the rate limiter: 429 with Retry-After past `perAddress` failed sign-ins;
+ * - its account, in the database (`LoginThrottle`): while the account waits, the attempt is
+ *   refused with the same message as a wrong password, and not counted.
+ *
+ * After the check the caller settles the attempt: `refund` when the password was right but
+ * nobody is signed in yet (the second factor is still to come, the address is unconfirmed),
+ * `succeed` when somebody is; a wrong secret simply stays counted.
+ *
+ * The keys of both halves come from `loginCounterKeys` (login-throttle.ts) only.
+ */
+import { LOGIN_FAILED } from '@portal/contracts/messages';
+import { enforceLimit, type RateLimiter } from '../../adapters/rate-limit.js';
+import { AppError } from '../../http/app-error.js';
+import { LOGIN_THROTTLE_RULES, type LoginThrottle, loginCounterKeys } from './login-throttle.js';
+
+/** How a sign-in by password ended; the client sees several of them as the same answer. */
+export const LOGIN_OUTCOMES = [
+  'success',
+  'second_factor_asked',
+  'wrong_password',
+  'wrong_second_factor',
+  'account_waiting',
+  'address_limited',
+  'not_confirmed',
+] as const;
+export type LoginOutcome = (typeof LOGIN_OUTCOMES)[number];
+
+/** A refused sign-in: the answer of `error`, and the outcome the metrics count. */
+export class LoginRefused extends AppError {
+  constructor(
+    readonly outcome: LoginOutcome,
+    error: AppError,
+  ) {
+    super(error.code, error.message, error.details);
+  }
+}
+
+export const loginFailed = () => new AppError('unauthorized', LOGIN_FAILED);
+
+/** An admitted attempt, counted in both halves until it is settled. */
+export interface LoginAttempt {
+  /** The password was right, but nobody is signed in yet: the attempt is given back. */
+  refund(): Promise<void>;
+  /** Somebody is signed in: the account's count starts over, the address's attempt goes back. */
+  succeed(): Promise<void>;
+}
+
+export class LoginGuard {
+  constructor(
+    private readonly throttle: LoginThrottle,
+    private readonly limiter: RateLimiter,
+  ) {}
+
+  /**
+   * Counts one sign-in attempt from `ipAddress` for the account `findUser` names, before any
+   * secret is checked. The address comes first, so a refused address does not even look the
+   * account up. Throws `LoginRefused`: 429 past the address limit, the login failure while the
+   * account waits.
+   */
+  async admit<U extends { id: string }>(
+    ipAddress: string,
+    usernameOrEmail: string,
+    findUser: () => Promise<U | undefined>,
+  ): Promise<{ user: U | undefined; attempt: LoginAttempt }> {
+    const addressKey = loginCounterKeys.address(ipAddress);
+    try {
+      await enforceLimit(this.limiter, addressKey, LOGIN_THROTTLE_RULES.perAddress);
+    } catch (error) {
+      if (error instanceof AppError) throw new LoginRefused('address_limited', error);
+      throw error;
+    }
+
+    const user = await findUser();
+    const accountKey = user
+      ? loginCounterKeys.account(user.id)
+      : loginCounterKeys.unknownLogin(usernameOrEmail);
+    // Refused unchecked while the account waits; the address count stays.
+    if (!(await this.throttle.admit(accountKey)).isAdmitted) {
+      throw new LoginRefused('account_waiting', loginFailed());
+    }
+
+    const attempt: LoginAttempt = {
+      refund: async () => {
+        await Promise.all([this.throttle.refund(accountKey), this.limiter.refund(addressKey)]);
+      },
+      succeed: async () => {
+        await Promise.all([this.throttle.reset(accountKey), this.limiter.refund(addressKey)]);
+      },
+    };
+    return { user, attempt };
+  }
+}

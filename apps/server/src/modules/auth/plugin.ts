@@ -1,0 +1,93 @@
+import fp from 'fastify-plugin';
+import { createRateLimiter } from '../../adapters/create-rate-limiter.js';
+import {
+  createMailTransport,
+  type Mailer,
+  MailOutbox,
+  type MailTransport,
+} from '../../adapters/mail.js';
+import type { RateLimiter } from '../../adapters/rate-limit.js';
+import type {} from '../../core-plugin.js';
+import type {} from '../metrics/plugin.js';
+import type {} from '../two-factor/plugin.js';
+import { AuthService } from './auth-service.js';
+import { HandOffService } from './hand-off.js';
+import { LoginThrottle } from './login-throttle.js';
+import { OneTimeCodes } from './one-time-codes.js';
+import { AUTH_PREFIX, authRoutes } from './routes.js';
+
+/** The identity core's part of `app.deps`, which the other modules build on. */
+export interface IdentityDeps {
+  /** Outgoing mail: `mail.enqueue(letter, tx)`; see adapters/mail.ts. */
+  mail: Mailer & { kickIfEnqueued(): void };
+  /** Per-address counters (memory, or Redis with REDIS_URL); see adapters/rate-limit.ts. */
+  rateLimiter: RateLimiter;
+  /** Six-digit codes for every purpose; see modules/auth/one-time-codes.ts. */
+  codes: OneTimeCodes;
+  loginThrottle: LoginThrottle;
+  auth: AuthService;
+  handOff: HandOffService;
+}
+
+declare module '../../deps.js' {
+  interface AppDeps extends IdentityDeps {}
+}
+
+/** Adapters tests may pass to `buildApp` instead of the configured ones. */
+export interface IdentityOptions {
+  mailTransport?: MailTransport | undefined;
+  rateLimiter?: RateLimiter | undefined;
+}
+
+/**
+ * The identity core: mail, per-address limits, one-time codes, the account lock, sign-in and
+ * hand-offs, and the `/authms/api/Auth` routes. Login asks the two-factor module's port
+ * (`app.deps.secondFactor`), built before this plugin. The mail sender starts when the app is
+ * ready, is woken after every response that enqueued a letter, and stops (waiting for the letter
+ * in flight) when the app closes.
+ */
+export const authPlugin = fp<IdentityOptions>(
+  async (app, options) => {
+    const { config, db, clock, sessions, redis, secondFactor, metrics } = app.deps;
+    const mail = new MailOutbox(
+      db,
+      clock,
+      options.mailTransport ?? createMailTransport(config),
+      app.log.child({ module: 'mail' }),
+      { firstRetryMs: config.MAIL_FIRST_RETRY_SECONDS * 1000 },
+    );
+    const rateLimiter = options.rateLimiter ?? createRateLimiter(redis, clock);
+    const codes = new OneTimeCodes(db, clock, config.SECRET_KEY);
+    const loginThrottle = new LoginThrottle(db, clock);
+    const auth = new AuthService({
+      config,
+      db,
+      clock,
+      sessions,
+      codes,
+      mail,
+      rateLimiter,
+      loginThrottle,
+      secondFactor,
+    });
+    const handOff = new HandOffService(db, clock, sessions, config.SSO_ALLOWED_ORIGINS);
+    Object.assign(app.deps, { mail, rateLimiter, codes, loginThrottle, auth, handOff });
+    auth.onLoginOutcome(metrics.countSignIn);
+    loginThrottle.onLockStarted(metrics.countAccountLock);
+
+    app.addHook('onResponse', async () => {
+      mail.kickIfEnqueued();
+    });
+    app.addHook('onReady', async () => {
+      mail.start();
+      app.log.info(`Письма: ${mail.describe()}`);
+    });
+    app.addHook('onClose', async () => {
+      await mail.stop();
+      await rateLimiter.close();
+    });
+
+    await app.register(authRoutes, { prefix: AUTH_PREFIX });
+  },
+  { name: 'auth', dependencies: ['core', 'metrics', 'two-factor'] },
+);

@@ -1,0 +1,109 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { and, count, inArray, isNull, min } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../adapters/clock.js';
+import { type MailOutboxStats, mailOutboxStats } from '../../adapters/mail.js';
+import type { Database, Executor } from '../../db/database.js';
+import { UNSETTLED_STATUSES } from '../payments/index.js';
+import { payments } from '../payments/schema.js';
+
+/** A scrape storm reads the database at most once in this long. */
+export const READINGS_TTL_MS = 5_000;
+/** `select 1` answers within this, or the database counts as unreachable. */
+export const PING_DEADLINE_MS = 1_000;
+const QUERY_DEADLINE_MS = 2_000;
+
+export interface PaymentStats {
+  byStatus: Record<string, number>;
+  /** How long the oldest payment neither paid nor finished has waited; 0 when none. */
+  oldestUnsettledAgeSeconds: number;
+}
+
+export interface DatabaseReadingsResult {
+  isUp: boolean;
+  /** Null when the database is down or the query failed: the metrics are then left out. */
+  mail: MailOutboxStats | null;
+  payments: PaymentStats | null;
+}
+
+/**
+ * Payments by status (one pass over the table; payments are few next to requests) and the age of
+ * the oldest unsettled one (the `payments_awaiting_idx` partial index).
+ */
+export async function paymentStats(db: Executor, now: Date): Promise<PaymentStats> {
+  const [rows, [oldest]] = await Promise.all([
+    db.select({ status: payments.status, count: count() }).from(payments).groupBy(payments.status),
+    db
+      .select({ at: min(payments.createdAt) })
+      .from(payments)
+      .where(and(isNull(payments.creditedAt), inArray(payments.status, [...UNSETTLED_STATUSES]))),
+  ]);
+  const at = oldest?.at;
+  return {
+    byStatus: Object.fromEntries(rows.map((row) => [row.status, row.count])),
+    oldestUnsettledAgeSeconds: at ? Math.max(0, (now.getTime() - at.getTime()) / 1000) : 0,
+  };
+}
+
+/**
+ * What the metrics read from the database at scrape time: whether it answers, the mail backlog,
+ * the payments. Read at most once per READINGS_TTL_MS of the app clock (scrapes meanwhile get the
+ * same answer, in flight or done), each step under a deadline, so neither a scrape storm nor a
+ * frozen database makes a scrape load the database or hang.
+ */
+export class DatabaseReadings {
+  private latest: { atMs: number; readings: Promise<DatabaseReadingsResult> } | undefined;
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  read(): Promise<DatabaseReadingsResult> {
+    const nowMs = this.clock.now().getTime();
+    const ageMs = nowMs - (this.latest?.atMs ?? Number.NEGATIVE_INFINITY);
+    if (!this.latest || ageMs >= READINGS_TTL_MS || ageMs < 0) {
+      this.latest = { atMs: nowMs, readings: this.readNow() };
+    }
+    return this.latest.readings;
+  }
+
+  private async readNow(): Promise<DatabaseReadingsResult> {
+    const isUp = await withDeadline(this.database.ping(), PING_DEADLINE_MS).then(
+      () => true,
+      () => false,
+    );
+    if (!isUp) return { isUp, mail: null, payments: null };
+    const now = this.clock.now();
+    const [mail, payments] = await Promise.all([
+      this.attempt('mail outbox', mailOutboxStats(this.database.db, now)),
+      this.attempt('payments', paymentStats(this.database.db, now)),
+    ]);
+    return { isUp, mail, payments };
+  }
+
+  private async attempt<T>(what: string, query: Promise<T>): Promise<T | null> {
+    try {
+      return await withDeadline(query, QUERY_DEADLINE_MS);
+    } catch (error) {
+      this.log.warn({ err: error }, `metrics: could not read ${what}`);
+      return null;
+    }
+  }
+}
+
+/** `work`'s answer, or a rejection once `ms` have passed without one. */
+async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  const timer = new AbortController();
+  try {
+    return await Promise.race([
+      work,
+      delay(ms, undefined, { signal: timer.signal }).then(() => {
+        throw new Error(`no answer within ${ms} ms`);
+      }),
+    ]);
+  } finally {
+    timer.abort();
+  }
+}

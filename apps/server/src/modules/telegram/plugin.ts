@@ -1,0 +1,11 @@
+import fp from 'fastify-plugin';
+import type {} from '../../core-plugin.js';
+import { telegramRoutes } from './routes.js';
+
+/** Linking Telegram, sign-in notices and the bot. */
+export const telegramPlugin = fp(
+  async (app) => {
+    await app.register(telegramRoutes);
+  },
+  { name: 'telegram', dependencies: ['core'] },
+);

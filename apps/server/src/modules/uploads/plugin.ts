@@ -1,0 +1,12 @@
+import fp from 'fastify-plugin';
+import type {} from '../../core-plugin.js';
+import type {} from '../auth/plugin.js';
+import { uploadRoutes } from './routes.js';
+
+/** Avatar uploads and the files they are served from. */
+export const uploadsPlugin = fp(
+  async (app) => {
+    await app.register(uploadRoutes);
+  },
+  { name: 'uploads', dependencies: ['core', 'auth'] },
+);

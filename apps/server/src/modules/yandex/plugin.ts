@@ -1,0 +1,13 @@
+import fp from 'fastify-plugin';
+import type {} from '../../core-plugin.js';
+import type {} from '../auth/plugin.js';
+import type {} from '../two-factor/plugin.js';
+import { yandexRoutes } from './routes.js';
+
+/** Yandex ID: sign-in and linking. */
+export const yandexPlugin = fp(
+  async (app) => {
+    await app.register(yandexRoutes);
+  },
+  { name: 'yandex', dependencies: ['core', 'auth', 'two-factor'] },
+);

@@ -1,0 +1,2 @@
+// What the profile's devices summary reads; everything else in this folder is private.
+export { fetchDevices, selectDevices, selectDevicesStatus } from './devices-slice';

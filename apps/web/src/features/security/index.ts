@@ -1,0 +1,4 @@
+// What the profile embeds of the account's security; everything else in this folder is private.
+export { PasswordChangeEntry } from './password-change-entry';
+export { ProofStep } from './proof-step';
+export { TwoFactorSetting } from './two-factor-setting';

@@ -1,0 +1,51 @@
+import type { PasswordChangeForm } from '@portal/contracts/security';
+import type { FormEventHandler } from 'react';
+import type { UseFormReturn } from 'react-hook-form';
+import { Checkbox } from '@/shared/ui/checkbox';
+import { NewPasswordFields } from '@/shared/ui/new-password-fields';
+import { TextField } from '@/shared/ui/text-field';
+import styles from './security.module.css';
+
+type PasswordChangeFormStepProps = {
+  id: string;
+  /** Owned by the dialog, so the typed passwords survive a step back to the code. */
+  form: UseFormReturn<PasswordChangeForm>;
+  onSubmit: FormEventHandler<HTMLFormElement>;
+  logoutOtherSessions: boolean;
+  onLogoutOtherSessionsChange: (value: boolean) => void;
+};
+
+/** The current password, the new one twice, and 'sign out everywhere else'. */
+export function PasswordChangeFormStep({
+  id,
+  form,
+  onSubmit,
+  logoutOtherSessions,
+  onLogoutOtherSessionsChange,
+}: PasswordChangeFormStepProps) {
+  const {
+    register,
+    clearErrors,
+    formState: { errors },
+  } = form;
+  // Editing a field clears its error, here as in the new password's fields.
+  return (
+    <form id={id} className={styles.form} onSubmit={onSubmit} noValidate>
+      <TextField
+        {...register('oldPassword', { onChange: () => clearErrors('oldPassword') })}
+        type="password"
+        label="Текущий пароль"
+        autoComplete="current-password"
+        autoFocus
+        error={errors.oldPassword?.message}
+      />
+      <NewPasswordFields form={form} />
+      <Checkbox
+        checked={logoutOtherSessions}
+        onChange={(event) => onLogoutOtherSessionsChange(event.target.checked)}
+      >
+        Выйти на всех остальных устройствах
+      </Checkbox>
+    </form>
+  );
+}

@@ -1,0 +1,97 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { FIELD_REQUIRED } from '@portal/contracts/messages';
+import { secondFactorCodeSchema } from '@portal/contracts/security';
+import { useEffect, useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { toApiFailure } from '@/shared/api/api-failure';
+import { Button } from '@/shared/ui/button';
+import { Modal, ModalClose } from '@/shared/ui/modal';
+import { TextField } from '@/shared/ui/text-field';
+import { notify } from '@/shared/ui/toast';
+import styles from './security.module.css';
+
+/** Empty: 'Заполните поле'; otherwise six digits or a recovery code. */
+const confirmCodeSchema = z.object({
+  code: z.string().trim().min(1, FIELD_REQUIRED).pipe(secondFactorCodeSchema),
+});
+
+type TwoFactorCodeDialogProps = {
+  isOpen: boolean;
+  title: string;
+  description: string;
+  submitLabel: string;
+  onClose: () => void;
+  onClosed?: () => void;
+  /** Throws when the server refuses: its message becomes the toast. */
+  onConfirm: (code: string) => Promise<void>;
+};
+
+/** A change of the authenticator confirmed by its code or a recovery code (disable, renew). */
+export function TwoFactorCodeDialog({
+  isOpen,
+  title,
+  description,
+  submitLabel,
+  onClose,
+  onClosed,
+  onConfirm,
+}: TwoFactorCodeDialogProps) {
+  const formId = useId();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    clearErrors,
+    formState: { errors, isSubmitting },
+  } = useForm<{ code: string }>({
+    resolver: zodResolver(confirmCodeSchema),
+    defaultValues: { code: '' },
+  });
+
+  // Every opening starts with an empty field.
+  useEffect(() => {
+    if (isOpen) reset({ code: '' });
+  }, [isOpen, reset]);
+
+  const onSubmit = handleSubmit(async ({ code }) => {
+    try {
+      await onConfirm(code);
+    } catch (error) {
+      notify.error(toApiFailure(error).text);
+    }
+  });
+
+  return (
+    <Modal
+      isOpen={isOpen}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+      onClosed={onClosed}
+      title={title}
+      description={description}
+      footer={
+        <>
+          <ModalClose>
+            <Button variant="secondary">Отмена</Button>
+          </ModalClose>
+          <Button type="submit" form={formId} disabled={isSubmitting} aria-busy={isSubmitting}>
+            {submitLabel}
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} className={styles.form} onSubmit={onSubmit} noValidate>
+        <TextField
+          {...register('code', { onChange: () => clearErrors('code') })}
+          label="Код подтверждения"
+          placeholder="000000"
+          autoComplete="one-time-code"
+          autoFocus
+          error={errors.code?.message}
+        />
+      </form>
+    </Modal>
+  );
+}

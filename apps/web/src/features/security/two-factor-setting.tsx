@@ -1,0 +1,178 @@
+import { EMAIL_NOT_FOUND } from '@portal/contracts/messages';
+import { useEffect, useReducer, useRef } from 'react';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { selectUser, setRequiresTwoFactor } from '@/features/auth';
+import { isProofRequired, toApiFailure } from '@/shared/api/api-failure';
+import { Button } from '@/shared/ui/button';
+import { notify } from '@/shared/ui/toast';
+import { postDisableTwoFactor } from './api/disable-two-factor';
+import { postEnableTwoFactor } from './api/enable-two-factor';
+import { postRenewRecoveryCodes } from './api/renew-recovery-codes';
+import { RecoveryCodesDialog } from './recovery-codes-dialog';
+import styles from './security.module.css';
+import { TwoFactorCodeDialog } from './two-factor-code-dialog';
+import { TwoFactorConnectDialog } from './two-factor-connect-dialog';
+import {
+  connectFailed,
+  connectOpened,
+  connectStarted,
+  dialogClosed,
+  dialogGone,
+  dialogOpened,
+  enrolled,
+  initialTwoFactorSetupState,
+  proofAskedForCode,
+  proofGivenForCode,
+  recoveryCodesReceived,
+  recoveryCodesSaved,
+  twoFactorSetupFlow,
+} from './two-factor-setup-flow';
+import {
+  fetchTwoFactorStatus,
+  recoveryCodesRenewed,
+  selectTwoFactor,
+  twoFactorConnected,
+  twoFactorDisconnected,
+} from './two-factor-slice';
+
+const STATUS_TEXT = {
+  connected: 'Подключено',
+  unconnected: 'Не подключено',
+  unavailable: 'Недоступно',
+} as const;
+
+/**
+ * The authenticator line of the profile's security block: connect → the QR code and a code →
+ * connected, with the recovery codes shown once; disable through a confirmation and a code; renew
+ * the recovery codes with a code.
+ */
+export function TwoFactorSetting() {
+  const dispatch = useAppDispatch();
+  const user = useAppSelector(selectUser);
+  const { status, recoveryCodesLeft } = useAppSelector(selectTwoFactor);
+  const [flow, flowDispatch] = useReducer(twoFactorSetupFlow.reducer, initialTwoFactorSetupState);
+  const actionsRef = useRef<HTMLDivElement>(null);
+  const isConnected = status === 'connected';
+
+  useEffect(() => {
+    if (!isConnected || recoveryCodesLeft !== null) return;
+    const request = dispatch(fetchTwoFactorStatus());
+    return () => request.abort();
+  }, [dispatch, isConnected, recoveryCodesLeft]);
+
+  async function connect() {
+    if (flow.isStarting) return;
+    // The authenticator is labelled with the account's address.
+    if (!user?.email) {
+      notify.error(EMAIL_NOT_FOUND);
+      return;
+    }
+    flowDispatch(connectStarted());
+    try {
+      flowDispatch(connectOpened(await postEnableTwoFactor()));
+    } catch (error) {
+      const failure = toApiFailure(error);
+      // Without a fresh proof of the owner the dialog opens on the proof step, then asks again.
+      if (isProofRequired(failure)) {
+        flowDispatch(connectOpened(null));
+      } else {
+        flowDispatch(connectFailed());
+        notify.error(failure.text);
+      }
+    }
+  }
+
+  return (
+    <div className={styles.setting} data-testid="two-factor">
+      <div className={styles.settingText}>
+        <span className={styles.settingTitle}>Google Authenticator</span>
+        <span className={styles.settingStatus} data-connected={isConnected || undefined}>
+          {STATUS_TEXT[status]}
+        </span>
+        {isConnected && recoveryCodesLeft !== null ? (
+          <span className={styles.settingStatus}>
+            Резервных кодов осталось: {recoveryCodesLeft}
+          </span>
+        ) : null}
+      </div>
+      <div className={styles.actions} ref={actionsRef}>
+        {isConnected ? (
+          <>
+            <Button variant="ghost" size="sm" onClick={() => flowDispatch(dialogOpened('renew'))}>
+              Новые резервные коды
+            </Button>
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => flowDispatch(dialogOpened('disable'))}
+            >
+              Отключить
+            </Button>
+          </>
+        ) : (
+          // Not disabled while the key is fetched: a disabled button drops the keyboard focus, and
+          // the dialog could not give it back on closing. Clicks in the meantime are ignored.
+          <Button
+            size="sm"
+            disabled={status === 'unavailable'}
+            aria-disabled={flow.isStarting || undefined}
+            aria-busy={flow.isStarting}
+            onClick={() => void connect()}
+          >
+            Подключить
+          </Button>
+        )}
+      </div>
+
+      <TwoFactorConnectDialog
+        isOpen={flow.dialog === 'connect'}
+        enrollment={flow.enrollment}
+        isProofAskedForCode={flow.isProofAskedForCode}
+        onClose={() => flowDispatch(dialogClosed())}
+        onClosed={() => flowDispatch(dialogGone())}
+        onProofAskedForCode={() => flowDispatch(proofAskedForCode())}
+        onProofGivenForCode={() => flowDispatch(proofGivenForCode())}
+        onEnrolled={(enrollment) => flowDispatch(enrolled(enrollment))}
+        onConnected={(codes) => {
+          dispatch(twoFactorConnected({ recoveryCodes: codes.length }));
+          flowDispatch(recoveryCodesReceived(codes));
+        }}
+      />
+      <TwoFactorCodeDialog
+        isOpen={flow.dialog === 'disable'}
+        title="Отключить Google Authenticator?"
+        description="Вход снова будет только по паролю. Для подтверждения введите код из приложения или один из резервных кодов."
+        submitLabel="Отключить"
+        onClose={() => flowDispatch(dialogClosed())}
+        onClosed={() => flowDispatch(dialogGone())}
+        onConfirm={async (code) => {
+          const answer = await postDisableTwoFactor(code);
+          dispatch(setRequiresTwoFactor(false));
+          dispatch(twoFactorDisconnected());
+          notify.success(answer.message);
+          flowDispatch(dialogClosed());
+        }}
+      />
+      <TwoFactorCodeDialog
+        isOpen={flow.dialog === 'renew'}
+        title="Новые резервные коды"
+        description="Прежние резервные коды перестанут действовать. Для подтверждения введите код из приложения или один из резервных кодов."
+        submitLabel="Получить новые коды"
+        onClose={() => flowDispatch(dialogClosed())}
+        onClosed={() => flowDispatch(dialogGone())}
+        onConfirm={async (code) => {
+          const answer = await postRenewRecoveryCodes(code);
+          dispatch(recoveryCodesRenewed(answer.recoveryCodes.length));
+          notify.success(answer.message);
+          flowDispatch(recoveryCodesReceived(answer.recoveryCodes));
+        }}
+      />
+      <RecoveryCodesDialog
+        codes={flow.shownCodes}
+        onClose={() => flowDispatch(recoveryCodesSaved())}
+        // It follows the connect or renew dialog: back to this line's first button.
+        returnFocusTo={() => actionsRef.current?.querySelector('button')}
+      />
+    </div>
+  );
+}
