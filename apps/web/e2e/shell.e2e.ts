@@ -73,6 +73,34 @@ describe('route guard', () => {
   });
 });
 
+describe('a page still loading when the visitor moves on', () => {
+  it('Back before the next page arrived shows the page the visitor went back to, and Forward the other', async () => {
+    const page = await browser.newPage();
+    await page.goto(url('/auth'));
+    await heading(page, 'Вход в личный кабинет');
+    // The reset page's code is held on its way, so that Back comes while it is still loading.
+    let release = () => {};
+    const requested = new Promise<void>((arrived) => {
+      void page.route(/\/assets\/reset-password-page-[^/]*\.js$/, async (route) => {
+        arrived();
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        await route.continue();
+      });
+    });
+    await page.getByRole('link', { name: 'Забыли пароль?' }).click();
+    await requested;
+    await page.goBack();
+    await page.waitForURL((address) => address.pathname === '/auth');
+    release();
+    await heading(page, 'Вход в личный кабинет');
+
+    await page.goForward();
+    await heading(page, 'Обновление пароля');
+  });
+});
+
 describe('signed-in routes', () => {
   it.each([
     ['/', 'Главная'],

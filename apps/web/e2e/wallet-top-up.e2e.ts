@@ -238,10 +238,11 @@ describe('the top-up modal', () => {
     let dialog = await openTopUp(page);
     const box = await dialog.boundingBox();
     expect(box?.width).toBe(500);
-    expect(await bodyOverflow()).toBe('hidden');
+    await expect.poll(bodyOverflow).toBe('hidden');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    expect(await bodyOverflow()).not.toBe('hidden');
+    // The scroll lock is let go in an effect's clean-up, which may run a frame after the dialog left.
+    await expect.poll(bodyOverflow).not.toBe('hidden');
 
     dialog = await openTopUp(page);
     // A click on the dimmed backdrop, well away from the dialog.
@@ -251,7 +252,7 @@ describe('the top-up modal', () => {
     dialog = await openTopUp(page);
     await dialog.getByRole('button', { name: 'Закрыть' }).click();
     await dialog.waitFor({ state: 'detached' });
-    expect(await bodyOverflow()).not.toBe('hidden');
+    await expect.poll(bodyOverflow).not.toBe('hidden');
   });
 
   it('dims and disables the method list while the payment is being created', async () => {

@@ -1,9 +1,7 @@
-import { Suspense } from 'react';
-import { Outlet } from 'react-router';
-import { PageLoader } from '@/shared/ui/page-loader';
 import styles from './app-frame.module.css';
 import { BottomBar } from './bottom-bar';
 import { MobileHeader } from './mobile-header';
+import { PageSuspense } from './page-suspense';
 import { Sidebar } from './sidebar';
 
 /** The signed-in frame: sidebar on desktop, header and bottom bar on mobile. */
@@ -14,9 +12,7 @@ export function AppFrame() {
       <div className={styles.column}>
         <MobileHeader />
         <main className={styles.content}>
-          <Suspense fallback={<PageLoader />}>
-            <Outlet />
-          </Suspense>
+          <PageSuspense />
         </main>
       </div>
       <BottomBar />

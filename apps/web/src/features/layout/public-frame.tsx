@@ -1,8 +1,6 @@
-import { Suspense } from 'react';
-import { Outlet } from 'react-router';
 import { BrandLogo } from '@/shared/ui/brand-logo';
-import { PageLoader } from '@/shared/ui/page-loader';
 import { LegalFooter } from './legal-footer';
+import { PageSuspense } from './page-suspense';
 import styles from './public-frame.module.css';
 import { ThemeToggleButton } from './theme-toggle-button';
 
@@ -15,9 +13,7 @@ export function PublicFrame() {
         <ThemeToggleButton />
       </header>
       <main className={styles.content}>
-        <Suspense fallback={<PageLoader />}>
-          <Outlet />
-        </Suspense>
+        <PageSuspense />
       </main>
       <footer className={styles.footer}>
         <LegalFooter />
