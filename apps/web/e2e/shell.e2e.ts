@@ -99,6 +99,32 @@ describe('a page still loading when the visitor moves on', () => {
     await page.goForward();
     await heading(page, 'Обновление пароля');
   });
+
+  it('the same for a page outside the frames (the 404 page)', async () => {
+    const page = await browser.newPage();
+    await page.goto(url('/auth'));
+    await heading(page, 'Вход в личный кабинет');
+    let release = () => {};
+    const requested = new Promise<void>((arrived) => {
+      void page.route(/\/assets\/not-found-page-[^/]*\.js$/, async (route) => {
+        arrived();
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        await route.continue();
+      });
+    });
+    // An address the app does not know, reached inside the app (as a link would).
+    await page.evaluate(() => {
+      history.pushState(null, '', '/no-such-page');
+      dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await requested;
+    await page.goBack();
+    await page.waitForURL((address) => address.pathname === '/auth');
+    release();
+    await heading(page, 'Вход в личный кабинет');
+  });
 });
 
 describe('signed-in routes', () => {

@@ -1,10 +1,11 @@
-import { lazy } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
 import { paths } from '@/config/paths';
 import { RedirectIfSignedIn } from '@/features/auth/redirect-if-signed-in';
 import { RequireAuth } from '@/features/auth/require-auth';
 import { PublicFrame } from '@/features/layout/public-frame';
 import { OAuthRedirectPage } from '@/features/oauth/oauth-redirect-page';
+import { PageLoader } from '@/shared/ui/page-loader';
 
 // Pages load on demand, so a visitor on /auth downloads none of the signed-in screens (nor their
 // frame: sidebar, mobile header, bottom bar).
@@ -35,14 +36,23 @@ export function AppRoutes() {
         <Route path={paths.resetPassword.path} element={<ResetPasswordPage />} />
       </Route>
       <Route element={<RequireAuth />}>
-        <Route element={<AppFrame />}>
+        <Route element={<Loading element={<AppFrame />} />}>
           <Route path={paths.home.path} element={<HomePage />} />
           <Route path={paths.profile.path} element={<ProfilePage />} />
           <Route path={paths.devices.path} element={<DevicesPage />} />
           <Route path={paths.walletHistory.path} element={<WalletHistoryPage />} />
         </Route>
       </Route>
-      <Route path={paths.notFound.path} element={<NotFoundPage />} />
+      <Route path={paths.notFound.path} element={<Loading element={<NotFoundPage />} />} />
     </Routes>
   );
+}
+
+/**
+ * A lazily loaded element outside the frames, with a boundary of its own: one boundary shared by
+ * elements that replace each other stays blank in the build's Preact when the visitor moves on
+ * before the code arrives (features/layout/page-suspense.tsx says more).
+ */
+function Loading({ element }: { element: ReactNode }) {
+  return <Suspense fallback={<PageLoader />}>{element}</Suspense>;
 }
