@@ -1,15 +1,20 @@
 import type { Plugin } from 'vite';
+// By path, not as '@portal/contracts/web-settings': Vite bundles its config's relative imports but
+// leaves every package import to Node, which cannot load the contracts' TypeScript source, so the
+// package name would break `vite`, `vite build` and every other way the config is loaded.
+import {
+  injectWebSettings,
+  WEB_SETTINGS_PATH,
+  webSettingsSchema,
+} from '../../packages/contracts/src/web-settings';
 
-/** Where the server answers its web settings as JSON (`WEB_SETTINGS_PATH` of serve-web.ts). */
-const SETTINGS_PATH = '/portal-config';
-const PLACEHOLDER = '<!--portal-config-->';
 /** `npm run dev` starts Vite and the server together; the server may take a moment to listen. */
 const WAIT_FOR_SERVER_MS = 15_000;
 const RETRY_EVERY_MS = 250;
 
 /**
  * `vite` dev: index.html gets the running server's settings exactly as the server injects them
- * in production (`apps/server/src/web/serve-web.ts`), so what the app offers (Yandex ID, Telegram)
+ * in production (the same `injectWebSettings`), so what the app offers (Yandex ID, Telegram)
  * and its links are right in development too. With no server answering, the placeholder stays
  * and the app's defaults apply (`src/config/runtime-config.ts`); Vite's log says so.
  */
@@ -20,30 +25,26 @@ export function portalConfigFromServer(serverUrl: string): Plugin {
     transformIndexHtml: {
       order: 'pre',
       async handler(html, context) {
-        const settings = await fetchSettings(serverUrl);
-        if (settings === null) {
+        const answer = await fetchSettings(serverUrl);
+        const settings = webSettingsSchema.safeParse(answer);
+        if (!settings.success) {
           context.server?.config.logger.warn(
-            `portal settings: ${serverUrl}${SETTINGS_PATH} did not answer; using the defaults`,
+            `portal settings: ${serverUrl}${WEB_SETTINGS_PATH} ${answer === null ? 'did not answer' : 'answered settings this app does not know'}; using the defaults`,
           );
           return html;
         }
-        return html.replace(PLACEHOLDER, settingsElement(settings));
+        return injectWebSettings(html, settings.data);
       },
     },
   };
 }
 
-/** The element the server renders; `<` escaped so that no value can close the script. */
-export function settingsElement(settings: unknown): string {
-  const json = JSON.stringify(settings).replaceAll('<', '\\u003c');
-  return `<script id="portal-config" type="application/json">${json}</script>`;
-}
-
+/** The server's answer, or null when it did not answer within `WAIT_FOR_SERVER_MS`. */
 async function fetchSettings(serverUrl: string): Promise<unknown> {
   const deadline = Date.now() + WAIT_FOR_SERVER_MS;
   for (;;) {
     try {
-      const response = await fetch(`${serverUrl}${SETTINGS_PATH}`, {
+      const response = await fetch(`${serverUrl}${WEB_SETTINGS_PATH}`, {
         signal: AbortSignal.timeout(2_000),
       });
       if (response.ok) return await response.json();

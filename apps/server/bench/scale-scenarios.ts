@@ -3,13 +3,12 @@
 // distinct sessions each reading once; the history's first and last page of a 50,000-entry
 // account; resident memory; the restart of the built portal to /ready. Each portal runs twice: with
 // its caches (what customers get), then with ACCOUNT_CACHE_ACCOUNTS=0 (every read asks the
-// database, which is what grows).
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+// database, which is what grows); both are started by the harness's `startPortal`, as every other
+// scenario's portal is, so they run as `npm start` runs it.
 import autocannon from 'autocannon';
 import type { Database } from '../src/db/database.js';
 import { hashPassword } from '../src/modules/auth/passwords.js';
-import { SERVER_ROOT } from '../src/paths.js';
-import { openBenchDatabase, type Row } from './harness.js';
+import { openBenchDatabase, type Portal, type Row, startPortal } from './harness.js';
 import {
   accountId,
   type DatabaseSize,
@@ -19,7 +18,6 @@ import {
   sessionToken,
   small,
 } from './large-database.js';
-import { freePort } from './processes.js';
 
 const SECONDS = Number(process.env.BENCH_SCALE_SECONDS ?? 5);
 const CONNECTIONS = 20;
@@ -90,47 +88,11 @@ async function distinctSessions(base: string, tokens: string[]): Promise<Measure
   };
 }
 
-/** The built portal (dist/server.js, as `npm start` runs it) and how long it took to /ready. */
-async function startPortal(env: Record<string, string>) {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['dist/server.js'], {
-    cwd: SERVER_ROOT,
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: base,
-      NODE_ENV: 'production',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the portal exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/ready`)).ok) break;
-    } catch {}
-    if (performance.now() - started > 120_000) throw new Error('the portal did not start');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  const readyMs = performance.now() - started;
-  return {
-    base,
-    readyMs,
-    /** Resident memory as the portal's own metrics report it (this machine may read /metrics). */
-    residentMb: async () => {
-      const text = await (await fetch(`${base}/metrics`)).text();
-      const bytes = /^process_resident_memory_bytes (\S+)$/m.exec(text)?.[1];
-      return Number(bytes) / 1024 / 1024;
-    },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+/** Resident memory as the portal's own metrics report it (this machine may read /metrics). */
+async function residentMegabytes(portal: Portal) {
+  const text = await (await fetch(`${portal.base}/metrics`)).text();
+  const bytes = /^process_resident_memory_bytes (\S+)$/m.exec(text)?.[1];
+  return Number(bytes) / 1024 / 1024;
 }
 
 /** The cursor of the history's last page of account 2 (its long history), as the API makes it. */
@@ -189,7 +151,7 @@ async function runSize(size: DatabaseSize, passwordHash: string): Promise<SizeRu
         portal.base,
         Array.from({ length: DISTINCT_SESSIONS }, (_, index) => sessionToken(index + 2)),
       );
-      residentMb = await portal.residentMb();
+      residentMb = await residentMegabytes(portal);
       for (const read of READS) {
         cached.set(read.name, await load(`${portal.base}${read.path}`, read.method, reader));
       }
@@ -233,7 +195,6 @@ async function runSize(size: DatabaseSize, passwordHash: string): Promise<SizeRu
 
 /** The scale scenarios' rows; `bareRequestsPerSecond` is the bare route's rate in this run. */
 export async function scaleScenarios(bareRequestsPerSecond: number): Promise<Row[]> {
-  execFileSync(process.execPath, ['build.mjs'], { cwd: SERVER_ROOT, stdio: 'inherit' });
   const passwordHash = await hashPassword('Bench-Pass1');
   // Accounts 2… hold the distinct sessions; account 1 is the reader.
   const empty = await runSize(small(DISTINCT_SESSIONS + 1), passwordHash);

@@ -7,11 +7,22 @@ import * as security from './security';
 import * as services from './services';
 import * as telegram from './telegram';
 import * as wallet from './wallet';
+import * as webSettings from './web-settings';
 import * as yandex from './yandex';
 
 // The server's type provider turns every route schema into OpenAPI; a schema
 // zod cannot describe (a transform, a custom type) would break /docs.
-const modules = { auth, common, profile, security, services, telegram, wallet, yandex };
+const modules = {
+  auth,
+  common,
+  profile,
+  security,
+  services,
+  telegram,
+  wallet,
+  webSettings,
+  yandex,
+};
 const schemas = Object.entries(modules).flatMap(([moduleName, exports]) =>
   Object.entries(exports)
     .filter(([, value]) => value instanceof z.ZodType)

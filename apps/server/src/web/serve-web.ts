@@ -4,33 +4,19 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import { NOT_FOUND } from '@portal/contracts/messages';
+import {
+  injectWebSettings,
+  WEB_SETTINGS_PATH,
+  type WebSettings,
+  webSettingsSchema,
+} from '@portal/contracts/web-settings';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { z } from 'zod';
 import type { Config } from '../config.js';
 import type {} from '../core-plugin.js';
 
-const CONFIG_PLACEHOLDER = '<!--portal-config-->';
-
-/** Where the settings are also served as JSON: the Vite dev server injects them from here. */
-export const WEB_SETTINGS_PATH = '/portal-config';
-
-const webSettingsSchema = z.object({
-  apiBaseUrl: z.string(),
-  msApiBaseUrl: z.string(),
-  supportUrl: z.string(),
-  hostingUrl: z.string(),
-  launcherUrl: z.string(),
-  privacyUrl: z.string(),
-  brandName: z.string(),
-  /** A Telegram bot is configured: the profile offers to link Telegram. */
-  isTelegramOffered: z.boolean(),
-  /** A Yandex ID application is configured: sign-in and linking by Yandex ID are offered. */
-  isYandexOffered: z.boolean(),
-});
-
 /** Settings the browser app reads at start (apps/web/src/config/runtime-config.ts). */
-function webSettings(config: Config): z.infer<typeof webSettingsSchema> {
+function webSettings(config: Config): WebSettings {
   return {
     apiBaseUrl: config.API_BASE_URL,
     msApiBaseUrl: config.MS_API_BASE_URL,
@@ -42,15 +28,6 @@ function webSettings(config: Config): z.infer<typeof webSettingsSchema> {
     isTelegramOffered: Boolean(config.TELEGRAM_BOT_TOKEN),
     isYandexOffered: Boolean(config.YANDEX_CLIENT_ID),
   };
-}
-
-function renderIndexHtml(template: string, config: Config): string {
-  // `<` escaped so that no value can close the script element.
-  const json = JSON.stringify(webSettings(config)).replaceAll('<', '\\u003c');
-  return template.replace(
-    CONFIG_PLACEHOLDER,
-    `<script id="portal-config" type="application/json">${json}</script>`,
-  );
 }
 
 /** The page in each encoding a browser may ask for, compressed once: the settings are fixed. */
@@ -71,7 +48,7 @@ function encodedPage(html: string) {
 export async function registerWebApp(app: FastifyInstance, config: Config) {
   const indexFile = path.join(config.WEB_DIST_DIR, 'index.html');
   const page = existsSync(indexFile)
-    ? encodedPage(renderIndexHtml(readFileSync(indexFile, 'utf8'), config))
+    ? encodedPage(injectWebSettings(readFileSync(indexFile, 'utf8'), webSettings(config)))
     : null;
 
   if (page) {

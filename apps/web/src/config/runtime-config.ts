@@ -1,46 +1,38 @@
+import {
+  WEB_SETTINGS_ELEMENT_ID,
+  type WebSettings,
+  webSettingsSchema,
+} from '@portal/contracts/web-settings';
 import { z } from 'zod';
 
 /**
- * Settings the server injects into index.html (the `<!--portal-config-->` placeholder becomes
- * `<script id="portal-config" type="application/json">`). Under `vite` dev the dev server injects
- * the running server's settings the same way (`vite-portal-config.ts`); should it find no
- * server, every field has a default that works against the dev proxy, and nothing optional is
- * offered.
+ * The settings the server injects into index.html (`injectWebSettings` of
+ * @portal/contracts/web-settings). Under `vite` dev the dev server injects the running server's
+ * settings the same way (`vite-portal-config.ts`); should it find no server, every field has a
+ * fallback that works against the dev proxy, and nothing optional is offered. A field the server
+ * sent malformed falls back alone.
  */
+const field = webSettingsSchema.shape;
+
 // A trailing slash would double up with the API paths, which all start with '/'.
-const apiBase = z
-  .string()
-  .transform((value) => value.replace(/\/+$/, ''))
-  .catch('')
-  .default('');
+const apiBase = field.apiBaseUrl.transform((value) => value.replace(/\/+$/, '')).catch('');
+
+/** A missing field is malformed too: `catch` answers both. */
+const withFallback = <T>(schema: z.ZodType<T>, fallback: T) => schema.catch(fallback);
 
 const runtimeConfigSchema = z.object({
-  /** Base of the main API (uploads, Yandex, payment history); '' means this origin. */
   apiBaseUrl: apiBase,
-  /** Base of the microservice API (`/authms`, `/paymentms`, …); '' means this origin. */
   msApiBaseUrl: apiBase,
-  supportUrl: z
-    .string()
-    .catch('https://t.me/gamehost_support')
-    .default('https://t.me/gamehost_support'),
-  hostingUrl: z
-    .string()
-    .catch('https://hosting.example.com')
-    .default('https://hosting.example.com'),
-  launcherUrl: z
-    .string()
-    .catch('https://launcher.example.com')
-    .default('https://launcher.example.com'),
-  privacyUrl: z
-    .string()
-    .catch('https://hosting.example.com/privacy')
-    .default('https://hosting.example.com/privacy'),
-  brandName: z.string().min(1).catch('GameHost').default('GameHost'),
-  /** The server has a Telegram bot: linking Telegram is offered (else «Недоступно»). */
-  isTelegramOffered: z.boolean().catch(false).default(false),
-  /** The server has a Yandex ID application: sign-in and linking by it are offered. */
-  isYandexOffered: z.boolean().catch(false).default(false),
-});
+  supportUrl: withFallback(field.supportUrl, 'https://t.me/gamehost_support'),
+  hostingUrl: withFallback(field.hostingUrl, 'https://hosting.example.com'),
+  launcherUrl: withFallback(field.launcherUrl, 'https://launcher.example.com'),
+  privacyUrl: withFallback(field.privacyUrl, 'https://hosting.example.com/privacy'),
+  brandName: withFallback(field.brandName.min(1), 'GameHost'),
+  /** Without a Telegram bot linking Telegram is not offered (the profile reads «Недоступно»). */
+  isTelegramOffered: withFallback(field.isTelegramOffered, false),
+  /** Without a Yandex ID application neither sign-in nor linking by it is offered. */
+  isYandexOffered: withFallback(field.isYandexOffered, false),
+}) satisfies z.ZodType<WebSettings>;
 
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
 
@@ -60,7 +52,7 @@ export function parseRuntimeConfig(raw: string | null | undefined): RuntimeConfi
 
 function readInjectedConfig(): string | null {
   if (typeof document === 'undefined') return null;
-  return document.getElementById('portal-config')?.textContent ?? null;
+  return document.getElementById(WEB_SETTINGS_ELEMENT_ID)?.textContent ?? null;
 }
 
 export const runtimeConfig: RuntimeConfig = parseRuntimeConfig(readInjectedConfig());
