@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/database.js';
 import { type LedgerEntryInput, lockBalances, postCreditAfter, postLedgerEntry } from './ledger.js';
@@ -155,7 +155,7 @@ export async function settleReport(
   now: Date,
   log?: FastifyBaseLogger,
 ): Promise<boolean> {
-  const [payment] = await db.select().from(payments).where(eq(payments.id, paymentId));
+  const [payment] = await readPayment(db, paymentId);
   if (!payment) return false;
   if (!isRefundReport(report) && (await settleAsRead(db, payment, report, now))) return true;
   return db.transaction(async (tx) => {
@@ -164,6 +164,27 @@ export async function settleReport(
     await settlePayment(tx, locked, report, now, log);
     return true;
   });
+}
+
+const preparePaymentRead = (db: Db) =>
+  db
+    .select()
+    .from(payments)
+    .where(eq(payments.id, sql.placeholder('id')))
+    .prepare('payments_settle_read');
+const paymentReads = new WeakMap<Db, ReturnType<typeof preparePaymentRead>>();
+
+/**
+ * The payment without a lock: one query built once per database and, on PostgreSQL, prepared
+ * once per connection (by its name), as it runs for every notification.
+ */
+function readPayment(db: Db, paymentId: string): Promise<PaymentRow[]> {
+  let read = paymentReads.get(db);
+  if (!read) {
+    read = preparePaymentRead(db);
+    paymentReads.set(db, read);
+  }
+  return read.execute({ id: paymentId });
 }
 
 /** A report that is not a refund, applied in one statement if the row is still `payment`. */
