@@ -196,8 +196,8 @@ async function settleAsRead(
 ): Promise<boolean> {
   checkReport(payment, report);
   const credits = report.status === 'CONFIRMED' && !payment.creditedAt;
-  // What the decision read: the rest of the row is either fixed at the start (user, amount,
-  // method) or written only by refunds and reconciliation under the lock, which change these too.
+  // What the decision read and this statement writes. The rest of the row is either fixed at
+  // the start (user, amount, method) or neither read nor written here (refunds, checks, page).
   const asRead = and(
     eq(payments.id, payment.id),
     eq(payments.status, payment.status),
