@@ -264,25 +264,47 @@ const paymentNotifications: Scenario = async (bench) => {
   ];
 };
 
-/** Run in this order; the notifications last, as they change balances. */
-const SCENARIOS: Scenario[] = [
-  signedInRead('authenticated `POST …/Auth/user`', 'POST', '/authms/api/Auth/user', 1.5),
-  signedInRead('authenticated `POST …/Auth/devices`', 'POST', '/authms/api/Auth/devices', 2),
-  signedInRead(
+/**
+ * Run in this order; the notifications last, as they change balances. `BENCH_ONLY` (names,
+ * comma-separated, e.g. `notifications`) runs only those; the web bytes are `web`.
+ */
+const SCENARIOS: Record<string, Scenario> = {
+  user: signedInRead('authenticated `POST …/Auth/user`', 'POST', '/authms/api/Auth/user', 1.5),
+  devices: signedInRead(
+    'authenticated `POST …/Auth/devices`',
+    'POST',
+    '/authms/api/Auth/devices',
+    2,
+  ),
+  services: signedInRead(
     'authenticated `GET owner/services`',
     'GET',
     '/serversms/api/Servers/owner/services',
     2,
   ),
-  signedInRead('authenticated payment history page', 'GET', '/payments/payments/user', 2),
-  readsWhileSigningIn,
-  paymentNotifications,
+  history: signedInRead('authenticated payment history page', 'GET', '/payments/payments/user', 2),
+  signIns: readsWhileSigningIn,
+  notifications: paymentNotifications,
   // Costs as data grows (scale-scenarios.ts): minutes, most of them seeding; BENCH_SCALE=0 skips.
-  async (bench) =>
+  scale: async (bench) =>
     process.env.BENCH_SCALE === '0' ? [] : scaleScenarios(bench.bareRequestsPerSecond ?? 0),
-];
+};
+
+/** The scenarios `BENCH_ONLY` names (all when unset); an unknown name stops the bench. */
+function chosenScenarios(only = process.env.BENCH_ONLY): Set<string> {
+  const known = [...Object.keys(SCENARIOS), 'web'];
+  if (!only) return new Set(known);
+  const names = new Set(only.split(',').map((name) => name.trim()));
+  for (const name of names) {
+    if (!known.includes(name)) {
+      throw new Error(`BENCH_ONLY: unknown scenario ${name}; known: ${known.join(', ')}`);
+    }
+  }
+  return names;
+}
 
 async function main() {
+  const chosen = chosenScenarios();
   const database = await openBenchDatabase();
   const seedDb = await database.open();
   await migrate(seedDb);
@@ -314,7 +336,9 @@ async function main() {
   };
   const rows: Row[] = [];
   try {
-    for (const scenario of SCENARIOS) rows.push(...(await scenario(bench)));
+    for (const [name, scenario] of Object.entries(SCENARIOS)) {
+      if (chosen.has(name)) rows.push(...(await scenario(bench)));
+    }
   } finally {
     await running?.stop();
     await database.drop();
@@ -323,7 +347,7 @@ async function main() {
     rows,
     `Бенчмарк (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${DURATION_S} с на сценарий после ${WARM_UP_S} с разогрева, ${CONNECTIONS} соединений; CPU — время процесса сервера за прогон / ответы)`,
   );
-  console.info(webBytesTable(await webBytesRows()));
+  if (chosen.has('web')) console.info(webBytesTable(await webBytesRows()));
 }
 
 await main();

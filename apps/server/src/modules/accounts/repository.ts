@@ -156,31 +156,40 @@ export async function lockUserBalances(tx: Tx, userId: string): Promise<LockedBa
 /**
  * Moves one balance by `amount`, only if it stays at or above zero (the database itself refuses
  * the overdraft), and only when `entry` (an `INSERT … ON CONFLICT DO NOTHING RETURNING …` of
- * the ledger entry that records why) inserted its row: one statement, one round trip. The user's row is locked by this update before the entry's foreign key is checked
- * (at the end of the statement), so the lock order of `lockUserBalances` holds. `refused`: the
- * entry was inserted but the balance would go below zero; the caller rolls back.
+ * the ledger entry that records why) inserted its row: one statement, one round trip. The user's
+ * row is locked by this update before the entry's foreign key is checked (at the end of the
+ * statement), so the lock order of `lockUserBalances` holds. `refused`: the entry was inserted
+ * but the balance would go below zero; the caller rolls back.
+ *
+ * `guard`, when given, is another module's `UPDATE … RETURNING` run first in the same statement,
+ * as the CTE `guard`, which `entry` selects from: its row is locked before the user's, and when
+ * it updated no row nothing is inserted or moved (`unguarded`).
  */
 export async function addToBalanceWith(
-  tx: Tx,
+  executor: Executor,
   entry: SQLWrapper,
   userId: string,
   currency: BalanceCurrency,
   amount: number,
-): Promise<'moved' | 'duplicate' | 'refused'> {
+  guard?: SQLWrapper,
+): Promise<'moved' | 'duplicate' | 'refused' | 'unguarded'> {
   const column = currency === 'rub' ? users.balanceKopecks : users.balancePoints;
-  // Drizzle puts an embedded query in parentheses itself.
-  const result = (await tx.execute(sql`
-    WITH entry AS ${entry},
+  // Drizzle puts an embedded query in parentheses itself. The entry reads the guard and the
+  // balance update reads the entry, so they run in that order (and lock in that order).
+  const result = (await executor.execute(sql`
+    WITH ${guard ? sql`guard AS ${guard},` : sql``} entry AS ${entry},
     moved AS (
       UPDATE ${users} SET ${sql.identifier(column.name)} = ${column} + ${amount}
       FROM entry
       WHERE ${users.id} = ${userId} AND ${column} + ${amount} >= 0
       RETURNING ${users.id}
     )
-    SELECT (SELECT count(*) FROM entry)::int AS inserted, (SELECT count(*) FROM moved)::int AS moved
-  `)) as unknown as { rows: { inserted: number; moved: number }[] };
+    SELECT ${guard ? sql`(SELECT count(*) FROM guard)::int` : sql`1`} AS guarded,
+      (SELECT count(*) FROM entry)::int AS inserted, (SELECT count(*) FROM moved)::int AS moved
+  `)) as unknown as { rows: { guarded: number; inserted: number; moved: number }[] };
   const [row] = result.rows;
-  if (!row || row.inserted === 0) return 'duplicate';
+  if (!row || row.guarded === 0) return 'unguarded';
+  if (row.inserted === 0) return 'duplicate';
   return row.moved > 0 ? 'moved' : 'refused';
 }
 

@@ -10,7 +10,7 @@ import {
   requestTopUp,
 } from '../../../test/support/wallet.js';
 import { users } from '../accounts/schema.js';
-import { InsufficientFundsError, postLedgerEntry } from './ledger.js';
+import { InsufficientFundsError, postCreditAfter, postLedgerEntry } from './ledger.js';
 import { ledgerEntries, payments } from './schema.js';
 
 describe('ledger', () => {
@@ -35,6 +35,46 @@ describe('ledger', () => {
       .from(ledgerEntries)
       .where(eq(ledgerEntries.userId, user.id));
     expect(left).toEqual([]);
+  });
+
+  it('writes a guarded credit only when its guard updated a row, once per key', async () => {
+    const t = await testApp;
+    const { user, headers } = await createSignedInUser(t);
+    expect((await requestTopUp(t, { user, headers }, 100)).statusCode).toBe(200);
+    const [payment] = await t.database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.userId, user.id));
+    const guard = (status: string) =>
+      t.database.db
+        .update(payments)
+        .set({ updatedAt: t.clock.now() })
+        .where(sql`${payments.id} = ${payment!.id} AND ${payments.status} = ${status}`)
+        .returning({ id: payments.id });
+    const credit = {
+      userId: user.id,
+      currency: 'rub' as const,
+      amount: 10_000,
+      kind: 'topUp' as const,
+      description: 'Пополнение',
+      reference: payment!.id,
+      idempotencyKey: `guarded:${payment!.id}`,
+      createdAt: t.clock.now(),
+    };
+    expect(await postCreditAfter(t.database.db, guard('CONFIRMED'), credit)).toBe('unguarded');
+    expect((await balancesOf(t, user.id)).kopecks).toBe(0);
+    const outcomes = await Promise.all(
+      Array.from({ length: 100 }, () => postCreditAfter(t.database.db, guard('NEW'), credit)),
+    );
+    expect(outcomes.filter((outcome) => outcome === 'applied')).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome === 'duplicate')).toHaveLength(99);
+    expect(await balancesOf(t, user.id)).toMatchObject({
+      kopecks: 10_000,
+      ledger: { rub: 10_000, points: 0 },
+    });
+    await expect(
+      postCreditAfter(t.database.db, guard('NEW'), { ...credit, amount: -1 }),
+    ).rejects.toThrow();
   });
 
   it('refuses to take a balance below zero, in code and in the database', async () => {

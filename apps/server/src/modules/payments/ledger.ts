@@ -1,5 +1,5 @@
-import { eq, sql } from 'drizzle-orm';
-import type { Tx } from '../../db/database.js';
+import { eq, type SQLWrapper, sql } from 'drizzle-orm';
+import type { Executor, Tx } from '../../db/database.js';
 import { addToBalanceWith, type LockedBalances, lockUserBalances } from '../accounts/index.js';
 import { type LedgerEntryRow, ledgerEntries } from './schema.js';
 
@@ -61,6 +61,42 @@ export async function postLedgerEntry(
   const outcome = await addToBalanceWith(tx, insert, entry.userId, entry.currency, entry.amount);
   if (outcome === 'refused') throw new InsufficientFundsError(entry.currency);
   return outcome === 'moved' ? 'applied' : 'duplicate';
+}
+
+/**
+ * A credit (`postLedgerEntry` of a positive amount) in one statement with `guard`, the caller's
+ * `UPDATE … RETURNING` of its own row, run first: the entry is written and the balance moved only
+ * when the guard updated a row (else `unguarded`), and the guard's row is locked before the
+ * user's. Being one statement it needs no transaction; only credits, which no balance refuses.
+ */
+export async function postCreditAfter(
+  executor: Executor,
+  guard: SQLWrapper,
+  entry: LedgerEntryInput,
+): Promise<'applied' | 'duplicate' | 'unguarded'> {
+  if (!Number.isSafeInteger(entry.amount) || entry.amount <= 0) {
+    throw new Error(`a guarded credit must be a positive integer, got ${entry.amount}`);
+  }
+  const insert = sql`(
+    INSERT INTO ${ledgerEntries}
+      (user_id, currency, amount, kind, description, reference, idempotency_key, created_at)
+    SELECT ${entry.userId}::uuid, ${entry.currency}, ${entry.amount}::bigint, ${entry.kind},
+      ${entry.description}, ${entry.reference ?? null}::text, ${entry.idempotencyKey},
+      ${entry.createdAt.toISOString()}::timestamptz
+    FROM guard
+    ON CONFLICT (idempotency_key) DO NOTHING
+    RETURNING id
+  )`;
+  const outcome = await addToBalanceWith(
+    executor,
+    insert,
+    entry.userId,
+    entry.currency,
+    entry.amount,
+    guard,
+  );
+  if (outcome === 'refused') throw new InsufficientFundsError(entry.currency);
+  return outcome === 'moved' ? 'applied' : outcome;
 }
 
 /**

@@ -102,6 +102,50 @@ describe('payment notifications', () => {
     expect(entries).toHaveLength(1);
   });
 
+  it('credits each payment once and refunds in full under 100 mixed reports in parallel', async () => {
+    const t = await testApp;
+    const { user, headers } = await createSignedInUser(t);
+    for (let index = 0; index < 10; index++) {
+      expect((await requestTopUp(t, { user, headers }, 100)).statusCode).toBe(200);
+    }
+    const rows = await t.database.db.select().from(payments).where(eq(payments.userId, user.id));
+    expect(rows).toHaveLength(10);
+    // Half of the payments are refunded while their confirmations still arrive: reports that
+    // settle in one statement and refunds that take the locks, on the same rows, in any order.
+    const refunded = new Set(rows.slice(0, 5).map((row) => row.id));
+    const bodies = rows.flatMap((row) =>
+      refunded.has(row.id)
+        ? [
+            ...Array.from({ length: 5 }, () => report(t, row, 'CONFIRMED')),
+            ...Array.from({ length: 3 }, () => report(t, row, 'AUTHORIZED')),
+            ...Array.from({ length: 2 }, () => report(t, row, 'REFUNDED')),
+          ]
+        : [
+            ...Array.from({ length: 7 }, () => report(t, row, 'CONFIRMED')),
+            ...Array.from({ length: 3 }, () => report(t, row, 'REJECTED')),
+          ],
+    );
+    expect(bodies).toHaveLength(100);
+    const answers = await Promise.all(bodies.map((body) => notify(t, body)));
+    for (const answer of answers) expect(answer.body).toBe('OK');
+    await expectConsistent(t, user.id, 5 * 10_000);
+    const entries = await t.database.db
+      .select()
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.userId, user.id));
+    expect(entries.filter((entry) => entry.kind === 'topUp')).toHaveLength(10);
+    expect(entries.filter((entry) => entry.kind === 'refund')).toHaveLength(5);
+    const after = await t.database.db.select().from(payments).where(eq(payments.userId, user.id));
+    for (const row of after) {
+      expect(row).toMatchObject(
+        refunded.has(row.id)
+          ? { status: 'REFUNDED', refundedKopecks: 10_000, refundShortfallKopecks: 0 }
+          : { status: 'CONFIRMED', refundedKopecks: 0 },
+      );
+      expect(row.creditedAt).toBeInstanceOf(Date);
+    }
+  });
+
   it('refuses an amount that does not match the payment', async () => {
     const t = await testApp;
     const { user, payment } = await pendingPayment(t, 1000);

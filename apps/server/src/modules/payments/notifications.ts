@@ -9,7 +9,7 @@ import {
   NOTIFICATION_BAD_TOKEN,
   NOTIFICATION_PAYMENT_MISMATCH,
 } from './messages.js';
-import { lockPayment, SettlementRefused, settlePayment } from './settlement.js';
+import { SettlementRefused, settleReport } from './settlement.js';
 
 /** Wrongly signed notifications per source address before it is refused outright. */
 const FORGED_NOTIFICATION_RATE = { limit: 50, windowMs: 10 * 60_000 };
@@ -51,28 +51,21 @@ export async function receiveNotification(
     throw invalidInput(NOTIFICATION_AMOUNT_MISMATCH);
   }
 
-  await deps.db.transaction(async (tx) => {
-    const payment = await lockPayment(tx, orderId);
-    if (!payment) throw notFound(PAYMENT_NOT_FOUND);
-    try {
-      await settlePayment(
-        tx,
-        payment,
-        { status, amount, providerPaymentId: String(paymentId) },
-        deps.clock.now(),
-        log,
-      );
-    } catch (error) {
-      if (!(error instanceof SettlementRefused)) throw error;
-      log.warn(
-        { paymentId: payment.id, reason: error.reason, status, amount },
-        'payment notification refused',
-      );
-      throw invalidInput(
-        error.reason === 'amount_mismatch'
-          ? NOTIFICATION_AMOUNT_MISMATCH
-          : NOTIFICATION_PAYMENT_MISMATCH,
-      );
-    }
-  });
+  const report = { status, amount, providerPaymentId: String(paymentId) };
+  let found: boolean;
+  try {
+    found = await settleReport(deps.db, orderId, report, deps.clock.now(), log);
+  } catch (error) {
+    if (!(error instanceof SettlementRefused)) throw error;
+    log.warn(
+      { paymentId: orderId, reason: error.reason, status, amount },
+      'payment notification refused',
+    );
+    throw invalidInput(
+      error.reason === 'amount_mismatch'
+        ? NOTIFICATION_AMOUNT_MISMATCH
+        : NOTIFICATION_PAYMENT_MISMATCH,
+    );
+  }
+  if (!found) throw notFound(PAYMENT_NOT_FOUND);
 }
