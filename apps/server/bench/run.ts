@@ -264,8 +264,8 @@ const paymentNotifications: Scenario = async (bench) => {
   ];
 };
 
-/** Run in this order; the notifications last, as they change balances. */
-const SCENARIOS: Scenario[] = [
+/** The four signed-in reads against their twins (`BENCH_ONLY=reads` runs only these). */
+const READS: Scenario[] = [
   signedInRead('authenticated `POST …/Auth/user`', 'POST', '/authms/api/Auth/user', 1.5),
   signedInRead('authenticated `POST …/Auth/devices`', 'POST', '/authms/api/Auth/devices', 2),
   signedInRead(
@@ -275,12 +275,20 @@ const SCENARIOS: Scenario[] = [
     2,
   ),
   signedInRead('authenticated payment history page', 'GET', '/payments/payments/user', 2),
+];
+
+/** Run in this order; the notifications last, as they change balances. */
+const ALL_SCENARIOS: Scenario[] = [
+  ...READS,
   readsWhileSigningIn,
   paymentNotifications,
   // Costs as data grows (scale-scenarios.ts): minutes, most of them seeding; BENCH_SCALE=0 skips.
   async (bench) =>
     process.env.BENCH_SCALE === '0' ? [] : scaleScenarios(bench.bareRequestsPerSecond ?? 0),
 ];
+
+const ONLY_READS = process.env.BENCH_ONLY === 'reads';
+const SCENARIOS = ONLY_READS ? READS : ALL_SCENARIOS;
 
 async function main() {
   const database = await openBenchDatabase();
@@ -289,7 +297,7 @@ async function main() {
   // Customers pay independently: the top-ups are spread over PAYERS accounts (each credit locks
   // its account's row, so one account would measure a queue, not the server).
   const [user, ...payers] = await seedUsers(seedDb, 1 + PAYERS);
-  const notifications = await seedPayments(seedDb, payers, NOTIFICATIONS);
+  const notifications = ONLY_READS ? [] : await seedPayments(seedDb, payers, NOTIFICATIONS);
   await seedDb.close();
 
   let running: Portal | undefined;
@@ -323,7 +331,7 @@ async function main() {
     rows,
     `Бенчмарк (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${DURATION_S} с на сценарий после ${WARM_UP_S} с разогрева, ${CONNECTIONS} соединений; CPU — время процесса сервера за прогон / ответы)`,
   );
-  console.info(webBytesTable(await webBytesRows()));
+  if (!ONLY_READS) console.info(webBytesTable(await webBytesRows()));
 }
 
 await main();
