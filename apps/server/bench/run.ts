@@ -169,7 +169,7 @@ function signedInRead(
           result.cpuUsPerRequest <= maxRatio * reference.cpuUsPerRequest &&
           result.non2xx === 0 &&
           result.errors === 0,
-        note: `${bytes} B body; bare ${Math.round(reference.requestsPerSecond)} req/s; log ${Math.round(result.logBytesPerRequest ?? 0)} B/request`,
+        note: `${bytes} B body; bare ${Math.round(reference.requestsPerSecond)} req/s; kernel ${result.systemUsPerRequest.toFixed(1)} vs bare ${reference.systemUsPerRequest.toFixed(1)} µs; log ${Math.round(result.logBytesPerRequest ?? 0)} B/request`,
       },
     ];
   };
