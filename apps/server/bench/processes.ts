@@ -18,14 +18,16 @@ export function freePort(): Promise<number> {
 const TICKS_PER_SECOND = 100;
 
 /**
- * CPU seconds a process has used so far, user and system, all its threads (Linux: utime and
+ * CPU seconds a process has used so far, user and system (and of them system, the kernel's
+ * work for it: the socket's reads and writes, mostly), all its threads (Linux: utime and
  * stime of /proc/<pid>/stat, in clock ticks of 10 ms; over a run of seconds that is exact enough).
  */
-export function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): { total: number; system: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  const system = Number(fields[12]) / TICKS_PER_SECOND;
+  return { total: Number(fields[11]) / TICKS_PER_SECOND + system, system };
 }
 
 export interface StartedProcess {

@@ -169,7 +169,7 @@ function signedInRead(
           result.cpuUsPerRequest <= maxRatio * reference.cpuUsPerRequest &&
           result.non2xx === 0 &&
           result.errors === 0,
-        note: `${bytes} B body; bare ${Math.round(reference.requestsPerSecond)} req/s; log ${Math.round(result.logBytesPerRequest ?? 0)} B/request`,
+        note: `${bytes} B body; bare ${Math.round(reference.requestsPerSecond)} req/s; kernel ${result.systemUsPerRequest.toFixed(1)} vs bare ${reference.systemUsPerRequest.toFixed(1)} µs; log ${Math.round(result.logBytesPerRequest ?? 0)} B/request`,
       },
     ];
   };
@@ -311,7 +311,9 @@ async function main() {
   // Customers pay independently: the top-ups are spread over PAYERS accounts (each credit locks
   // its account's row, so one account would measure a queue, not the server).
   const [user, ...payers] = await seedUsers(seedDb, 1 + PAYERS);
-  const notifications = await seedPayments(seedDb, payers, NOTIFICATIONS);
+  const notifications = !chosen.has('notifications')
+    ? []
+    : await seedPayments(seedDb, payers, NOTIFICATIONS);
   await seedDb.close();
 
   let running: Portal | undefined;

@@ -17,7 +17,8 @@ export type MarkState = 'marked' | 'unmarked' | 'unknown';
 export interface RevocationMarks {
   /** Marks the sessions. Never throws: what cannot be written now is held back and written later. */
   mark(sessions: EndedSession[]): Promise<void>;
-  check(sessionId: string): Promise<MarkState>;
+  /** A promise only when the answer must be fetched (Redis); the local marks answer at once. */
+  check(sessionId: string): MarkState | Promise<MarkState>;
   /**
    * Null while the marks cannot be trusted to be complete (Redis down or just back): no cache
    * then. Otherwise a number that changes after every outage: an entry cached under an earlier
@@ -49,7 +50,7 @@ export class LocalRevocationMarks implements RevocationMarks {
     }
   }
 
-  async check(sessionId: string): Promise<MarkState> {
+  check(sessionId: string): MarkState {
     return this.tombstones.has(sessionId) ? 'marked' : 'unmarked';
   }
 

@@ -133,7 +133,7 @@ export class UserReadCache {
       entries.delete(oldest);
     }
     const size = JSON.stringify(value)?.length ?? 0;
-    entries.set(key, { value, size });
+    entries.set(key, { value: deepFreeze(value), size });
     this.rememberedSize += size;
     while (this.rememberedSize > this.limits.bytes) this.forgetOldestUser();
   }
@@ -160,4 +160,18 @@ export class UserReadCache {
     for (const release of this.markers.values()) release();
     this.markers.clear();
   }
+}
+
+/**
+ * Freezes a remembered answer's plain objects and arrays (in place): it is shared between
+ * requests, so a caller that changed it would change everyone's; frozen, such a change throws.
+ * It also lets the answer serializer (http/answer-serializer.ts) write it once.
+ */
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  const prototype = Object.getPrototypeOf(value);
+  if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null) return value;
+  Object.freeze(value);
+  for (const item of Object.values(value)) deepFreeze(item);
+  return value;
 }

@@ -16,9 +16,20 @@ export const answerSerializerCompiler: FastifySerializerCompiler<z.ZodType> = ({
   url,
 }) => {
   if (!(schema instanceof z.ZodType)) throw new Error(`${method} ${url}: ответ без схемы zod`);
+  // A frozen answer cannot change: once checked and written it is answered as written. The
+  // account's remembered reads (db/user-reads.ts) are frozen and shared between requests, so a
+  // cached read skips the check and the JSON; the map is per schema, so is the check it keeps.
+  const written = new WeakMap<object, string>();
   return (data) => {
+    const isFrozen = typeof data === 'object' && data !== null && Object.isFrozen(data);
+    if (isFrozen) {
+      const json = written.get(data);
+      if (json !== undefined) return json;
+    }
     const result = schema.safeParse(data);
     if (!result.success) throw new ResponseSerializationError(method, url, { cause: result.error });
-    return JSON.stringify(result.data);
+    const json = JSON.stringify(result.data);
+    if (isFrozen) written.set(data, json);
+    return json;
   };
 };

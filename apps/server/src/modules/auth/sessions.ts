@@ -3,6 +3,7 @@ import { errorAnswerSchema } from '@portal/contracts/common';
 import { PORTAL_ONLY, TOKEN_INVALID } from '@portal/contracts/messages';
 import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../adapters/clock.js';
 import { LocalRevocationMarks, type RevocationMarks } from '../../adapters/revocation-marks.js';
 import type { Db, Executor } from '../../db/database.js';
@@ -81,7 +82,11 @@ export const DEFAULT_SESSION_CACHE_SIZE = 50_000;
 export class SessionStore {
   private readonly createdListeners: SessionCreatedListener[] = [];
   private readonly cacheLookupListeners: CacheLookupListener[] = [];
-  private readonly cache = new Map<string, CachedSession>();
+  /**
+   * Live sessions by token hash; beyond `cacheSize` the one checked longest ago is forgotten.
+   * lru-cache keeps that order in arrays: a hit costs a fraction of a Map's delete and set.
+   */
+  private readonly cache: LRUCache<string, CachedSession> | null;
 
   constructor(
     private readonly db: Db,
@@ -89,8 +94,10 @@ export class SessionStore {
     private readonly marks: RevocationMarks = new LocalRevocationMarks(),
     private readonly reads = new UserReadCache(),
     /** Beyond it the session checked longest ago is forgotten; 0: every check reads the database. */
-    private readonly cacheSize = DEFAULT_SESSION_CACHE_SIZE,
-  ) {}
+    cacheSize = DEFAULT_SESSION_CACHE_SIZE,
+  ) {
+    this.cache = cacheSize > 0 ? new LRUCache({ max: cacheSize }) : null;
+  }
 
   /** Creates a session and answers its bearer token, which is never stored. */
   async create(input: NewSession, executor: Executor = this.db) {
@@ -133,22 +140,22 @@ export class SessionStore {
   async authenticate(token: string): Promise<AuthenticatedSession | null> {
     const tokenHash = hashToken(token);
     const nowMs = this.clock.now().getTime();
-    const cached = this.cache.get(tokenHash);
+    const cached = this.cache?.get(tokenHash);
     if (cached) {
-      // Maps iterate in insertion order: moved to the end, it is the last to be forgotten.
-      this.cache.delete(tokenHash);
-      this.cache.set(tokenHash, cached);
       const isLive =
         cached.epoch === this.marks.trustedEpoch() &&
         cached.expiresAtMs > nowMs &&
         nowMs - cached.lastActivityMs <= cached.idleMs;
-      if (isLive && (await this.marks.check(cached.id)) === 'unmarked') {
-        if (!(await this.touch(cached, nowMs))) return null;
+      // Awaited only when it is a promise (Redis): the local marks answer at once, and every
+      // await is a turn of the event loop's queue on the hottest path.
+      const mark = isLive ? this.marks.check(cached.id) : 'unknown';
+      if ((typeof mark === 'string' ? mark : await mark) === 'unmarked') {
+        if (isTouchDue(cached, nowMs) && !(await this.touch(cached, nowMs))) return null;
         for (const listener of this.cacheLookupListeners) listener(true);
         return { id: cached.id, userId: cached.userId, siblingOrigin: cached.siblingOrigin };
       }
       // Marked, expired, or cached before news may have been missed: the database decides.
-      this.cache.delete(tokenHash);
+      this.cache?.delete(tokenHash);
     }
 
     for (const listener of this.cacheLookupListeners) listener(false);
@@ -175,7 +182,7 @@ export class SessionStore {
       lastActivityMs: row.lastActivityAt.getTime(),
       epoch: epoch ?? -1,
     };
-    if (!(await this.touch(entry, nowMs))) return null;
+    if (isTouchDue(entry, nowMs) && !(await this.touch(entry, nowMs))) return null;
     // Only under marks trusted before the read and still after it: none was missed in between.
     if (epoch !== null && epoch === this.marks.trustedEpoch()) this.remember(tokenHash, entry);
     return { id: row.id, userId: row.userId, siblingOrigin: row.clientOrigin };
@@ -186,7 +193,6 @@ export class SessionStore {
    * (false) when the session has been revoked meanwhile.
    */
   private async touch(entry: CachedSession, nowMs: number): Promise<boolean> {
-    if (nowMs - entry.lastActivityMs < SESSION_LIMITS.touchEveryMs) return true;
     entry.lastActivityMs = nowMs;
     const touched = await this.db
       .update(sessions)
@@ -194,20 +200,22 @@ export class SessionStore {
       .where(and(eq(sessions.id, entry.id), isNull(sessions.revokedAt)))
       .returning({ id: sessions.id });
     if (touched.length > 0) return true;
-    for (const [tokenHash, cached] of this.cache) {
-      if (cached.id === entry.id) this.cache.delete(tokenHash);
-    }
+    this.forget(new Set([entry.id]));
     return false;
   }
 
   private remember(tokenHash: string, entry: CachedSession) {
-    if (this.cacheSize === 0) return;
-    if (this.cache.size >= this.cacheSize) {
-      // Maps iterate in insertion order: drop the one checked longest ago.
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) this.cache.delete(oldest);
+    this.cache?.set(tokenHash, entry);
+  }
+
+  /** Drops these sessions from this process's cache. */
+  private forget(sessionIds: Set<string>) {
+    if (!this.cache) return;
+    const ended: string[] = [];
+    for (const [tokenHash, cached] of this.cache.entries()) {
+      if (sessionIds.has(cached.id)) ended.push(tokenHash);
     }
-    this.cache.set(tokenHash, entry);
+    for (const tokenHash of ended) this.cache.delete(tokenHash);
   }
 
   /**
@@ -221,10 +229,7 @@ export class SessionStore {
     await this.marks.mark(
       rows.map((row) => ({ id: row.id, keepMs: row.expiresAt.getTime() - nowMs })),
     );
-    const revoked = new Set(rows.map((row) => row.id));
-    for (const [tokenHash, entry] of this.cache) {
-      if (revoked.has(entry.id)) this.cache.delete(tokenHash);
-    }
+    this.forget(new Set(rows.map((row) => row.id)));
   }
 
   /**
@@ -291,6 +296,11 @@ export class SessionStore {
     await this.announceRevoked(rows);
     return rows.length;
   }
+}
+
+/** Last activity is written at most once a minute (SESSION_LIMITS.touchEveryMs). */
+function isTouchDue(entry: CachedSession, nowMs: number): boolean {
+  return nowMs - entry.lastActivityMs >= SESSION_LIMITS.touchEveryMs;
 }
 
 function limitsOf(row: SessionRow) {
