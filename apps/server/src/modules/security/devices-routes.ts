@@ -13,7 +13,7 @@ const common = { tags: ['devices'], security: [{ bearer: [] }] };
  * by one. Portal sessions only: a sibling site's session may not see or end the others.
  */
 export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { config, sessions } = app.deps;
+  const { config, db, sessions, securityLog } = app.deps;
 
   app.post(
     '/authms/api/Auth/devices',
@@ -57,6 +57,7 @@ export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!UUID.test(id) || !(await sessions.revoke(userId, id))) {
         throw notFound(SECURITY_MESSAGES.deviceNotFound);
       }
+      await securityLog.record(db, userId, 'session_ended', { via: 'devices' });
       return { message: SECURITY_MESSAGES.deviceSignedOut };
     },
   );
