@@ -148,10 +148,13 @@ export function describeSecurityEvent(event: Pick<SecurityEvent, 'kind' | 'count
         ? `${SECURITY_EVENT_TEXTS.sessions_ended}, кроме текущего`
         : SECURITY_EVENT_TEXTS.sessions_ended;
     case 'password_changed':
+      return details.isSignedOutElsewhere
+        ? `${SECURITY_EVENT_TEXTS.password_changed}, другие сеансы завершены`
+        : SECURITY_EVENT_TEXTS.password_changed;
     case 'password_reset':
       return details.isSignedOutElsewhere
-        ? `${SECURITY_EVENT_TEXTS[event.kind]}, другие сеансы завершены`
-        : SECURITY_EVENT_TEXTS[event.kind];
+        ? `${SECURITY_EVENT_TEXTS.password_reset}, все сеансы завершены`
+        : SECURITY_EVENT_TEXTS.password_reset;
     case 'hand_off':
       return details.site
         ? `${SECURITY_EVENT_TEXTS.hand_off} «${details.site}»`
