@@ -73,6 +73,14 @@ export async function hasAnySignIn(executor: Executor, userId: string) {
 
 const CURSOR_INVALID = 'Некорректный курсор страницы';
 const SEQ = /^\d{1,18}$/;
+const OCCURRED_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+/** What encodeCursor writes, a real instant: anything else would reach the database and fail there. */
+function isOccurredKey(value: string): boolean {
+  if (!OCCURRED_KEY.test(value)) return false;
+  const date = new Date(value);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 23) === value.slice(0, 23);
+}
 
 interface EventRow {
   id: string;
@@ -98,7 +106,7 @@ function decodeCursor(cursor: string): [string, string] {
       Array.isArray(value) &&
       value.length === 2 &&
       typeof value[0] === 'string' &&
-      !Number.isNaN(Date.parse(value[0])) &&
+      isOccurredKey(value[0]) &&
       typeof value[1] === 'string' &&
       SEQ.test(value[1])
     ) {

@@ -428,6 +428,12 @@ describe('reading the log', () => {
     const get = (query: Record<string, string>, h: Record<string, string> = headers) =>
       t.app.inject({ method: 'GET', url: SECURITY_LOG_URL, headers: h, query });
     expect((await get({ cursor: 'not-a-cursor' })).statusCode).toBe(400);
+    const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    // Shaped like a cursor, but no instant: refused before the database sees it.
+    expect((await get({ cursor: cursorOf(['2026-02-30T00:00:00.000000Z', '1']) })).statusCode).toBe(
+      400,
+    );
+    expect((await get({ cursor: cursorOf(['2026-01-01', '1']) })).statusCode).toBe(400);
     expect((await get({ limit: '0' })).statusCode).toBe(400);
     expect((await get({ limit: '101' })).statusCode).toBe(400);
     expect((await get({}, {})).statusCode).toBe(401);
