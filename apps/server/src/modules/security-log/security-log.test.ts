@@ -243,8 +243,17 @@ describe('sessions ending', () => {
     const out = await t.app.inject({ method: 'POST', url: `${API}/logout`, headers: own.headers });
     expect(out.statusCode).toBe(200);
     expect(third && fourth).toBeTruthy();
+    // Ending this very device from the list is a sign-out, not "another device".
+    const last = await signIn(t, user.id);
+    const self = await t.app.inject({
+      method: 'DELETE',
+      url: `${API}/devices/${last.sessionId}`,
+      headers: last.headers,
+    });
+    expect(self.statusCode).toBe(200);
 
     expect(await securityEventsOf(t, user.id)).toMatchObject([
+      { kind: 'sign_out', details: {} },
       { kind: 'sign_out', details: {} },
       { kind: 'sessions_ended', details: { isCurrentKept: false } },
       { kind: 'sessions_ended', details: { isCurrentKept: true } },

@@ -51,13 +51,20 @@ export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { userId } = sessionOf(request);
+      const current = sessionOf(request);
+      const { userId } = current;
       const { id } = request.params;
       // Another user's session answers exactly like one that never existed.
       if (!UUID.test(id) || !(await sessions.revoke(userId, id))) {
         throw notFound(SECURITY_MESSAGES.deviceNotFound);
       }
-      await securityLog.record(db, userId, 'session_ended', { via: 'devices' });
+      // Ending this very device from its list is signing out of it.
+      await securityLog.record(
+        db,
+        userId,
+        id === current.id ? 'sign_out' : 'session_ended',
+        id === current.id ? {} : { via: 'devices' },
+      );
       return { message: SECURITY_MESSAGES.deviceSignedOut };
     },
   );
