@@ -17,6 +17,7 @@ import { paymentSandboxPlugin } from './modules/payment-sandbox/plugin.js';
 import { paymentsPlugin } from './modules/payments/plugin.js';
 import { profilePlugin } from './modules/profile/plugin.js';
 import { securityPlugin } from './modules/security/plugin.js';
+import { securityLogPlugin } from './modules/security-log/plugin.js';
 import { serversPlugin } from './modules/servers/plugin.js';
 import { telegramPlugin } from './modules/telegram/plugin.js';
 import {
@@ -72,6 +73,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Before every route, so its request hook times them all.
   await app.register(metricsPlugin);
   await app.register(openApiPlugin);
+  // Before every module that records into it.
+  await app.register(securityLogPlugin);
   // The authenticator first: login takes it as its second-factor port.
   await app.register(twoFactorPlugin, options);
   await app.register(authPlugin, options);

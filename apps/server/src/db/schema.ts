@@ -8,6 +8,7 @@ export * from '../modules/payment-sandbox/schema.js';
 export * from '../modules/payments/schema.js';
 export * from '../modules/profile/schema.js';
 export * from '../modules/security/schema.js';
+export * from '../modules/security-log/schema.js';
 export * from '../modules/servers/schema.js';
 export * from '../modules/telegram/schema.js';
 export * from '../modules/two-factor/schema.js';

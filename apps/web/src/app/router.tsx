@@ -17,6 +17,7 @@ const ResetPasswordPage = lazy(() => import('@/features/reset-password/reset-pas
 const HomePage = lazy(() => import('./routes/home-page'));
 const ProfilePage = lazy(() => import('@/features/profile/profile-page'));
 const DevicesPage = lazy(() => import('@/features/devices/devices-page'));
+const SecurityLogPage = lazy(() => import('@/features/security-log/security-log-page'));
 const WalletHistoryPage = lazy(() => import('@/features/wallet/wallet-history-page'));
 const NotFoundPage = lazy(() => import('@/features/not-found/not-found-page'));
 
@@ -40,6 +41,7 @@ export function AppRoutes() {
           <Route path={paths.home.path} element={<HomePage />} />
           <Route path={paths.profile.path} element={<ProfilePage />} />
           <Route path={paths.devices.path} element={<DevicesPage />} />
+          <Route path={paths.securityLog.path} element={<SecurityLogPage />} />
           <Route path={paths.walletHistory.path} element={<WalletHistoryPage />} />
         </Route>
       </Route>

@@ -8,6 +8,7 @@ export const paths = {
   resetPassword: { path: '/reset-password', getHref: () => '/reset-password' },
   profile: { path: '/profile', getHref: () => '/profile' },
   devices: { path: '/profile/devices', getHref: () => '/profile/devices' },
+  securityLog: { path: '/profile/security-log', getHref: () => '/profile/security-log' },
   walletHistory: { path: '/wallet/history', getHref: () => '/wallet/history' },
   oauth: { path: '/oauth', getHref: () => '/oauth' },
   notFound: { path: '*', getHref: () => '/404' },

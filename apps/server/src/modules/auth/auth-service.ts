@@ -36,6 +36,7 @@ import {
   updateUser,
   userNameKey,
 } from '../accounts/index.js';
+import type { SecurityLog, SignInEvent } from '../security-log/index.js';
 import { registrationAttemptLetter, registrationCodeLetter } from './letters.js';
 import { LoginGuard, type LoginOutcome, LoginRefused, loginFailed } from './login-guard.js';
 import type { LoginThrottle } from './login-throttle.js';
@@ -43,7 +44,8 @@ import { CodeResendRefused, codeRefusal, type OneTimeCodes } from './one-time-co
 import { assertPasswordAllowed } from './password-policy.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import type { SecondFactor } from './second-factor.js';
-import type { SessionStore } from './sessions.js';
+import type { AuthenticatedSession, SessionStore } from './sessions.js';
+import { siteName } from './siblings.js';
 
 const REGISTRATION_PURPOSE = 'registration';
 
@@ -85,7 +87,15 @@ export interface AuthServiceDeps {
   loginThrottle: LoginThrottle;
   /** The two-factor module's authenticator, built before this service (modules/two-factor). */
   secondFactor: SecondFactor;
+  securityLog: SecurityLog;
 }
+
+/** Outcomes of a sign-in by password that the account's security log counts as failed. */
+const FAILED_SIGN_IN_OUTCOMES = new Set<LoginOutcome>([
+  'wrong_password',
+  'wrong_second_factor',
+  'account_waiting',
+]);
 
 export class AuthService {
   private readonly outcomeListeners: ((outcome: LoginOutcome) => void)[] = [];
@@ -218,6 +228,7 @@ export class AuthService {
           { userId: user.id, ipAddress: client.ipAddress, userAgent: client.userAgent },
           tx,
         );
+        await this.deps.securityLog.recordSignIn(tx, user.id, { method: 'registration' }, client);
         return { userId: user.id, token };
       },
     );
@@ -233,21 +244,36 @@ export class AuthService {
    * second factor. Every refusal is thrown as `LoginRefused`, which names its outcome.
    */
   async login(input: LoginRequest, client: ClientInfo): Promise<LoginAnswer> {
+    // The account the login names, once looked up: its security log counts the failures.
+    const named: { user?: UserRow } = {};
     try {
-      const answer = await this.signIn(input, client);
+      const answer = await this.signIn(input, client, named);
       this.report('requiresTwoFactor' in answer ? 'second_factor_asked' : 'success');
       return answer;
     } catch (error) {
-      if (error instanceof LoginRefused) this.report(error.outcome);
+      if (error instanceof LoginRefused) {
+        this.report(error.outcome);
+        if (named.user && FAILED_SIGN_IN_OUTCOMES.has(error.outcome)) {
+          await this.deps.securityLog.recordFailedSignIn(named.user.id, client);
+        }
+      }
       throw error;
     }
   }
 
-  private async signIn(input: LoginRequest, client: ClientInfo): Promise<LoginAnswer> {
+  private async signIn(
+    input: LoginRequest,
+    client: ClientInfo,
+    named: { user?: UserRow },
+  ): Promise<LoginAnswer> {
     const { user, attempt } = await this.loginGuard.admit(
       client.ipAddress,
       input.usernameOrEmail,
-      () => findUserByLogin(this.deps.db, input.usernameOrEmail),
+      async () => {
+        const found = await findUserByLogin(this.deps.db, input.usernameOrEmail);
+        if (found) named.user = found;
+        return found;
+      },
     );
 
     const isPasswordRight = await verifyPassword(
@@ -271,6 +297,7 @@ export class AuthService {
     }
 
     const secondFactor = this.deps.secondFactor;
+    let factor: SignInEvent['secondFactor'];
     if (await secondFactor.isEnabled(user.id)) {
       if (!input.twoFactorCode) {
         await attempt.refund();
@@ -280,14 +307,28 @@ export class AuthService {
       if (!(await secondFactor.verifyLoginCode(user.id, input.twoFactorCode))) {
         throw new LoginRefused('wrong_second_factor', new AppError('unauthorized', CODE_WRONG));
       }
+      // Six digits are the authenticator's; anything else it accepted was a recovery code.
+      factor = /^\d{6}$/.test(input.twoFactorCode.trim()) ? 'authenticator' : 'recovery_code';
     }
 
     await attempt.succeed();
-    const { token } = await this.deps.sessions.create({
-      userId: user.id,
-      ipAddress: client.ipAddress,
-      userAgent: client.userAgent,
-      rememberMe: input.rememberMe ?? false,
+    const token = await this.deps.db.transaction(async (tx) => {
+      const created = await this.deps.sessions.create(
+        {
+          userId: user.id,
+          ipAddress: client.ipAddress,
+          userAgent: client.userAgent,
+          rememberMe: input.rememberMe ?? false,
+        },
+        tx,
+      );
+      await this.deps.securityLog.recordSignIn(
+        tx,
+        user.id,
+        { method: 'password', ...(factor ? { secondFactor: factor } : {}) },
+        client,
+      );
+      return created.token;
     });
     return { token, userId: user.id };
   }
@@ -319,6 +360,22 @@ export class AuthService {
       if (!(error instanceof CodeResendRefused)) throw error;
       return error.secondsLeft;
     }
+  }
+
+  // ------------------------------------------------------------------ sign-out
+
+  /** Ends the caller's own session; a sibling site's session is logged with its site's name. */
+  async signOut(session: AuthenticatedSession): Promise<void> {
+    const { db, sessions, securityLog, config } = this.deps;
+    await db.transaction(async (tx) => {
+      if (!(await sessions.revoke(session.userId, session.id, tx))) return;
+      await securityLog.record(
+        tx,
+        session.userId,
+        'sign_out',
+        session.siblingOrigin ? { site: siteName(config, session.siblingOrigin) } : {},
+      );
+    });
   }
 
   // ------------------------------------------------------------------ the current user

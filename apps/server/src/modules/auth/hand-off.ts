@@ -11,11 +11,13 @@ import { HAND_OFF_CODE_TTL_SECONDS } from '@portal/contracts/constants';
 import { LINK_INVALID, LINK_NOT_ALLOWED } from '@portal/contracts/messages';
 import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { Clock } from '../../adapters/clock.js';
+import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/database.js';
 import { invalidInput } from '../../http/app-error.js';
+import type { SecurityLog } from '../security-log/index.js';
 import { handOffCodes, siblingUsers } from './schema.js';
 import { generateToken, hashToken, type SessionStore } from './sessions.js';
-import type { Sibling } from './siblings.js';
+import { type Sibling, siteName } from './siblings.js';
 
 export type HandOffRedemption =
   | { ok: true; userId: string; token: string }
@@ -41,9 +43,10 @@ export class HandOffService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly sessions: SessionStore,
-    allowedOrigins: readonly string[],
+    private readonly config: Config,
+    private readonly securityLog: SecurityLog,
   ) {
-    this.allowed = normalizeOrigins(allowedOrigins);
+    this.allowed = normalizeOrigins(config.SSO_ALLOWED_ORIGINS);
   }
 
   isAllowed(link: string): boolean {
@@ -68,12 +71,19 @@ export class HandOffService {
     if (!this.isAllowed(link)) throw invalidInput(LINK_NOT_ALLOWED, { link: [LINK_NOT_ALLOWED] });
     const code = generateToken();
     const now = this.clock.now();
-    await this.db.insert(handOffCodes).values({
-      codeHash: hashToken(code),
-      userId,
-      origin: url.origin,
-      expiresAt: new Date(now.getTime() + HAND_OFF_CODE_TTL_SECONDS * 1000),
-      createdAt: now,
+    await this.db.transaction(async (tx) => {
+      await tx.insert(handOffCodes).values({
+        codeHash: hashToken(code),
+        userId,
+        origin: url.origin,
+        expiresAt: new Date(now.getTime() + HAND_OFF_CODE_TTL_SECONDS * 1000),
+        createdAt: now,
+      });
+      // Logged when the portal's user leaves for the site, from their own browser: the
+      // redemption comes from the sibling's server, whose address says nothing to the owner.
+      await this.securityLog.record(tx, userId, 'hand_off', {
+        site: siteName(this.config, url.origin),
+      });
     });
     url.searchParams.set('token', code);
     return url.toString();

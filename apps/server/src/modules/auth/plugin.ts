@@ -9,6 +9,7 @@ import {
 import type { RateLimiter } from '../../adapters/rate-limit.js';
 import type {} from '../../core-plugin.js';
 import type {} from '../metrics/plugin.js';
+import type {} from '../security-log/plugin.js';
 import type {} from '../two-factor/plugin.js';
 import { AuthService } from './auth-service.js';
 import { HandOffService } from './hand-off.js';
@@ -48,7 +49,7 @@ export interface IdentityOptions {
  */
 export const authPlugin = fp<IdentityOptions>(
   async (app, options) => {
-    const { config, db, clock, sessions, redis, secondFactor, metrics } = app.deps;
+    const { config, db, clock, sessions, redis, secondFactor, metrics, securityLog } = app.deps;
     const mail = new MailOutbox(
       db,
       clock,
@@ -69,8 +70,9 @@ export const authPlugin = fp<IdentityOptions>(
       rateLimiter,
       loginThrottle,
       secondFactor,
+      securityLog,
     });
-    const handOff = new HandOffService(db, clock, sessions, config.SSO_ALLOWED_ORIGINS);
+    const handOff = new HandOffService(db, clock, sessions, config, securityLog);
     Object.assign(app.deps, { mail, rateLimiter, codes, loginThrottle, auth, handOff });
     auth.onLoginOutcome(metrics.countSignIn);
     loginThrottle.onLockStarted(metrics.countAccountLock);
@@ -89,5 +91,5 @@ export const authPlugin = fp<IdentityOptions>(
 
     await app.register(authRoutes, { prefix: AUTH_PREFIX });
   },
-  { name: 'auth', dependencies: ['core', 'metrics', 'two-factor'] },
+  { name: 'auth', dependencies: ['core', 'metrics', 'security-log', 'two-factor'] },
 );

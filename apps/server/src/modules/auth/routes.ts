@@ -119,8 +119,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const session = sessionOf(request);
-      await sessions.revoke(session.userId, session.id);
+      await auth.signOut(sessionOf(request));
       return { message: LOGOUT_DONE };
     },
   );

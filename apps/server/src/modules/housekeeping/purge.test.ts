@@ -43,6 +43,11 @@ it('purges spent and expired rows past their retention and keeps the rest', asyn
     await db.execute(sql`INSERT INTO mail_outbox (to_address, subject, text_body, html_body, status, created_at)
       VALUES (${user.email}, ${subject}, 't', 'h', 'sent', ${ago(days * 20)})`);
   }
+  // The security log keeps a year: a day past it goes, a day short of it stays.
+  for (const days of [366, 364]) {
+    await db.execute(sql`INSERT INTO security_events (user_id, kind, occurred_at)
+      VALUES (${user.id}, 'sign_in', ${ago(days)})`);
+  }
   // A letter not delivered yet is kept however old it is.
   await db.execute(sql`INSERT INTO mail_outbox (to_address, subject, text_body, html_body, status, created_at)
     VALUES (${user.email}, 'pending', 't', 'h', 'pending', ${ago(90)})`);
@@ -68,12 +73,14 @@ it('purges spent and expired rows past their retention and keeps the rest', asyn
     yandex_flows: 1,
     mail_outbox: 2,
     sessions: 3,
+    security_events: 1,
   });
   expect(await count('one_time_codes', user.id)).toBe(1);
   expect(await count('hand_off_codes', user.id)).toBe(1);
   expect(await count('telegram_link_tokens', user.id)).toBe(1);
   expect(await count('yandex_flows', user.id)).toBe(1);
   expect(await count('sessions', user.id)).toBe(2);
+  expect(await count('security_events', user.id)).toBe(1);
   expect(await count('mail_outbox', user.email, 'to_address')).toBe(2);
   expect(await count('login_throttles', `user:new-${user.id}`, 'subject')).toBe(1);
 

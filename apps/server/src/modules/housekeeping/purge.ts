@@ -6,14 +6,15 @@ const DAY_MS = 24 * 60 * 60_000;
 /**
  * How long spent or expired rows are kept after they stop mattering. Each is past every rule that
  * reads it: codes past their hourly cap, throttles past the 12 hours after which a count starts
- * over, sessions past the longest idle limit (30 days). Money rows (payments, ledger) are never
- * purged.
+ * over, sessions past the longest idle limit (30 days). The security log keeps a year, as its owner
+ * was promised (modules/security-log). Money rows (payments, ledger) are never purged.
  */
 export const RETENTION = {
   shortLivedMs: DAY_MS,
   lettersMs: 30 * DAY_MS,
   endedSessionsMs: 30 * DAY_MS,
   idleSessionsMs: 60 * DAY_MS,
+  securityLogMs: 365 * DAY_MS,
 } as const;
 
 /** Deletes what nothing will read again; answers how many rows each table lost. */
@@ -38,6 +39,8 @@ export async function purgeExpired(db: Db, now: Date): Promise<Record<string, nu
       WHERE revoked_at < ${at(RETENTION.endedSessionsMs)}
          OR expires_at < ${at(RETENTION.endedSessionsMs)}
          OR last_activity_at < ${at(RETENTION.idleSessionsMs)}`,
+    security_events: sql`DELETE FROM security_events
+      WHERE occurred_at < ${at(RETENTION.securityLogMs)}`,
   };
   const deleted: Record<string, number> = {};
   for (const [table, statement] of Object.entries(statements)) {

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type {} from '../../core-plugin.js';
 import { AUTH_PREFIX } from '../auth/index.js';
 import type {} from '../auth/plugin.js';
+import type {} from '../security-log/plugin.js';
 import { profileRoutes } from './routes.js';
 
 /** The profile: name, e-mail change, phone, avatar address. */
@@ -9,5 +10,5 @@ export const profilePlugin = fp(
   async (app) => {
     await app.register(profileRoutes, { prefix: AUTH_PREFIX });
   },
-  { name: 'profile', dependencies: ['core', 'auth'] },
+  { name: 'profile', dependencies: ['core', 'auth', 'security-log'] },
 );

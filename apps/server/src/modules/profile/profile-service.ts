@@ -18,6 +18,7 @@ import {
   userNameKey,
 } from '../accounts/index.js';
 import { codeRefusal, type OneTimeCodes } from '../auth/index.js';
+import type { SecurityLog } from '../security-log/index.js';
 import { findOwnUpload } from '../uploads/index.js';
 import {
   currentEmailCodeLetter,
@@ -56,6 +57,7 @@ export interface ProfileDeps {
   mail: Mailer;
   rateLimiter: RateLimiter;
   storage: FileStorage;
+  securityLog: SecurityLog;
 }
 
 type StoredNames = Omit<UpdateProfileAnswer, 'message'>;
@@ -212,6 +214,7 @@ export class ProfileService {
           if (holder && holder.id !== userId) throw conflict(PROFILE_MESSAGES.emailTaken, 'email');
           await updateUser(tx, userId, { email, emailKey: key, updatedAt: this.deps.clock.now() });
           await tx.delete(emailChanges).where(eq(emailChanges.userId, userId));
+          await this.deps.securityLog.record(tx, userId, 'email_changed');
           await this.deps.mail.enqueue(
             emailChangedNoticeLetter(this.deps.config, {
               to: user.email,

@@ -27,8 +27,17 @@ const errors = {
 
 /** `update-profile`, `update-avatar` and the e-mail change, all under the authms prefix. */
 export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { config, db, clock, codes, mail, rateLimiter, storage } = app.deps;
-  const profile = new ProfileService({ config, db, clock, codes, mail, rateLimiter, storage });
+  const { config, db, clock, codes, mail, rateLimiter, storage, securityLog } = app.deps;
+  const profile = new ProfileService({
+    config,
+    db,
+    clock,
+    codes,
+    mail,
+    rateLimiter,
+    storage,
+    securityLog,
+  });
   const protectedRoute = { onRequest: requireSession };
 
   app.put(

@@ -13,7 +13,7 @@ const common = { tags: ['devices'], security: [{ bearer: [] }] };
  * by one. Portal sessions only: a sibling site's session may not see or end the others.
  */
 export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { config, sessions } = app.deps;
+  const { config, db, sessions, securityLog } = app.deps;
 
   app.post(
     '/authms/api/Auth/devices',
@@ -51,12 +51,20 @@ export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { userId } = sessionOf(request);
+      const current = sessionOf(request);
+      const { userId } = current;
       const { id } = request.params;
       // Another user's session answers exactly like one that never existed.
       if (!UUID.test(id) || !(await sessions.revoke(userId, id))) {
         throw notFound(SECURITY_MESSAGES.deviceNotFound);
       }
+      // Ending this very device from its list is signing out of it.
+      await securityLog.record(
+        db,
+        userId,
+        id === current.id ? 'sign_out' : 'session_ended',
+        id === current.id ? {} : { via: 'devices' },
+      );
       return { message: SECURITY_MESSAGES.deviceSignedOut };
     },
   );

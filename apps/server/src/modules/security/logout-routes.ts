@@ -18,7 +18,7 @@ export const logoutRoutes: FastifyPluginAsyncZod<{ grants: ResetLogoutGrants }> 
   app,
   { grants },
 ) => {
-  const { sessions, db, rateLimiter } = app.deps;
+  const { sessions, db, rateLimiter, securityLog } = app.deps;
 
   app.post(
     `${PREFIX}/logout-all`,
@@ -43,7 +43,9 @@ export const logoutRoutes: FastifyPluginAsyncZod<{ grants: ResetLogoutGrants }> 
       const body = request.body;
       if (!body) {
         await requireSession(request);
-        await sessions.revokeAll(sessionOf(request).userId);
+        const { userId } = sessionOf(request);
+        await sessions.revokeAll(userId);
+        await securityLog.record(db, userId, 'sessions_ended', { isCurrentKept: false });
         return { message: SECURITY_MESSAGES.signedOutEverywhere };
       }
       await enforceLimit(rateLimiter, `reset-logout:ip:${request.ip}`, GRANT_CHECKS_PER_ADDRESS);
@@ -53,6 +55,7 @@ export const logoutRoutes: FastifyPluginAsyncZod<{ grants: ResetLogoutGrants }> 
         user !== undefined &&
         (await grants.redeem(user.id, body.code, async (tx) => {
           await sessions.revokeAll(user.id, {}, tx);
+          await securityLog.record(tx, user.id, 'sessions_ended', { isCurrentKept: false });
         }));
       if (!accepted) throw codeRefusal('wrong');
       return { message: SECURITY_MESSAGES.signedOutEverywhere };
@@ -73,6 +76,7 @@ export const logoutRoutes: FastifyPluginAsyncZod<{ grants: ResetLogoutGrants }> 
     async (request) => {
       const session = sessionOf(request);
       await sessions.revokeAll(session.userId, { exceptSessionId: session.id });
+      await securityLog.record(db, session.userId, 'sessions_ended', { isCurrentKept: true });
       return { message: SECURITY_MESSAGES.signedOutOthers };
     },
   );

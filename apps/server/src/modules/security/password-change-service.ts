@@ -14,6 +14,7 @@ import {
   type OneTimeCodes,
   verifyPassword,
 } from '../auth/index.js';
+import type { SecurityLog } from '../security-log/index.js';
 import { type TwoFactorService, wrongCode } from '../two-factor/index.js';
 import { passwordChangeCodeLetter, passwordChangedLetter } from './letters.js';
 import { SECURITY_MESSAGES } from './messages.js';
@@ -29,6 +30,7 @@ export interface PasswordChangeDeps {
   sessions: SessionStore;
   twoFactor: TwoFactorService;
   loginThrottle: LoginThrottle;
+  securityLog: SecurityLog;
 }
 
 /**
@@ -101,6 +103,9 @@ export class PasswordChangeService {
       if (logoutOtherSessions) {
         await sessions.revokeAll(user.id, { exceptSessionId: session.id }, tx);
       }
+      await this.deps.securityLog.record(tx, user.id, 'password_changed', {
+        isSignedOutElsewhere: logoutOtherSessions === true,
+      });
       await mail.enqueue(
         passwordChangedLetter(config, { to: user.email, firstName: user.firstName, how: 'change' }),
         tx,

@@ -15,6 +15,7 @@ import {
   isCommonPassword,
   type OneTimeCodes,
 } from '../auth/index.js';
+import type { SecurityLog } from '../security-log/index.js';
 import { passwordChangedLetter, resetCodeLetter } from './letters.js';
 import type { ResetLogoutGrants } from './reset-logout-grants.js';
 
@@ -35,6 +36,7 @@ export interface PasswordResetDeps {
   rateLimiter: RateLimiter;
   sessions: SessionStore;
   loginThrottle: LoginThrottle;
+  securityLog: SecurityLog;
   /** A reset issues the grant that the `logout-all` right after it redeems. */
   grants: ResetLogoutGrants;
 }
@@ -110,6 +112,9 @@ export class PasswordResetService {
         // In the reset's own transaction: the password and the sign-out happen together or not.
         if (logoutEverywhere) await sessions.revokeAll(user.id, {}, tx);
         await grants.grant(user.id, code, tx);
+        await this.deps.securityLog.record(tx, user.id, 'password_reset', {
+          isSignedOutElsewhere: logoutEverywhere === true,
+        });
         await mail.enqueue(
           passwordChangedLetter(config, {
             to: user.email,

@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/unique-violation.js';
 import { findUserById, findUserByTelegramId, updateUser } from '../accounts/index.js';
 import type { SessionStore } from '../auth/index.js';
+import { NO_CLIENT, type SecurityLog } from '../security-log/index.js';
 import { useLinkToken } from './link-tokens.js';
 import { BOT_TEXT } from './messages.js';
 
@@ -12,6 +13,7 @@ export interface BotDeps {
   db: Db;
   clock: Clock;
   sessions: SessionStore;
+  securityLog: SecurityLog;
   log: { warn(obj: object, message: string): void; error(obj: object, message: string): void };
 }
 
@@ -79,6 +81,16 @@ export async function createPortalBot(
     const user = await findUserByTelegramId(deps.db, ctx.from.id);
     // Only the Telegram account linked to the session's user can end it.
     const ended = user ? await deps.sessions.revoke(user.id, sessionId) : false;
+    // Pressed in Telegram: the update comes from Telegram's servers, not from the owner's browser.
+    if (user && ended) {
+      await deps.securityLog.record(
+        deps.db,
+        user.id,
+        'session_ended',
+        { via: 'telegram' },
+        NO_CLIENT,
+      );
+    }
     await ctx.answerCallbackQuery({
       text: ended ? BOT_TEXT.sessionEnded : BOT_TEXT.sessionAlreadyEnded,
     });
@@ -132,6 +144,7 @@ async function linkTelegram(
       if (user.telegramId === telegramId)
         return { kind: 'already-linked', userName: user.userName };
       await updateUser(tx, user.id, { telegramId, updatedAt: now });
+      await deps.securityLog.record(tx, user.id, 'telegram_linked', {}, NO_CLIENT);
       return { kind: 'linked', userName: user.userName };
     });
   } catch (error) {

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type {} from '../../core-plugin.js';
+import type {} from '../security-log/plugin.js';
 import { telegramRoutes } from './routes.js';
 
 /** Linking Telegram, sign-in notices and the bot. */
@@ -7,5 +8,5 @@ export const telegramPlugin = fp(
   async (app) => {
     await app.register(telegramRoutes);
   },
-  { name: 'telegram', dependencies: ['core'] },
+  { name: 'telegram', dependencies: ['core', 'security-log'] },
 );

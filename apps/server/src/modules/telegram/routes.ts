@@ -22,7 +22,7 @@ const errors = {
 
 /** telegrambotms: the link call, the linked check, the bot and its sign-in notices. */
 export async function telegramRoutes(app: FastifyInstance) {
-  const { config, db, clock, sessions } = app.deps;
+  const { config, db, clock, sessions, securityLog } = app.deps;
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const log = app.log.child({ module: 'telegram' });
 
@@ -30,7 +30,7 @@ export async function telegramRoutes(app: FastifyInstance) {
     ? await createPortalBot(
         config.TELEGRAM_BOT_TOKEN,
         { apiRoot: config.TELEGRAM_API_ROOT },
-        { db, clock, sessions, log },
+        { db, clock, sessions, securityLog, log },
       )
     : null;
 

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeTelegramApi } from '../../../test/support/fake-telegram-api.js';
 import { createSignedInUser, createUser, signIn } from '../../../test/support/fixtures.js';
+import { securityEventsOf } from '../../../test/support/security-log.js';
 import { createTestApp } from '../../../test/support/test-app.js';
 import { users } from '../accounts/schema.js';
 import { BOT_TEXT, TELEGRAM_MESSAGES } from './messages.js';
@@ -105,6 +106,10 @@ describe('the bot: /start <token>', () => {
     expect(await isLinked(headers)).toBe(true);
     const [row] = await database.db.select().from(users).where(eq(users.id, user.id));
     expect(row?.telegramId).toBe(tg.id);
+    // Done in Telegram: the security log names no browser and no address of the owner's.
+    expect(await securityEventsOf(testApp, user.id)).toMatchObject([
+      { kind: 'telegram_linked', userAgent: '', ipAddress: null },
+    ]);
   });
 
   it('answers clearly for a token used twice', async () => {
@@ -218,6 +223,11 @@ describe('sign-in notices', () => {
     );
     expect(fake.callsOf('answerCallbackQuery').length).toBe(answered + 1);
     expect(await app.deps.sessions.authenticate(other.token)).toBeNull();
+    // Only the button that ended it is in the owner's security log.
+    const ended = (await securityEventsOf(testApp, user.id)).filter(
+      (event) => event.kind === 'session_ended',
+    );
+    expect(ended).toMatchObject([{ details: { via: 'telegram' }, userAgent: '', ipAddress: null }]);
   });
 
   it('sends nothing for a user without Telegram', async () => {

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type {} from '../../core-plugin.js';
 import type { SecondFactor } from '../auth/index.js';
+import type {} from '../security-log/plugin.js';
 import { twoFactorRoutes } from './routes.js';
 import { TwoFactorService } from './two-factor-service.js';
 
@@ -24,15 +25,16 @@ export interface TwoFactorOptions {
  */
 export const twoFactorPlugin = fp<TwoFactorOptions>(
   async (app, options) => {
-    const { db, clock, config } = app.deps;
+    const { db, clock, config, securityLog } = app.deps;
     const twoFactor = new TwoFactorService(db, clock, {
       secretKey: config.SECRET_KEY,
       issuer: config.BRAND_NAME,
+      securityLog,
     });
     app.deps.twoFactor = twoFactor;
     app.deps.secondFactor = options.secondFactor ?? twoFactor;
   },
-  { name: 'two-factor', dependencies: ['core'] },
+  { name: 'two-factor', dependencies: ['core', 'security-log'] },
 );
 
 /** `/authms/api/Auth/2fa/…`: enabling, verifying and disabling the authenticator. */

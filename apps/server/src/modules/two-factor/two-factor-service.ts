@@ -4,6 +4,7 @@ import type { Clock } from '../../adapters/clock.js';
 import type { Db, Executor } from '../../db/database.js';
 import { AppError } from '../../http/app-error.js';
 import type { SecondFactor } from '../auth/index.js';
+import type { SecurityLog } from '../security-log/index.js';
 import { TWO_FACTOR_MESSAGES } from './messages.js';
 import {
   generateRecoveryCodes,
@@ -29,6 +30,8 @@ export interface TwoFactorServiceOptions {
   secretKey: string;
   /** Shown by the authenticator app above the code. */
   issuer: string;
+  /** Where enabling, disabling and a spent recovery code are recorded. */
+  securityLog: SecurityLog;
 }
 
 const conflict = (message: string) => new AppError('conflict', message);
@@ -96,6 +99,7 @@ export class TwoFactorService implements SecondFactor {
     return this.db.transaction(async (tx) => {
       const accepted = await this.acceptTotp(row, code, tx, { activate: true });
       if (!accepted) throw wrongCode();
+      await this.options.securityLog.record(tx, userId, 'two_factor_enabled');
       return this.replaceRecoveryCodes(userId, tx);
     });
   }
@@ -129,7 +133,9 @@ export class TwoFactorService implements SecondFactor {
         ),
       )
       .returning({ id: twoFactorRecoveryCodes.id });
-    return spent.length > 0 ? 'recovery' : null;
+    if (spent.length === 0) return null;
+    await this.options.securityLog.record(executor, userId, 'recovery_code_used');
+    return 'recovery';
   }
 
   /**
@@ -147,6 +153,7 @@ export class TwoFactorService implements SecondFactor {
       if (!(await this.verifySecondFactor(userId, code, tx))) throw wrongCode();
       await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, userId));
       await tx.delete(twoFactorAuthenticators).where(eq(twoFactorAuthenticators.userId, userId));
+      await this.options.securityLog.record(tx, userId, 'two_factor_disabled');
     });
   }
 

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type {} from '../../core-plugin.js';
 import type {} from '../auth/plugin.js';
+import type {} from '../security-log/plugin.js';
 import type {} from '../two-factor/plugin.js';
 import { yandexRoutes } from './routes.js';
 
@@ -9,5 +10,5 @@ export const yandexPlugin = fp(
   async (app) => {
     await app.register(yandexRoutes);
   },
-  { name: 'yandex', dependencies: ['core', 'auth', 'two-factor'] },
+  { name: 'yandex', dependencies: ['core', 'auth', 'security-log', 'two-factor'] },
 );

@@ -45,7 +45,8 @@ const LIMIT = { limit: 30, windowMs: 10 * 60_000 };
  * browser holding the flow cookie.
  */
 export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { config, db, clock, sessions, rateLimiter, secondFactor, loginThrottle } = app.deps;
+  const { config, db, clock, sessions, rateLimiter, secondFactor, loginThrottle, securityLog } =
+    app.deps;
   const isHttps = config.PUBLIC_URL.startsWith('https://');
   const portal = (path: string, params: Record<string, string>) => {
     const url = new URL(path, config.PUBLIC_URL);
@@ -151,7 +152,7 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
       if (profile.client_id !== config.YANDEX_CLIENT_ID)
         return fail(YANDEX_MESSAGES.providerFailed);
 
-      const outcome = await resolveYandexAccount({ db, clock }, profile, state.userId);
+      const outcome = await resolveYandexAccount({ db, clock, securityLog }, profile, state.userId);
       if (outcome.kind === 'refused') return fail(outcome.message);
       if (outcome.kind === 'linked') {
         reply.header('Set-Cookie', cookie('', 0));
@@ -198,8 +199,11 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
       // Yandex stands in for the password, not for the authenticator: its code is asked as the
       // password sign-in asks it, and the flow (code and cookie) waits meanwhile. A wrong code
       // counts in the account's lock, like one typed after the password.
+      let factor: 'authenticator' | 'recovery_code' | undefined;
       if (await secondFactor.isEnabled(userId)) {
         if (!twoFactorCode) return { requiresTwoFactor: true as const };
+        // Six digits are the authenticator's; anything else it accepted was a recovery code.
+        factor = /^\d{6}$/.test(twoFactorCode.trim()) ? 'authenticator' : 'recovery_code';
         await loginThrottle.guard(userId, async () => {
           if (!(await secondFactor.verifyLoginCode(userId, twoFactorCode))) {
             throw invalidInput(CODE_WRONG, { twoFactorCode: [CODE_WRONG] });
@@ -209,8 +213,8 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
 
       // The flow ends here, whether the code is taken or not.
       const signedIn = await exchangeSignInCode(
-        { db, sessions },
-        { code, flowId, client: clientOf(request) },
+        { db, sessions, securityLog },
+        { code, flowId, client: clientOf(request), ...(factor ? { secondFactor: factor } : {}) },
         clock.now(),
       );
       if (!signedIn) throw refused();

@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
 import { generateToken, hashToken, type SessionStore } from '../auth/index.js';
+import type { EventClient, SecurityLog, SignInEvent } from '../security-log/index.js';
 import { yandexFlows } from './schema.js';
 
 /** How long the code the callback hands to /auth may be exchanged for a session. */
@@ -78,8 +79,14 @@ export async function signInCodeOwner(
  * waits on the row and then finds it exchanged.
  */
 export async function exchangeSignInCode(
-  deps: { db: Db; sessions: SessionStore },
-  input: { code: string; flowId: string; client: { userAgent?: string; ipAddress?: string } },
+  deps: { db: Db; sessions: SessionStore; securityLog: SecurityLog },
+  input: {
+    code: string;
+    flowId: string;
+    client: EventClient;
+    /** The second factor given before the exchange, if the account asked for one. */
+    secondFactor?: SignInEvent['secondFactor'];
+  },
   now: Date,
 ): Promise<{ userId: string; token: string } | null> {
   return deps.db.transaction(async (tx) => {
@@ -90,6 +97,12 @@ export async function exchangeSignInCode(
       .returning({ userId: yandexFlows.userId });
     if (!flow?.userId) return null;
     const { token } = await deps.sessions.create({ userId: flow.userId, ...input.client }, tx);
+    await deps.securityLog.recordSignIn(
+      tx,
+      flow.userId,
+      { method: 'yandex', ...(input.secondFactor ? { secondFactor: input.secondFactor } : {}) },
+      input.client,
+    );
     return { userId: flow.userId, token };
   });
 }

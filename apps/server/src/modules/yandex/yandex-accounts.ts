@@ -15,6 +15,7 @@ import {
   updateUser,
   userNameKey,
 } from '../accounts/index.js';
+import type { SecurityLog } from '../security-log/index.js';
 import { YANDEX_MESSAGES } from './messages.js';
 import type { YandexProfile } from './yandex-profile.js';
 
@@ -31,7 +32,7 @@ class Refused extends Error {}
  * An e-mail that already has an account is never taken over by a Yandex sign-in.
  */
 export async function resolveYandexAccount(
-  deps: { db: Db; clock: Clock },
+  deps: { db: Db; clock: Clock; securityLog: SecurityLog },
   profile: YandexProfile,
   linkToUserId: string | undefined,
 ): Promise<YandexOutcome> {
@@ -47,6 +48,9 @@ export async function resolveYandexAccount(
           throw new Refused(YANDEX_MESSAGES.accountHasOtherYandex);
         }
         await updateUser(tx, user.id, { yandexId: profile.id, updatedAt: now });
+        if (user.yandexId !== profile.id) {
+          await deps.securityLog.record(tx, user.id, 'yandex_linked');
+        }
         return { kind: 'linked', user };
       }
       if (holder) return { kind: 'signed-in', user: holder };

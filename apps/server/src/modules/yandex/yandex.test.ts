@@ -9,6 +9,7 @@ import {
 } from '../../../test/support/auth-helpers.js';
 import { type FakeYandexAccount, startFakeYandex } from '../../../test/support/fake-yandex.js';
 import { createSignedInUser, createUser } from '../../../test/support/fixtures.js';
+import { securityEventsOf } from '../../../test/support/security-log.js';
 import { createTestApp } from '../../../test/support/test-app.js';
 import { users } from '../accounts/schema.js';
 import { loginThrottles, sessions } from '../auth/schema.js';
@@ -216,6 +217,9 @@ describe('/auth/yandex/callback', () => {
     expect((await tokenUser(token)).id).toBe(linked.id);
     const rows = await database.db.select().from(sessions).where(eq(sessions.userId, linked.id));
     expect(rows).toHaveLength(1);
+    expect(await securityEventsOf(testApp, linked.id)).toMatchObject([
+      { kind: 'sign_in', details: { method: 'yandex' }, ipAddress: expect.any(String) },
+    ]);
   });
 
   it('asks an account with the authenticator on for its code, as login does, and counts wrong codes in the account lock', async () => {
@@ -256,6 +260,10 @@ describe('/auth/yandex/callback', () => {
     const { token } = right.json<{ token: string }>();
     expect((await tokenUser(token)).id).toBe(user.id);
     expect(await sessionsOf()).toHaveLength(before + 1);
+    expect((await securityEventsOf(testApp, user.id))[0]).toMatchObject({
+      kind: 'sign_in',
+      details: { method: 'yandex', secondFactor: 'authenticator' },
+    });
     // Single use, as ever; the right code also cleared the account's count.
     expectRefusedExchange(await exchange(code, cookie, undefined, totpCode(secret, clock.now())));
     const [cleared] = await database.db
@@ -327,12 +335,14 @@ describe('/auth/yandex/callback', () => {
     expect(location.searchParams.get('yandexLinked')).toBe('1');
     const [row] = await database.db.select().from(users).where(eq(users.id, user.id));
     expect(row?.yandexId).toBe(yandex.id);
+    expect(await securityEventsOf(testApp, user.id)).toMatchObject([{ kind: 'yandex_linked' }]);
 
     const second = await createSignedInUser(testApp, {}, { isProven: true });
     const again = await startSignIn(second.headers);
     const refused = redirectOf(await callback(again.back, again.cookie));
     expect(refused.pathname).toBe('/profile');
     expect(refused.searchParams.get('yandexError')).toBe(YANDEX_MESSAGES.yandexTaken);
+    expect(await securityEventsOf(testApp, second.user.id)).toEqual([]);
   });
 
   it('refuses a tampered state, a missing or foreign cookie, and an expired state', async () => {

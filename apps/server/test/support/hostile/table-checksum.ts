@@ -7,6 +7,8 @@ import type { Db } from '../../../src/db/database.js';
  *   slow down after 10 failures), so counters of tries and the login throttle move on errors;
  * - a session's last activity moves on every authenticated call, refused or not;
  * - the mail outbox's delivery bookkeeping is written by the sender in the background.
+ * Whole tables, for the same first reason: the login throttle, and the security log, which counts
+ * an account's failed sign-ins (modules/security-log).
  */
 const VOLATILE_COLUMNS: Record<string, string[]> = {
   sessions: ['last_activity_at'],
@@ -14,7 +16,7 @@ const VOLATILE_COLUMNS: Record<string, string[]> = {
   password_reset_logout_grants: ['attempts'],
   mail_outbox: ['status', 'attempts', 'next_attempt_at', 'locked_until', 'last_error', 'sent_at'],
 };
-const VOLATILE_TABLES = new Set(['login_throttles']);
+const VOLATILE_TABLES = new Set(['login_throttles', 'security_events']);
 
 export type TableChecksums = Record<string, string>;
 

@@ -1,2 +1,3 @@
-// What the profile's devices summary reads; everything else in this folder is private.
+// What other features read of devices; everything else in this folder is private.
+export { describeDevice } from './describe-device';
 export { fetchDevices, selectDevices, selectDevicesStatus } from './devices-slice';

@@ -144,6 +144,16 @@ export default function ProfilePage() {
           </Link>
         </Card>
 
+        <Card aria-labelledby="security-log-summary-title">
+          <h2 id="security-log-summary-title" className={styles.cardTitle}>
+            Журнал безопасности
+          </h2>
+          <Link to={paths.securityLog.getHref()} className={styles.devicesLink}>
+            <span>Входы, смена пароля и другие события</span>
+            <ChevronRightIcon width={18} height={18} />
+          </Link>
+        </Card>
+
         <div className={styles.wide}>
           <SecurityCard user={user} />
         </div>

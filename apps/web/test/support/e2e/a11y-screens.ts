@@ -488,6 +488,15 @@ export const SCREENS: Screen[] = [
     },
   },
   {
+    name: '/profile/security-log',
+    isSignedIn: true,
+    async show(page, world) {
+      await goTo(page, world, '/profile/security-log', 'Журнал безопасности');
+      await page.getByTestId('security-event').first().waitFor();
+      await settled(page);
+    },
+  },
+  {
     name: '/wallet/history',
     isSignedIn: true,
     show: (page, world) => goTo(page, world, '/wallet/history', 'История начислений и списаний'),

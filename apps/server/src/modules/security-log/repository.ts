@@ -1,0 +1,155 @@
+import type {
+  SecurityEvent,
+  SecurityEventDetails,
+  SecurityEventKind,
+} from '@portal/contracts/security-log';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/database.js';
+import { invalidInput } from '../../http/app-error.js';
+import { securityEvents } from './schema.js';
+
+/** Every query of `security_events`; each takes the executor, so a write joins the caller's transaction. */
+
+export interface NewSecurityEvent {
+  userId: string;
+  kind: SecurityEventKind;
+  occurredAt: Date;
+  userAgent: string;
+  ipAddress: string;
+  details: SecurityEventDetails;
+}
+
+export async function insertSecurityEvent(executor: Executor, event: NewSecurityEvent) {
+  await executor.insert(securityEvents).values(event);
+}
+
+/**
+ * Counts one more event of the day in the day's single row: one statement, so parallel failures
+ * each add exactly one (a read followed by a write would lose some). The row keeps the latest
+ * failure's time, browser and address.
+ */
+export async function countDailySecurityEvent(executor: Executor, event: NewSecurityEvent) {
+  const day = event.occurredAt.toISOString().slice(0, 10);
+  await executor
+    .insert(securityEvents)
+    .values({ ...event, day, count: 1 })
+    .onConflictDoUpdate({
+      target: [securityEvents.userId, securityEvents.kind, securityEvents.day],
+      targetWhere: sql`day IS NOT NULL`,
+      set: {
+        count: sql`${securityEvents.count} + 1`,
+        occurredAt: sql`GREATEST(${securityEvents.occurredAt}, excluded.occurred_at)`,
+        userAgent: sql`excluded.user_agent`,
+        ipAddress: sql`excluded.ip_address`,
+      },
+    });
+}
+
+/** Whether the account has signed in from this user agent before (the log's memory: a year). */
+export async function hasSignedInWith(executor: Executor, userId: string, userAgent: string) {
+  const [row] = await executor
+    .select({ id: securityEvents.id })
+    .from(securityEvents)
+    .where(
+      and(
+        eq(securityEvents.userId, userId),
+        eq(securityEvents.kind, 'sign_in'),
+        eq(securityEvents.userAgent, userAgent),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Whether the account has any sign-in in the log (its first one is not "a new device"). */
+export async function hasAnySignIn(executor: Executor, userId: string) {
+  const [row] = await executor
+    .select({ id: securityEvents.id })
+    .from(securityEvents)
+    .where(and(eq(securityEvents.userId, userId), eq(securityEvents.kind, 'sign_in')))
+    .limit(1);
+  return row !== undefined;
+}
+
+const CURSOR_INVALID = 'Некорректный курсор страницы';
+const SEQ = /^\d{1,18}$/;
+const OCCURRED_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+/** What encodeCursor writes, a real instant: anything else would reach the database and fail there. */
+function isOccurredKey(value: string): boolean {
+  if (!OCCURRED_KEY.test(value)) return false;
+  const date = new Date(value);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 23) === value.slice(0, 23);
+}
+
+interface EventRow {
+  id: string;
+  kind: SecurityEventKind;
+  occurred_at: string | Date;
+  user_agent: string;
+  ip_address: string;
+  details: SecurityEventDetails | string;
+  count: number;
+  /** occurred_at as text with microseconds: the cursor must not lose precision. */
+  occurred_key: string;
+  seq: string;
+}
+
+function encodeCursor(row: EventRow): string {
+  return Buffer.from(JSON.stringify([row.occurred_key, row.seq])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): [string, string] {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === 'string' &&
+      isOccurredKey(value[0]) &&
+      typeof value[1] === 'string' &&
+      SEQ.test(value[1])
+    ) {
+      return [value[0], value[1]];
+    }
+  } catch {}
+  throw invalidInput(CURSOR_INVALID, { cursor: [CURSOR_INVALID] });
+}
+
+/**
+ * The account's events, newest first. Keyset paging over (occurred_at, seq), as the wallet
+ * history's over (created_at, id) (payments/history.ts): a page stays right while new events
+ * arrive; `seq` orders the events of one instant as they were recorded.
+ */
+export async function listSecurityEvents(
+  executor: Executor,
+  query: { userId: string; limit: number; cursor?: string | undefined },
+): Promise<{ data: SecurityEvent[]; nextCursor: string | null }> {
+  const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
+  const after = cursor
+    ? sql` AND (occurred_at, seq) < (${cursor[0]}::timestamptz, ${cursor[1]}::bigint)`
+    : sql``;
+  const result = await executor.execute(sql`
+    SELECT id::text AS id, seq::text AS seq, kind, occurred_at, user_agent, ip_address, details, count,
+           to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS occurred_key
+    FROM security_events
+    WHERE user_id = ${query.userId}${after}
+    ORDER BY occurred_at DESC, seq DESC
+    LIMIT ${query.limit + 1}
+  `);
+  const rows = (result as unknown as { rows: EventRow[] }).rows;
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    data: page.map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      occurredAt: new Date(row.occurred_at).toISOString(),
+      count: row.count,
+      userAgent: row.user_agent,
+      ipAddress: row.ip_address || null,
+      details: typeof row.details === 'string' ? JSON.parse(row.details) : row.details,
+    })),
+    nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null,
+  };
+}

@@ -1,0 +1,92 @@
+import type {
+  SecurityEventDetails,
+  SecurityEventKind,
+  SecurityLogAnswer,
+  SignInMethod,
+} from '@portal/contracts/security-log';
+import type { Clock } from '../../adapters/clock.js';
+import type { Db, Executor } from '../../db/database.js';
+import {
+  countDailySecurityEvent,
+  hasAnySignIn,
+  hasSignedInWith,
+  insertSecurityEvent,
+  listSecurityEvents,
+} from './repository.js';
+import { currentClient, type EventClient } from './request-client.js';
+
+/** A sign-in as the log records it. */
+export interface SignInEvent {
+  method: SignInMethod;
+  secondFactor?: SecurityEventDetails['secondFactor'];
+}
+
+/**
+ * The account's security log. Other modules record through `app.deps.securityLog`, passing their
+ * transaction where the change has one, so a change that rolls back logs nothing. The device and
+ * address are the current request's (request-client.ts) unless the caller names them.
+ */
+export class SecurityLog {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Records one event of `kind` for the account. */
+  async record(
+    executor: Executor,
+    userId: string,
+    kind: SecurityEventKind,
+    details: SecurityEventDetails = {},
+    client: EventClient = currentClient(),
+  ): Promise<void> {
+    await insertSecurityEvent(executor, {
+      userId,
+      kind,
+      details,
+      occurredAt: this.clock.now(),
+      userAgent: client.userAgent.slice(0, 512),
+      ipAddress: client.ipAddress,
+    });
+  }
+
+  /**
+   * Records a sign-in, marked as a new device when the account has signed in before but never
+   * from this user agent.
+   */
+  async recordSignIn(
+    executor: Executor,
+    userId: string,
+    signIn: SignInEvent,
+    client: EventClient = currentClient(),
+  ): Promise<void> {
+    const userAgent = client.userAgent.slice(0, 512);
+    const isNewDevice =
+      !(await hasSignedInWith(executor, userId, userAgent)) &&
+      (await hasAnySignIn(executor, userId));
+    const details: SecurityEventDetails = { method: signIn.method };
+    if (signIn.secondFactor) details.secondFactor = signIn.secondFactor;
+    if (isNewDevice) details.isNewDevice = true;
+    await this.record(executor, userId, 'sign_in', details, client);
+  }
+
+  /** Counts a failed sign-in in the account's row of the day (one atomic upsert). */
+  async recordFailedSignIn(userId: string, client: EventClient = currentClient()): Promise<void> {
+    await countDailySecurityEvent(this.db, {
+      userId,
+      kind: 'sign_in_failed',
+      details: {},
+      occurredAt: this.clock.now(),
+      userAgent: client.userAgent.slice(0, 512),
+      ipAddress: client.ipAddress,
+    });
+  }
+
+  /** A page of the account's log, newest first. */
+  page(
+    userId: string,
+    query: { limit: number; cursor?: string | undefined },
+  ): Promise<SecurityLogAnswer> {
+    return listSecurityEvents(this.db, { userId, ...query });
+  }
+}

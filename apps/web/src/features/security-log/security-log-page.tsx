@@ -1,0 +1,101 @@
+import {
+  describeSecurityEvent,
+  NEW_DEVICE_TEXT,
+  type SecurityEvent,
+} from '@portal/contracts/security-log';
+import { Link } from 'react-router';
+import { paths } from '@/config/paths';
+import { describeDevice } from '@/features/devices';
+import { formatRussianDate, formatTime } from '@/shared/lib/format-date';
+import { Button } from '@/shared/ui/button';
+import { Card } from '@/shared/ui/card';
+import { ArrowLeftIcon, HistoryIcon } from '@/shared/ui/icons';
+import { PageHeader } from '@/shared/ui/page-header';
+import { Skeleton } from '@/shared/ui/skeleton';
+import styles from './security-log-page.module.css';
+import { useSecurityLog } from './use-security-log';
+
+/** '21 ноября 2026 г. в 10:05' */
+function whenText(iso: string): string {
+  return `${formatRussianDate(iso)} в ${formatTime(iso)}`;
+}
+
+/** /profile/security-log: what happened to the account's security, newest first. */
+export default function SecurityLogPage() {
+  const { events, isLoading, isLoadingMore, hasMore, loadMore } = useSecurityLog();
+
+  return (
+    <>
+      <PageHeader title="Журнал безопасности">
+        <Link to={paths.profile.getHref()} className={styles.back}>
+          <ArrowLeftIcon width={16} height={16} />
+          Назад
+        </Link>
+      </PageHeader>
+      <Card aria-labelledby="security-log-title">
+        <h2 id="security-log-title" className={styles.cardTitle}>
+          События
+        </h2>
+        {isLoading ? (
+          <ul className={styles.list} aria-busy="true" aria-label="Загрузка журнала">
+            {[0, 1, 2, 3].map((row) => (
+              <li key={row} className={styles.row}>
+                <Skeleton width="50%" height={16} />
+                <Skeleton width="35%" height={13} />
+              </li>
+            ))}
+          </ul>
+        ) : null}
+
+        {!isLoading && events.length === 0 ? (
+          <div className={styles.empty}>
+            <span className={styles.emptyIcon}>
+              <HistoryIcon width={28} height={28} />
+            </span>
+            <p className={styles.emptyTitle}>Событий пока нет</p>
+            <p className={styles.emptyText}>
+              Здесь появятся входы в аккаунт, смена пароля и другие изменения защиты.
+            </p>
+          </div>
+        ) : null}
+
+        {!isLoading && events.length > 0 ? (
+          <ul className={styles.list} aria-label="События">
+            {events.map((event) => (
+              <EventRow key={event.id} event={event} />
+            ))}
+          </ul>
+        ) : null}
+
+        {hasMore ? (
+          <Button
+            variant="secondary"
+            className={styles.more}
+            onClick={loadMore}
+            disabled={isLoadingMore}
+          >
+            {isLoadingMore ? 'Загружаем…' : 'Показать ещё'}
+          </Button>
+        ) : null}
+      </Card>
+    </>
+  );
+}
+
+function EventRow({ event }: { event: SecurityEvent }) {
+  // The device as the devices page names it; the address always (it is what the owner checks).
+  const device = event.userAgent ? describeDevice(event.userAgent, null).title : null;
+  const where = [device, event.ipAddress].filter(Boolean).join(' • ');
+  return (
+    <li className={styles.row} data-testid="security-event" data-kind={event.kind}>
+      <span className={styles.title}>
+        {describeSecurityEvent(event)}
+        {event.details.isNewDevice ? <span className={styles.badge}>{NEW_DEVICE_TEXT}</span> : null}
+      </span>
+      <span className={styles.meta}>
+        {where ? <span>{where} • </span> : null}
+        <time dateTime={event.occurredAt}>{whenText(event.occurredAt)}</time>
+      </span>
+    </li>
+  );
+}

@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import { timestampSchema } from './common';
+
+/**
+ * What the account's security log records (apps/server/src/modules/security-log). A kind is added
+ * here first: the server writes only kinds listed here, and the web must word each one
+ * (`SECURITY_EVENT_TEXTS` below; the `Record` type refuses a kind without its text).
+ *
+ * `telegram_unlinked`, `yandex_unlinked`, `passkey_added`, `passkey_removed` and `data_exported`
+ * have no writer yet: the portal cannot unlink, has no passkeys and no export. They are listed so
+ * that the module that adds the action only has to call the log.
+ */
+export const SECURITY_EVENT_KINDS = [
+  'sign_in',
+  'sign_in_failed',
+  'sign_out',
+  'session_ended',
+  'sessions_ended',
+  'password_changed',
+  'password_reset',
+  'two_factor_enabled',
+  'two_factor_disabled',
+  'recovery_code_used',
+  'email_changed',
+  'telegram_linked',
+  'telegram_unlinked',
+  'yandex_linked',
+  'yandex_unlinked',
+  'hand_off',
+  'passkey_added',
+  'passkey_removed',
+  'data_exported',
+] as const;
+export const securityEventKindSchema = z.enum(SECURITY_EVENT_KINDS);
+export type SecurityEventKind = z.infer<typeof securityEventKindSchema>;
+
+/** How a sign-in got in; `telegram` is reserved for a Telegram sign-in, which does not exist yet. */
+export const signInMethodSchema = z.enum(['password', 'registration', 'yandex', 'telegram']);
+export type SignInMethod = z.infer<typeof signInMethodSchema>;
+
+/** What an event says beyond its kind; each field belongs to the kinds its comment names. */
+export const securityEventDetailsSchema = z.object({
+  /** sign_in */
+  method: signInMethodSchema.optional(),
+  /** sign_in: the second factor given with it. */
+  secondFactor: z.enum(['authenticator', 'recovery_code']).optional(),
+  /** sign_in: the first sign-in of the account from this browser (its user agent) in the log. */
+  isNewDevice: z.boolean().optional(),
+  /** hand_off: the sibling site's name («Хостинг»); sign_out: the site of a handed-over session. */
+  site: z.string().optional(),
+  /** session_ended: where it was ended (the devices page, or the Telegram bot's button). */
+  via: z.enum(['devices', 'telegram']).optional(),
+  /** sessions_ended: whether the session that asked kept going. */
+  isCurrentKept: z.boolean().optional(),
+  /** password_changed, password_reset: whether the other sessions were ended with it. */
+  isSignedOutElsewhere: z.boolean().optional(),
+});
+export type SecurityEventDetails = z.infer<typeof securityEventDetailsSchema>;
+
+export const securityEventSchema = z.object({
+  id: z.string(),
+  kind: securityEventKindSchema,
+  /** When it happened; for sign_in_failed, the latest failure of that day. */
+  occurredAt: timestampSchema,
+  /** sign_in_failed: the failures of that day (UTC); 1 for every other kind. */
+  count: z.number().int().min(1),
+  /** The browser's user agent as sent ('' when unknown: the Telegram bot, a job). */
+  userAgent: z.string(),
+  ipAddress: z.string().nullable(),
+  details: securityEventDetailsSchema,
+});
+export type SecurityEvent = z.infer<typeof securityEventSchema>;
+
+/** The page size the web asks for, as the wallet history's. */
+export const SECURITY_LOG_PAGE_SIZE = 20;
+
+/** Newest first; pass `nextCursor` back as `cursor` for the next page. */
+export const securityLogQuerySchema = z.object({
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+});
+export type SecurityLogQuery = z.infer<typeof securityLogQuerySchema>;
+
+export const securityLogAnswerSchema = z.object({
+  data: z.array(securityEventSchema),
+  nextCursor: z.string().nullable(),
+});
+export type SecurityLogAnswer = z.infer<typeof securityLogAnswerSchema>;
+
+/** Each kind in plain words; `describeSecurityEvent` adds what the details say. */
+export const SECURITY_EVENT_TEXTS: Record<SecurityEventKind, string> = {
+  sign_in: 'Вход',
+  sign_in_failed: 'Неудачные попытки входа',
+  sign_out: 'Выход из аккаунта',
+  session_ended: 'Завершён сеанс на другом устройстве',
+  sessions_ended: 'Завершены все сеансы',
+  password_changed: 'Пароль изменён',
+  password_reset: 'Пароль восстановлен по почте',
+  two_factor_enabled: 'Двухфакторная защита включена',
+  two_factor_disabled: 'Двухфакторная защита выключена',
+  recovery_code_used: 'Использован резервный код',
+  email_changed: 'Почта изменена',
+  telegram_linked: 'Привязан Telegram',
+  telegram_unlinked: 'Отвязан Telegram',
+  yandex_linked: 'Привязан Яндекс ID',
+  yandex_unlinked: 'Отвязан Яндекс ID',
+  hand_off: 'Переход на сайт',
+  passkey_added: 'Добавлен ключ доступа',
+  passkey_removed: 'Удалён ключ доступа',
+  data_exported: 'Выгружены данные аккаунта',
+};
+
+const SIGN_IN_TEXTS: Record<SignInMethod, string> = {
+  password: 'Вход по паролю',
+  registration: 'Вход после подтверждения почты',
+  yandex: 'Вход через Яндекс ID',
+  telegram: 'Вход через Telegram',
+};
+
+const SECOND_FACTOR_TEXTS = {
+  authenticator: 'и коду из приложения',
+  recovery_code: 'и резервному коду',
+} as const;
+
+/** The marker of a sign-in from a browser the log has not seen the account use before. */
+export const NEW_DEVICE_TEXT = 'Новое устройство';
+
+/** The line a person reads for an event, e.g. «Вход по паролю и коду из приложения». */
+export function describeSecurityEvent(event: Pick<SecurityEvent, 'kind' | 'count' | 'details'>) {
+  const { details } = event;
+  switch (event.kind) {
+    case 'sign_in': {
+      const base = SIGN_IN_TEXTS[details.method ?? 'password'];
+      return details.secondFactor ? `${base} ${SECOND_FACTOR_TEXTS[details.secondFactor]}` : base;
+    }
+    case 'sign_in_failed':
+      return `${SECURITY_EVENT_TEXTS.sign_in_failed}: ${event.count}`;
+    case 'sign_out':
+      return details.site
+        ? `${SECURITY_EVENT_TEXTS.sign_out} на сайте «${details.site}»`
+        : SECURITY_EVENT_TEXTS.sign_out;
+    case 'session_ended':
+      return details.via === 'telegram'
+        ? `${SECURITY_EVENT_TEXTS.session_ended} через Telegram`
+        : SECURITY_EVENT_TEXTS.session_ended;
+    case 'sessions_ended':
+      return details.isCurrentKept
+        ? `${SECURITY_EVENT_TEXTS.sessions_ended}, кроме текущего`
+        : SECURITY_EVENT_TEXTS.sessions_ended;
+    case 'password_changed':
+      return details.isSignedOutElsewhere
+        ? `${SECURITY_EVENT_TEXTS.password_changed}, другие сеансы завершены`
+        : SECURITY_EVENT_TEXTS.password_changed;
+    case 'password_reset':
+      return details.isSignedOutElsewhere
+        ? `${SECURITY_EVENT_TEXTS.password_reset}, все сеансы завершены`
+        : SECURITY_EVENT_TEXTS.password_reset;
+    case 'hand_off':
+      return details.site
+        ? `${SECURITY_EVENT_TEXTS.hand_off} «${details.site}»`
+        : SECURITY_EVENT_TEXTS.hand_off;
+    default:
+      return SECURITY_EVENT_TEXTS[event.kind];
+  }
+}
