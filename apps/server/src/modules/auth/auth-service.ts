@@ -304,7 +304,7 @@ export class AuthService {
         return { requiresTwoFactor: true };
       }
       // A wrong code stays counted, like a wrong password.
-      if (!(await secondFactor.verifyLoginCode(user.id, input.twoFactorCode))) {
+      if (!(await secondFactor.verifyLoginCode(user.id, input.twoFactorCode, client))) {
         throw new LoginRefused('wrong_second_factor', new AppError('unauthorized', CODE_WRONG));
       }
       // Six digits are the authenticator's; anything else it accepted was a recovery code.
@@ -365,7 +365,7 @@ export class AuthService {
   // ------------------------------------------------------------------ sign-out
 
   /** Ends the caller's own session; a sibling site's session is logged with its site's name. */
-  async signOut(session: AuthenticatedSession): Promise<void> {
+  async signOut(session: AuthenticatedSession, client: ClientInfo): Promise<void> {
     const { db, sessions, securityLog, config } = this.deps;
     await db.transaction(async (tx) => {
       if (!(await sessions.revoke(session.userId, session.id, tx))) return;
@@ -373,6 +373,7 @@ export class AuthService {
         tx,
         session.userId,
         'sign_out',
+        client,
         session.siblingOrigin ? { site: siteName(config, session.siblingOrigin) } : {},
       );
     });

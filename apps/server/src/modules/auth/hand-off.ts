@@ -14,7 +14,7 @@ import type { Clock } from '../../adapters/clock.js';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/database.js';
 import { invalidInput } from '../../http/app-error.js';
-import type { SecurityLog } from '../security-log/index.js';
+import type { EventClient, SecurityLog } from '../security-log/index.js';
 import { handOffCodes, siblingUsers } from './schema.js';
 import { generateToken, hashToken, type SessionStore } from './sessions.js';
 import { type Sibling, siteName } from './siblings.js';
@@ -61,7 +61,7 @@ export class HandOffService {
   }
 
   /** The link with a fresh code in its `token` parameter; 400 for a link off the allow-list. */
-  async mint(userId: string, link: string): Promise<string> {
+  async mint(userId: string, link: string, client: EventClient): Promise<string> {
     let url: URL;
     try {
       url = new URL(link);
@@ -81,7 +81,7 @@ export class HandOffService {
       });
       // Logged when the portal's user leaves for the site, from their own browser: the
       // redemption comes from the sibling's server, whose address says nothing to the owner.
-      await this.securityLog.record(tx, userId, 'hand_off', {
+      await this.securityLog.record(tx, userId, 'hand_off', client, {
         site: siteName(this.config, url.origin),
       });
     });

@@ -10,7 +10,7 @@ export { CodeResendRefused, codeRefusal } from './one-time-codes.js';
 export { assertPasswordAllowed, isCommonPassword } from './password-policy.js';
 export { hashPassword, verifyPassword } from './passwords.js';
 export { assertRecentlyProven, proofExpiry, requireRecentProof } from './recent-proof.js';
-export { AUTH_PREFIX, clientOf } from './routes.js';
+export { AUTH_PREFIX } from './routes.js';
 export type { SecondFactor } from './second-factor.js';
 export type { SessionStore } from './sessions.js';
 export {

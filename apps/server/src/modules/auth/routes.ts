@@ -20,19 +20,14 @@ import {
   REGISTRATION_CONFIRMED,
   TOKEN_INVALID,
 } from '@portal/contracts/messages';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { unauthorized } from '../../http/app-error.js';
-import type { ClientInfo } from './auth-service.js';
+import { clientOf } from '../security-log/index.js';
 import { requireSession, requireSessionOfAnySite, sessionOf } from './sessions.js';
 import { checkSiblingKey, siblingKeys } from './siblings.js';
 
 /** The prefix of the `authms` calls; security, two-factor and profile routes live under it too. */
 export const AUTH_PREFIX = '/authms/api/Auth';
-
-export function clientOf(request: FastifyRequest): ClientInfo {
-  return { ipAddress: request.ip, userAgent: request.headers['user-agent'] ?? '' };
-}
 
 const tags = ['auth'];
 const security = [{ bearer: [] }];
@@ -119,7 +114,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await auth.signOut(sessionOf(request));
+      await auth.signOut(sessionOf(request), clientOf(request));
       return { message: LOGOUT_DONE };
     },
   );
@@ -196,6 +191,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: handOffAnswerSchema, 400: errors[400], 401: errors[401] },
       },
     },
-    async (request) => ({ url: await handOff.mint(sessionOf(request).userId, request.body.link) }),
+    async (request) => ({
+      url: await handOff.mint(sessionOf(request).userId, request.body.link, clientOf(request)),
+    }),
   );
 };

@@ -1,3 +1,5 @@
+import type { EventClient } from '../security-log/index.js';
+
 /**
  * The port through which login asks about a second factor.
  *
@@ -7,11 +9,11 @@
  *
  *   isEnabled(userId)             → does login need a code for this user? Also the `user` answer's
  *                                   `isTwoFactorEnabled`.
- *   verifyLoginCode(userId, code) → is this code right now? Called only after the password was
+ *   verifyLoginCode(userId, code, client) → is this code right now? (`client`: for the log) Called only after the password was
  *                                   right; must refuse a code (time step) that was already used.
  *                                   A `false` counts as a failed login toward the account lock.
  */
 export interface SecondFactor {
   isEnabled(userId: string): Promise<boolean>;
-  verifyLoginCode(userId: string, code: string): Promise<boolean>;
+  verifyLoginCode(userId: string, code: string, client: EventClient): Promise<boolean>;
 }

@@ -18,7 +18,7 @@ import {
   userNameKey,
 } from '../accounts/index.js';
 import { codeRefusal, type OneTimeCodes } from '../auth/index.js';
-import type { SecurityLog } from '../security-log/index.js';
+import type { EventClient, SecurityLog } from '../security-log/index.js';
 import { findOwnUpload } from '../uploads/index.js';
 import {
   currentEmailCodeLetter,
@@ -197,7 +197,12 @@ export class ProfileService {
   }
 
   /** Step 4: the new address's code; only now does the e-mail change. Answers the new address. */
-  async confirmNewEmail(userId: string, sessionId: string, code: string): Promise<string> {
+  async confirmNewEmail(
+    userId: string,
+    sessionId: string,
+    code: string,
+    client: EventClient,
+  ): Promise<string> {
     try {
       const result = await this.deps.codes.redeem(
         { purpose: EMAIL_CHANGE_PURPOSES.next, subject: userId, code },
@@ -214,7 +219,7 @@ export class ProfileService {
           if (holder && holder.id !== userId) throw conflict(PROFILE_MESSAGES.emailTaken, 'email');
           await updateUser(tx, userId, { email, emailKey: key, updatedAt: this.deps.clock.now() });
           await tx.delete(emailChanges).where(eq(emailChanges.userId, userId));
-          await this.deps.securityLog.record(tx, userId, 'email_changed');
+          await this.deps.securityLog.record(tx, userId, 'email_changed', client);
           await this.deps.mail.enqueue(
             emailChangedNoticeLetter(this.deps.config, {
               to: user.email,

@@ -12,6 +12,7 @@ import {
 } from '@portal/contracts/profile';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireSession, sessionOf } from '../auth/index.js';
+import { clientOf } from '../security-log/index.js';
 import { PROFILE_MESSAGES } from './messages.js';
 import { ProfileService } from './profile-service.js';
 
@@ -145,7 +146,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { userId, id } = sessionOf(request);
-      const email = await profile.confirmNewEmail(userId, id, request.body.code);
+      const email = await profile.confirmNewEmail(userId, id, request.body.code, clientOf(request));
       return { message: PROFILE_MESSAGES.emailUpdated, email };
     },
   );

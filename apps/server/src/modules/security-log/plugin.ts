@@ -1,6 +1,5 @@
 import fp from 'fastify-plugin';
 import type {} from '../../core-plugin.js';
-import { rememberRequestClients } from './request-client.js';
 import { securityLogRoutes } from './routes.js';
 import { SecurityLog } from './security-log-service.js';
 
@@ -20,7 +19,6 @@ export const securityLogPlugin = fp(
   async (app) => {
     const { db, clock } = app.deps;
     app.deps.securityLog = new SecurityLog(db, clock);
-    rememberRequestClients(app);
     await app.register(securityLogRoutes);
   },
   { name: 'security-log', dependencies: ['core'] },

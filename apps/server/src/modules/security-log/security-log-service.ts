@@ -13,7 +13,7 @@ import {
   insertSecurityEvent,
   listSecurityEvents,
 } from './repository.js';
-import { currentClient, type EventClient } from './request-client.js';
+import type { EventClient } from './request-client.js';
 
 /** A sign-in as the log records it. */
 export interface SignInEvent {
@@ -23,8 +23,8 @@ export interface SignInEvent {
 
 /**
  * The account's security log. Other modules record through `app.deps.securityLog`, passing their
- * transaction where the change has one, so a change that rolls back logs nothing. The device and
- * address are the current request's (request-client.ts) unless the caller names them.
+ * transaction where the change has one, so a change that rolls back logs nothing, and the browser
+ * the change came from (`clientOf(request)` in its route; `NO_CLIENT` for the Telegram bot).
  */
 export class SecurityLog {
   constructor(
@@ -37,8 +37,8 @@ export class SecurityLog {
     executor: Executor,
     userId: string,
     kind: SecurityEventKind,
+    client: EventClient,
     details: SecurityEventDetails = {},
-    client: EventClient = currentClient(),
   ): Promise<void> {
     await insertSecurityEvent(executor, {
       userId,
@@ -58,7 +58,7 @@ export class SecurityLog {
     executor: Executor,
     userId: string,
     signIn: SignInEvent,
-    client: EventClient = currentClient(),
+    client: EventClient,
   ): Promise<void> {
     const userAgent = client.userAgent.slice(0, 512);
     const isNewDevice =
@@ -67,11 +67,11 @@ export class SecurityLog {
     const details: SecurityEventDetails = { method: signIn.method };
     if (signIn.secondFactor) details.secondFactor = signIn.secondFactor;
     if (isNewDevice) details.isNewDevice = true;
-    await this.record(executor, userId, 'sign_in', details, client);
+    await this.record(executor, userId, 'sign_in', client, details);
   }
 
   /** Counts a failed sign-in in the account's row of the day (one atomic upsert). */
-  async recordFailedSignIn(userId: string, client: EventClient = currentClient()): Promise<void> {
+  async recordFailedSignIn(userId: string, client: EventClient): Promise<void> {
     await countDailySecurityEvent(this.db, {
       userId,
       kind: 'sign_in_failed',

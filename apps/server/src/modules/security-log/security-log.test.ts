@@ -23,6 +23,7 @@ import {
 import { HOSTING_KEY, SIBLING_CONFIG } from '../../../test/support/sibling-sites.js';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { totpCode } from '../two-factor/index.js';
+import { NO_CLIENT } from './index.js';
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 const IPHONE =
@@ -184,7 +185,9 @@ describe('failed sign-ins', () => {
   it('counts exactly 100 parallel records of the log itself', async () => {
     const user = await createUser(t);
     await Promise.all(
-      Array.from({ length: 100 }, () => t.app.deps.securityLog.recordFailedSignIn(user.id)),
+      Array.from({ length: 100 }, () =>
+        t.app.deps.securityLog.recordFailedSignIn(user.id, NO_CLIENT),
+      ),
     );
     expect(await securityEventsOf(t, user.id)).toMatchObject([
       { kind: 'sign_in_failed', count: 100 },
@@ -403,7 +406,7 @@ describe('reading the log', () => {
     for (let i = 0; i < 45; i++) {
       // Some share their instant: the id breaks the tie.
       if (i % 3 === 0) t.clock.advance(1_000);
-      await securityLog.record(t.database.db, user.id, 'sign_out');
+      await securityLog.record(t.database.db, user.id, 'sign_out', NO_CLIENT);
     }
     const page = async (query: Record<string, string>) => {
       const response = await t.app.inject({
@@ -458,7 +461,7 @@ describe('reading the log', () => {
 
   it('is emptied with the account', async () => {
     const user = await createUser(t);
-    await t.app.deps.securityLog.record(t.database.db, user.id, 'sign_out');
+    await t.app.deps.securityLog.record(t.database.db, user.id, 'sign_out', NO_CLIENT);
     await t.database.db.execute(sql`DELETE FROM users WHERE id = ${user.id}`);
     expect(await securityEventsOf(t, user.id)).toEqual([]);
   });

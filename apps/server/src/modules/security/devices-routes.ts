@@ -3,6 +3,7 @@ import { errorAnswerSchema, messageAnswerSchema } from '@portal/contracts/common
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { notFound } from '../../http/app-error.js';
 import { requireSession, sessionOf, siteName } from '../auth/index.js';
+import { clientOf } from '../security-log/index.js';
 import { SECURITY_MESSAGES } from './messages.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -63,6 +64,7 @@ export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
         db,
         userId,
         id === current.id ? 'sign_out' : 'session_ended',
+        clientOf(request),
         id === current.id ? {} : { via: 'devices' },
       );
       return { message: SECURITY_MESSAGES.deviceSignedOut };

@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { enforceLimit } from '../../adapters/rate-limit.js';
 import { emailKey, findUserByEmailKey } from '../accounts/index.js';
 import { codeRefusal, requireSession, sessionOf } from '../auth/index.js';
+import { clientOf } from '../security-log/index.js';
 import { SECURITY_MESSAGES } from './messages.js';
 import type { ResetLogoutGrants } from './reset-logout-grants.js';
 
@@ -45,7 +46,9 @@ export const logoutRoutes: FastifyPluginAsyncZod<{ grants: ResetLogoutGrants }> 
         await requireSession(request);
         const { userId } = sessionOf(request);
         await sessions.revokeAll(userId);
-        await securityLog.record(db, userId, 'sessions_ended', { isCurrentKept: false });
+        await securityLog.record(db, userId, 'sessions_ended', clientOf(request), {
+          isCurrentKept: false,
+        });
         return { message: SECURITY_MESSAGES.signedOutEverywhere };
       }
       await enforceLimit(rateLimiter, `reset-logout:ip:${request.ip}`, GRANT_CHECKS_PER_ADDRESS);
@@ -55,7 +58,9 @@ export const logoutRoutes: FastifyPluginAsyncZod<{ grants: ResetLogoutGrants }> 
         user !== undefined &&
         (await grants.redeem(user.id, body.code, async (tx) => {
           await sessions.revokeAll(user.id, {}, tx);
-          await securityLog.record(tx, user.id, 'sessions_ended', { isCurrentKept: false });
+          await securityLog.record(tx, user.id, 'sessions_ended', clientOf(request), {
+            isCurrentKept: false,
+          });
         }));
       if (!accepted) throw codeRefusal('wrong');
       return { message: SECURITY_MESSAGES.signedOutEverywhere };
@@ -76,7 +81,9 @@ export const logoutRoutes: FastifyPluginAsyncZod<{ grants: ResetLogoutGrants }> 
     async (request) => {
       const session = sessionOf(request);
       await sessions.revokeAll(session.userId, { exceptSessionId: session.id });
-      await securityLog.record(db, session.userId, 'sessions_ended', { isCurrentKept: true });
+      await securityLog.record(db, session.userId, 'sessions_ended', clientOf(request), {
+        isCurrentKept: true,
+      });
       return { message: SECURITY_MESSAGES.signedOutOthers };
     },
   );

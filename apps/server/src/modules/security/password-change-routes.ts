@@ -9,6 +9,7 @@ import {
 } from '@portal/contracts/security';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireSession, sessionOf } from '../auth/index.js';
+import { clientOf } from '../security-log/index.js';
 import { SECURITY_MESSAGES } from './messages.js';
 import { PasswordChangeService } from './password-change-service.js';
 
@@ -86,7 +87,7 @@ export const passwordChangeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await passwords.changePassword(sessionOf(request), request.body);
+      await passwords.changePassword(sessionOf(request), request.body, clientOf(request));
       return { status: 'ok' as const, message: SECURITY_MESSAGES.passwordChanged };
     },
   );

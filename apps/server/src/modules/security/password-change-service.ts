@@ -14,7 +14,7 @@ import {
   type OneTimeCodes,
   verifyPassword,
 } from '../auth/index.js';
-import type { SecurityLog } from '../security-log/index.js';
+import type { EventClient, SecurityLog } from '../security-log/index.js';
 import { type TwoFactorService, wrongCode } from '../two-factor/index.js';
 import { passwordChangeCodeLetter, passwordChangedLetter } from './letters.js';
 import { SECURITY_MESSAGES } from './messages.js';
@@ -85,6 +85,7 @@ export class PasswordChangeService {
   async changePassword(
     session: { id: string; userId: string },
     input: PasswordChangeRequest,
+    client: EventClient,
   ): Promise<void> {
     const { db, codes, mail, config, sessions, twoFactor, loginThrottle, clock } = this.deps;
     const { oldPassword, newPassword, code, logoutOtherSessions } = input;
@@ -103,7 +104,7 @@ export class PasswordChangeService {
       if (logoutOtherSessions) {
         await sessions.revokeAll(user.id, { exceptSessionId: session.id }, tx);
       }
-      await this.deps.securityLog.record(tx, user.id, 'password_changed', {
+      await this.deps.securityLog.record(tx, user.id, 'password_changed', client, {
         isSignedOutElsewhere: logoutOtherSessions === true,
       });
       await mail.enqueue(
@@ -123,7 +124,7 @@ export class PasswordChangeService {
       const passwordHash = await hashPassword(newPassword);
       if (await twoFactor.isEnabled(user.id)) {
         const accepted = await db.transaction(async (tx) => {
-          if (!(await twoFactor.verifySecondFactor(user.id, code, tx))) return false;
+          if (!(await twoFactor.verifySecondFactor(user.id, code, client, tx))) return false;
           await apply(tx, passwordHash);
           return true;
         });

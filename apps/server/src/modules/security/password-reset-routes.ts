@@ -7,6 +7,7 @@ import {
   resetPasswordRequestSchema,
 } from '@portal/contracts/security';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { clientOf } from '../security-log/index.js';
 import { SECURITY_MESSAGES } from './messages.js';
 import { PasswordResetService } from './password-reset-service.js';
 import type { ResetLogoutGrants } from './reset-logout-grants.js';
@@ -60,7 +61,7 @@ export const passwordResetRoutes: FastifyPluginAsyncZod<{ grants: ResetLogoutGra
       },
     },
     async (request) => {
-      await passwords.resetPassword(request.body, request.ip);
+      await passwords.resetPassword(request.body, clientOf(request));
       return { message: SECURITY_MESSAGES.passwordReset };
     },
   );

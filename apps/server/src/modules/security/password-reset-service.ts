@@ -15,7 +15,7 @@ import {
   isCommonPassword,
   type OneTimeCodes,
 } from '../auth/index.js';
-import type { SecurityLog } from '../security-log/index.js';
+import type { EventClient, SecurityLog } from '../security-log/index.js';
 import { passwordChangedLetter, resetCodeLetter } from './letters.js';
 import type { ResetLogoutGrants } from './reset-logout-grants.js';
 
@@ -92,10 +92,14 @@ export class PasswordResetService {
    * Sets the new password with the mailed code; with `logoutEverywhere` every session of the
    * account ends in the same transaction.
    */
-  async resetPassword(input: ResetPasswordRequest, ipAddress: string): Promise<void> {
+  async resetPassword(input: ResetPasswordRequest, client: EventClient): Promise<void> {
     const { codes, mail, config, rateLimiter, sessions, loginThrottle, clock, grants } = this.deps;
     const { email, newPassword, code, logoutEverywhere } = input;
-    await enforceLimit(rateLimiter, `reset-check:ip:${ipAddress}`, PASSWORD_RESET_LIMITS.checks);
+    await enforceLimit(
+      rateLimiter,
+      `reset-check:ip:${client.ipAddress}`,
+      PASSWORD_RESET_LIMITS.checks,
+    );
     // Checks that say nothing about the account come before the code is spent.
     if (isCommonPassword(newPassword)) assertPasswordAllowed(newPassword, {}, 'newPassword');
     const user = await findUserByEmailKey(this.deps.db, emailKey(email));
@@ -112,7 +116,7 @@ export class PasswordResetService {
         // In the reset's own transaction: the password and the sign-out happen together or not.
         if (logoutEverywhere) await sessions.revokeAll(user.id, {}, tx);
         await grants.grant(user.id, code, tx);
-        await this.deps.securityLog.record(tx, user.id, 'password_reset', {
+        await this.deps.securityLog.record(tx, user.id, 'password_reset', client, {
           isSignedOutElsewhere: logoutEverywhere === true,
         });
         await mail.enqueue(

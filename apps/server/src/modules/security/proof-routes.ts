@@ -8,6 +8,7 @@ import {
 } from '@portal/contracts/security';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AUTH_PREFIX, requireSession, sessionOf } from '../auth/index.js';
+import { clientOf } from '../security-log/index.js';
 import { ProofService } from './proof-service.js';
 
 const common = { tags: ['proof'], security: [{ bearer: [] }] };
@@ -73,7 +74,7 @@ export const proofRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const provenUntil = await proofs.prove(sessionOf(request), request.body);
+      const provenUntil = await proofs.prove(sessionOf(request), request.body, clientOf(request));
       return { message: PROOF_ACCEPTED, provenUntil: provenUntil.toISOString() };
     },
   );

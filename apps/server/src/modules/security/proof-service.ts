@@ -8,6 +8,7 @@ import { invalidInput, notFound } from '../../http/app-error.js';
 import { findUserById, type UserRow } from '../accounts/index.js';
 import type { LoginThrottle, SessionStore } from '../auth/index.js';
 import { codeRefusal, type OneTimeCodes, proofExpiry, verifyPassword } from '../auth/index.js';
+import type { EventClient } from '../security-log/index.js';
 import { type TwoFactorService, wrongCode } from '../two-factor/index.js';
 import { proofCodeLetter } from './letters.js';
 import { SECURITY_MESSAGES } from './messages.js';
@@ -68,9 +69,9 @@ export class ProofService {
   }
 
   /** Checks the proof and stamps the session; answers until when it is proven. */
-  async prove(session: Session, proof: ProofRequest): Promise<Date> {
+  async prove(session: Session, proof: ProofRequest, client: EventClient): Promise<Date> {
     const user = await this.requireUser(session.userId);
-    return proofExpiry(await this.checkProof(user, session.id, proof));
+    return proofExpiry(await this.checkProof(user, session.id, proof, client));
   }
 
   /**
@@ -80,7 +81,12 @@ export class ProofService {
    * mailed code has limits of its own (5 tries a code, the resend countdown, 6 letters an hour),
    * so the owner can still prove themselves while someone hammers the password.
    */
-  private async checkProof(user: UserRow, sessionId: string, proof: ProofRequest) {
+  private async checkProof(
+    user: UserRow,
+    sessionId: string,
+    proof: ProofRequest,
+    client: EventClient,
+  ) {
     const { db, codes, sessions, twoFactor, loginThrottle } = this.deps;
     if (proof.emailCode !== undefined) {
       const result = await codes.redeem(
@@ -101,7 +107,8 @@ export class ProofService {
       }
       // The authenticator's code or a recovery code; its step (or the code) is spent with the stamp.
       return db.transaction(async (tx) => {
-        if (!(await twoFactor.verifySecondFactor(user.id, proof.code ?? '', tx))) throw wrongCode();
+        if (!(await twoFactor.verifySecondFactor(user.id, proof.code ?? '', client, tx)))
+          throw wrongCode();
         return sessions.markProven(sessionId, tx);
       });
     });

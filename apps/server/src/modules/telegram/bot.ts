@@ -83,13 +83,9 @@ export async function createPortalBot(
     const ended = user ? await deps.sessions.revoke(user.id, sessionId) : false;
     // Pressed in Telegram: the update comes from Telegram's servers, not from the owner's browser.
     if (user && ended) {
-      await deps.securityLog.record(
-        deps.db,
-        user.id,
-        'session_ended',
-        { via: 'telegram' },
-        NO_CLIENT,
-      );
+      await deps.securityLog.record(deps.db, user.id, 'session_ended', NO_CLIENT, {
+        via: 'telegram',
+      });
     }
     await ctx.answerCallbackQuery({
       text: ended ? BOT_TEXT.sessionEnded : BOT_TEXT.sessionAlreadyEnded,
@@ -144,7 +140,7 @@ async function linkTelegram(
       if (user.telegramId === telegramId)
         return { kind: 'already-linked', userName: user.userName };
       await updateUser(tx, user.id, { telegramId, updatedAt: now });
-      await deps.securityLog.record(tx, user.id, 'telegram_linked', {}, NO_CLIENT);
+      await deps.securityLog.record(tx, user.id, 'telegram_linked', NO_CLIENT);
       return { kind: 'linked', userName: user.userName };
     });
   } catch (error) {

@@ -12,6 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { notFound } from '../../http/app-error.js';
 import { findUserById } from '../accounts/index.js';
 import { requireRecentProof, requireSession, sessionOf } from '../auth/index.js';
+import { clientOf } from '../security-log/index.js';
 import { TWO_FACTOR_MESSAGES } from './messages.js';
 
 const PREFIX = '/authms/api/Auth/2fa';
@@ -65,7 +66,11 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { userId } = sessionOf(request);
-      const recoveryCodes = await twoFactor.confirmEnrollment(userId, request.body.code);
+      const recoveryCodes = await twoFactor.confirmEnrollment(
+        userId,
+        request.body.code,
+        clientOf(request),
+      );
       return { message: TWO_FACTOR_MESSAGES.enabled, recoveryCodes };
     },
   );
@@ -83,7 +88,9 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { userId } = sessionOf(request);
-      await loginThrottle.guard(userId, () => twoFactor.disable(userId, request.body.code));
+      await loginThrottle.guard(userId, () =>
+        twoFactor.disable(userId, request.body.code, clientOf(request)),
+      );
       return { message: TWO_FACTOR_MESSAGES.disabled };
     },
   );
@@ -102,7 +109,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { userId } = sessionOf(request);
       const recoveryCodes = await loginThrottle.guard(userId, () =>
-        twoFactor.regenerateRecoveryCodes(userId, request.body.code),
+        twoFactor.regenerateRecoveryCodes(userId, request.body.code, clientOf(request)),
       );
       return { message: TWO_FACTOR_MESSAGES.recoveryCodesRenewed, recoveryCodes };
     },

@@ -4,7 +4,7 @@ import type { Clock } from '../../adapters/clock.js';
 import type { Db, Executor } from '../../db/database.js';
 import { AppError } from '../../http/app-error.js';
 import type { SecondFactor } from '../auth/index.js';
-import type { SecurityLog } from '../security-log/index.js';
+import type { EventClient, SecurityLog } from '../security-log/index.js';
 import { TWO_FACTOR_MESSAGES } from './messages.js';
 import {
   generateRecoveryCodes,
@@ -91,7 +91,7 @@ export class TwoFactorService implements SecondFactor {
    * Activates the pending secret when `code` is right, and answers fresh recovery codes (shown
    * once). Throws 400 'Неверный код' otherwise; a missing pending secret is a 409.
    */
-  async confirmEnrollment(userId: string, code: string): Promise<string[]> {
+  async confirmEnrollment(userId: string, code: string, client: EventClient): Promise<string[]> {
     const row = await this.authenticator(userId);
     if (!row || row.enabledAt) {
       throw conflict(row ? TWO_FACTOR_MESSAGES.alreadyEnabled : TWO_FACTOR_MESSAGES.notPending);
@@ -99,7 +99,7 @@ export class TwoFactorService implements SecondFactor {
     return this.db.transaction(async (tx) => {
       const accepted = await this.acceptTotp(row, code, tx, { activate: true });
       if (!accepted) throw wrongCode();
-      await this.options.securityLog.record(tx, userId, 'two_factor_enabled');
+      await this.options.securityLog.record(tx, userId, 'two_factor_enabled', client);
       return this.replaceRecoveryCodes(userId, tx);
     });
   }
@@ -112,6 +112,7 @@ export class TwoFactorService implements SecondFactor {
   async verifySecondFactor(
     userId: string,
     code: string,
+    client: EventClient,
     executor: Executor = this.db,
   ): Promise<SecondFactorMatch> {
     const input = code.trim();
@@ -134,7 +135,7 @@ export class TwoFactorService implements SecondFactor {
       )
       .returning({ id: twoFactorRecoveryCodes.id });
     if (spent.length === 0) return null;
-    await this.options.securityLog.record(executor, userId, 'recovery_code_used');
+    await this.options.securityLog.record(executor, userId, 'recovery_code_used', client);
     return 'recovery';
   }
 
@@ -142,26 +143,30 @@ export class TwoFactorService implements SecondFactor {
    * The login port (auth/second-factor.ts): the authenticator's code or a recovery code, each
    * usable once. Login counts a `false` toward the account's lock.
    */
-  async verifyLoginCode(userId: string, code: string): Promise<boolean> {
-    return (await this.verifySecondFactor(userId, code)) !== null;
+  async verifyLoginCode(userId: string, code: string, client: EventClient): Promise<boolean> {
+    return (await this.verifySecondFactor(userId, code, client)) !== null;
   }
 
   /** Switches the authenticator off after a valid code; its recovery codes go with it. */
-  async disable(userId: string, code: string): Promise<void> {
+  async disable(userId: string, code: string, client: EventClient): Promise<void> {
     if (!(await this.isEnabled(userId))) throw conflict(TWO_FACTOR_MESSAGES.notEnabled);
     await this.db.transaction(async (tx) => {
-      if (!(await this.verifySecondFactor(userId, code, tx))) throw wrongCode();
+      if (!(await this.verifySecondFactor(userId, code, client, tx))) throw wrongCode();
       await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, userId));
       await tx.delete(twoFactorAuthenticators).where(eq(twoFactorAuthenticators.userId, userId));
-      await this.options.securityLog.record(tx, userId, 'two_factor_disabled');
+      await this.options.securityLog.record(tx, userId, 'two_factor_disabled', client);
     });
   }
 
   /** New recovery codes after a valid code; every earlier one stops working. */
-  async regenerateRecoveryCodes(userId: string, code: string): Promise<string[]> {
+  async regenerateRecoveryCodes(
+    userId: string,
+    code: string,
+    client: EventClient,
+  ): Promise<string[]> {
     if (!(await this.isEnabled(userId))) throw conflict(TWO_FACTOR_MESSAGES.notEnabled);
     return this.db.transaction(async (tx) => {
-      if (!(await this.verifySecondFactor(userId, code, tx))) throw wrongCode();
+      if (!(await this.verifySecondFactor(userId, code, client, tx))) throw wrongCode();
       return this.replaceRecoveryCodes(userId, tx);
     });
   }

@@ -16,7 +16,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { enforceLimit } from '../../adapters/rate-limit.js';
 import { AppError, invalidInput } from '../../http/app-error.js';
-import { assertRecentlyProven, bearerToken, clientOf } from '../auth/index.js';
+import { assertRecentlyProven, bearerToken } from '../auth/index.js';
+import { clientOf } from '../security-log/index.js';
 import { YANDEX_MESSAGES } from './messages.js';
 import { createState, readState, STATE_TTL_MS } from './oauth-state.js';
 import {
@@ -152,7 +153,12 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
       if (profile.client_id !== config.YANDEX_CLIENT_ID)
         return fail(YANDEX_MESSAGES.providerFailed);
 
-      const outcome = await resolveYandexAccount({ db, clock, securityLog }, profile, state.userId);
+      const outcome = await resolveYandexAccount(
+        { db, clock, securityLog },
+        profile,
+        state.userId,
+        clientOf(request),
+      );
       if (outcome.kind === 'refused') return fail(outcome.message);
       if (outcome.kind === 'linked') {
         reply.header('Set-Cookie', cookie('', 0));
@@ -205,7 +211,7 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
         // Six digits are the authenticator's; anything else it accepted was a recovery code.
         factor = /^\d{6}$/.test(twoFactorCode.trim()) ? 'authenticator' : 'recovery_code';
         await loginThrottle.guard(userId, async () => {
-          if (!(await secondFactor.verifyLoginCode(userId, twoFactorCode))) {
+          if (!(await secondFactor.verifyLoginCode(userId, twoFactorCode, clientOf(request)))) {
             throw invalidInput(CODE_WRONG, { twoFactorCode: [CODE_WRONG] });
           }
         });

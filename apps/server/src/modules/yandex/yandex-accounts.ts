@@ -15,7 +15,7 @@ import {
   updateUser,
   userNameKey,
 } from '../accounts/index.js';
-import type { SecurityLog } from '../security-log/index.js';
+import type { EventClient, SecurityLog } from '../security-log/index.js';
 import { YANDEX_MESSAGES } from './messages.js';
 import type { YandexProfile } from './yandex-profile.js';
 
@@ -35,6 +35,7 @@ export async function resolveYandexAccount(
   deps: { db: Db; clock: Clock; securityLog: SecurityLog },
   profile: YandexProfile,
   linkToUserId: string | undefined,
+  client: EventClient,
 ): Promise<YandexOutcome> {
   const now = deps.clock.now();
   try {
@@ -49,7 +50,7 @@ export async function resolveYandexAccount(
         }
         await updateUser(tx, user.id, { yandexId: profile.id, updatedAt: now });
         if (user.yandexId !== profile.id) {
-          await deps.securityLog.record(tx, user.id, 'yandex_linked');
+          await deps.securityLog.record(tx, user.id, 'yandex_linked', client);
         }
         return { kind: 'linked', user };
       }
