@@ -1,7 +1,7 @@
 import { type PaymentHistoryItem, paymentHistoryItemSchema } from '@portal/contracts/wallet';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database.js';
-import { invalidInput } from '../../http/app-error.js';
+import { decodePageCursor, encodePageCursor } from '../../http/page-cursor.js';
 import { TOP_UP_BY_CARD, TOP_UP_BY_SBP } from './messages.js';
 import { CANCELED_STATUSES, FAILED_STATUSES, UNFINISHED_STATUSES } from './statuses.js';
 
@@ -30,29 +30,7 @@ interface HistoryRow {
   created_key: string;
 }
 
-const CURSOR_INVALID = 'Некорректный курсор страницы';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function encodeCursor(row: HistoryRow): string {
-  return Buffer.from(JSON.stringify([row.created_key, row.id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): [string, string] {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      typeof value[0] === 'string' &&
-      !Number.isNaN(Date.parse(value[0])) &&
-      typeof value[1] === 'string' &&
-      UUID.test(value[1])
-    ) {
-      return [value[0], value[1]];
-    }
-  } catch {}
-  throw invalidInput(CURSOR_INVALID, { cursor: [CURSOR_INVALID] });
-}
 
 const quoted = (values: Iterable<string>) =>
   sql.join(
@@ -79,7 +57,13 @@ const isWebAddress = (url: string) =>
  * until the outer SELECT so that the order is the indexes' order.
  */
 export async function listHistory(db: Db, query: HistoryQuery) {
-  const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
+  const cursor = query.cursor
+    ? decodePageCursor(
+        query.cursor,
+        (value) => !Number.isNaN(Date.parse(value)),
+        (value) => UUID.test(value),
+      )
+    : undefined;
   const filtersOf = (row: { amount: SQL; currency: SQL; createdAt: SQL; id: SQL }) => {
     const filters: SQL[] = [];
     if (query.direction === 'accrual') filters.push(sql`${row.amount} > 0`);
@@ -159,5 +143,9 @@ export async function listHistory(db: Db, query: HistoryQuery) {
     return item;
   });
   const last = page.at(-1);
-  return { data, nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null };
+  return {
+    data,
+    nextCursor:
+      rows.length > query.limit && last ? encodePageCursor(last.created_key, last.id) : null,
+  };
 }

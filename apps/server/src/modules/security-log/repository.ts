@@ -5,7 +5,7 @@ import type {
 } from '@portal/contracts/security-log';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
-import { invalidInput } from '../../http/app-error.js';
+import { decodePageCursor, encodePageCursor } from '../../http/page-cursor.js';
 import { securityEvents } from './schema.js';
 
 /** Every query of `security_events`; each takes the executor, so a write joins the caller's transaction. */
@@ -71,11 +71,10 @@ export async function hasAnySignIn(executor: Executor, userId: string) {
   return row !== undefined;
 }
 
-const CURSOR_INVALID = 'Некорректный курсор страницы';
 const SEQ = /^\d{1,18}$/;
 const OCCURRED_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
-/** What encodeCursor writes, a real instant: anything else would reach the database and fail there. */
+/** What the cursor carries, a real instant: anything else would reach the database and fail there. */
 function isOccurredKey(value: string): boolean {
   if (!OCCURRED_KEY.test(value)) return false;
   const date = new Date(value);
@@ -95,27 +94,6 @@ interface EventRow {
   seq: string;
 }
 
-function encodeCursor(row: EventRow): string {
-  return Buffer.from(JSON.stringify([row.occurred_key, row.seq])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): [string, string] {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      typeof value[0] === 'string' &&
-      isOccurredKey(value[0]) &&
-      typeof value[1] === 'string' &&
-      SEQ.test(value[1])
-    ) {
-      return [value[0], value[1]];
-    }
-  } catch {}
-  throw invalidInput(CURSOR_INVALID, { cursor: [CURSOR_INVALID] });
-}
-
 /**
  * The account's events, newest first. Keyset paging over (occurred_at, seq), as the wallet
  * history's over (created_at, id) (payments/history.ts): a page stays right while new events
@@ -125,7 +103,9 @@ export async function listSecurityEvents(
   executor: Executor,
   query: { userId: string; limit: number; cursor?: string | undefined },
 ): Promise<{ data: SecurityEvent[]; nextCursor: string | null }> {
-  const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
+  const cursor = query.cursor
+    ? decodePageCursor(query.cursor, isOccurredKey, (value) => SEQ.test(value))
+    : undefined;
   const after = cursor
     ? sql` AND (occurred_at, seq) < (${cursor[0]}::timestamptz, ${cursor[1]}::bigint)`
     : sql``;
@@ -150,6 +130,7 @@ export async function listSecurityEvents(
       ipAddress: row.ip_address || null,
       details: typeof row.details === 'string' ? JSON.parse(row.details) : row.details,
     })),
-    nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null,
+    nextCursor:
+      rows.length > query.limit && last ? encodePageCursor(last.occurred_key, last.seq) : null,
   };
 }
