@@ -13,6 +13,7 @@ import { healthPlugin } from './modules/health/plugin.js';
 import { housekeepingPlugin } from './modules/housekeeping/plugin.js';
 import { metricsPlugin } from './modules/metrics/plugin.js';
 import { opsPlugin } from './modules/ops/plugin.js';
+import { passkeysPlugin } from './modules/passkeys/plugin.js';
 import { paymentSandboxPlugin } from './modules/payment-sandbox/plugin.js';
 import { paymentsPlugin } from './modules/payments/plugin.js';
 import { profilePlugin } from './modules/profile/plugin.js';
@@ -86,6 +87,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(housekeepingPlugin);
   await app.register(devMailPlugin);
   await app.register(twoFactorRoutesPlugin);
+  await app.register(passkeysPlugin);
   await app.register(securityPlugin);
   await app.register(uploadsPlugin);
   await app.register(telegramPlugin);

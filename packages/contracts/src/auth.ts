@@ -32,6 +32,7 @@ import {
   USERNAME_TOO_LONG,
   USERNAME_TOO_SHORT,
 } from './messages';
+import { passkeyAssertionSchema, passkeyRequestOptionsSchema } from './passkeys';
 import { isRecoveryCodeShaped, recoveryCodeSchema } from './security';
 
 // ---------------------------------------------------------------- login
@@ -63,11 +64,16 @@ export const loginRequestSchema = z.object({
   password: z.string({ error: PASSWORD_REQUIRED }).min(1, PASSWORD_REQUIRED),
   rememberMe: z.boolean().optional(),
   twoFactorCode: loginSecondFactorSchema.optional(),
+  /**
+   * The passkey as the second step: the browser's answer to the `passkeyOptions` of the
+   * previous `requiresTwoFactor` answer (./passkeys).
+   */
+  passkey: passkeyAssertionSchema.optional(),
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
 /** The login form before the server asked for a second factor. */
-export const loginFormSchema = loginRequestSchema.omit({ twoFactorCode: true });
+export const loginFormSchema = loginRequestSchema.omit({ twoFactorCode: true, passkey: true });
 export type LoginForm = z.infer<typeof loginFormSchema>;
 
 /** The login form once the server answered `requiresTwoFactor`. */
@@ -83,7 +89,15 @@ export const loginRecoveryFormSchema = loginRequestSchema.extend({
 export type LoginRecoveryForm = z.infer<typeof loginRecoveryFormSchema>;
 
 export const loginSuccessAnswerSchema = z.object({ token: z.string(), userId: z.string() });
-export const loginTwoFactorAnswerSchema = z.object({ requiresTwoFactor: z.literal(true) });
+/**
+ * A second step is needed. With `passkeyOptions` it is the account's passkey (the account has
+ * passkeys and no authenticator): the browser signs these options and the login is sent again
+ * with the answer in `passkey`. Without it, the authenticator's code.
+ */
+export const loginTwoFactorAnswerSchema = z.object({
+  requiresTwoFactor: z.literal(true),
+  passkeyOptions: passkeyRequestOptionsSchema.optional(),
+});
 export const loginAnswerSchema = z.union([loginSuccessAnswerSchema, loginTwoFactorAnswerSchema]);
 export type LoginSuccessAnswer = z.infer<typeof loginSuccessAnswerSchema>;
 export type LoginTwoFactorAnswer = z.infer<typeof loginTwoFactorAnswerSchema>;

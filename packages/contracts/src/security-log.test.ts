@@ -17,6 +17,10 @@ describe('describeSecurityEvent', () => {
     expect(event('sign_in', { method: 'password', secondFactor: 'recovery_code' })).toBe(
       'Вход по паролю и резервному коду',
     );
+    expect(event('sign_in', { method: 'password', secondFactor: 'passkey' })).toBe(
+      'Вход по паролю и ключу доступа',
+    );
+    expect(event('sign_in', { method: 'passkey' })).toBe('Вход с ключом доступа');
     expect(event('sign_in', { method: 'yandex' })).toBe('Вход через Яндекс ID');
     expect(event('sign_in', { method: 'registration' })).toBe('Вход после подтверждения почты');
   });

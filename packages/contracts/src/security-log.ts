@@ -6,9 +6,9 @@ import { timestampSchema } from './common';
  * here first: the server writes only kinds listed here, and the web must word each one
  * (`SECURITY_EVENT_TEXTS` below; the `Record` type refuses a kind without its text).
  *
- * `telegram_unlinked`, `yandex_unlinked`, `passkey_added`, `passkey_removed` and `data_exported`
- * have no writer yet: the portal cannot unlink, has no passkeys and no export. They are listed so
- * that the module that adds the action only has to call the log.
+ * `telegram_unlinked`, `yandex_unlinked` and `data_exported` have no writer yet: the portal cannot
+ * unlink and has no export. They are listed so that the module that adds the action only has to
+ * call the log. `passkey_added` and `passkey_removed` are written by the passkeys module.
  */
 export const SECURITY_EVENT_KINDS = [
   'sign_in',
@@ -35,7 +35,13 @@ export const securityEventKindSchema = z.enum(SECURITY_EVENT_KINDS);
 export type SecurityEventKind = z.infer<typeof securityEventKindSchema>;
 
 /** How a sign-in got in; `telegram` is reserved for a Telegram sign-in, which does not exist yet. */
-export const signInMethodSchema = z.enum(['password', 'registration', 'yandex', 'telegram']);
+export const signInMethodSchema = z.enum([
+  'password',
+  'registration',
+  'yandex',
+  'telegram',
+  'passkey',
+]);
 export type SignInMethod = z.infer<typeof signInMethodSchema>;
 
 /** What an event says beyond its kind; each field belongs to the kinds its comment names. */
@@ -43,7 +49,7 @@ export const securityEventDetailsSchema = z.object({
   /** sign_in */
   method: signInMethodSchema.optional(),
   /** sign_in: the second factor given with it. */
-  secondFactor: z.enum(['authenticator', 'recovery_code']).optional(),
+  secondFactor: z.enum(['authenticator', 'recovery_code', 'passkey']).optional(),
   /** sign_in: the first sign-in of the account from this browser (its user agent) in the log. */
   isNewDevice: z.boolean().optional(),
   /** hand_off: the sibling site's name («Хостинг»); sign_out: the site of a handed-over session. */
@@ -115,11 +121,13 @@ const SIGN_IN_TEXTS: Record<SignInMethod, string> = {
   registration: 'Вход после подтверждения почты',
   yandex: 'Вход через Яндекс ID',
   telegram: 'Вход через Telegram',
+  passkey: 'Вход с ключом доступа',
 };
 
 const SECOND_FACTOR_TEXTS = {
   authenticator: 'и коду из приложения',
   recovery_code: 'и резервному коду',
+  passkey: 'и ключу доступа',
 } as const;
 
 /** The marker of a sign-in from a browser the log has not seen the account use before. */

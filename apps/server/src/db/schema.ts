@@ -4,6 +4,7 @@
 export * from '../adapters/mail-schema.js';
 export * from '../modules/accounts/schema.js';
 export * from '../modules/auth/schema.js';
+export * from '../modules/passkeys/schema.js';
 export * from '../modules/payment-sandbox/schema.js';
 export * from '../modules/payments/schema.js';
 export * from '../modules/profile/schema.js';

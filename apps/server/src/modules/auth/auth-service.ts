@@ -16,6 +16,7 @@ import {
   TOKEN_INVALID,
   USERNAME_TAKEN,
 } from '@portal/contracts/messages';
+import { PASSKEY_MESSAGES } from '@portal/contracts/passkeys';
 import type { Clock } from '../../adapters/clock.js';
 import type { Mailer } from '../../adapters/mail.js';
 import { enforceLimit, type RateLimiter } from '../../adapters/rate-limit.js';
@@ -43,7 +44,7 @@ import type { LoginThrottle } from './login-throttle.js';
 import { CodeResendRefused, codeRefusal, type OneTimeCodes } from './one-time-codes.js';
 import { assertPasswordAllowed } from './password-policy.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import type { SecondFactor } from './second-factor.js';
+import type { PasskeyStep, SecondFactor } from './second-factor.js';
 import type { AuthenticatedSession, SessionStore } from './sessions.js';
 import { siteName } from './siblings.js';
 
@@ -100,6 +101,7 @@ const FAILED_SIGN_IN_OUTCOMES = new Set<LoginOutcome>([
 export class AuthService {
   private readonly outcomeListeners: ((outcome: LoginOutcome) => void)[] = [];
   private readonly loginGuard: LoginGuard;
+  private passkeyStep: PasskeyStep | undefined;
 
   constructor(private readonly deps: AuthServiceDeps) {
     this.loginGuard = new LoginGuard(deps.loginThrottle, deps.rateLimiter);
@@ -109,6 +111,11 @@ export class AuthService {
   /** Tells `listener` how each sign-in ended (the metrics count them). */
   onLoginOutcome(listener: (outcome: LoginOutcome) => void): void {
     this.outcomeListeners.push(listener);
+  }
+
+  /** The passkeys module offers its passkeys as login's second step (auth/second-factor.ts). */
+  usePasskeyStep(step: PasskeyStep): void {
+    this.passkeyStep = step;
   }
 
   private report(outcome: LoginOutcome) {
@@ -309,6 +316,22 @@ export class AuthService {
       }
       // Six digits are the authenticator's; anything else it accepted was a recovery code.
       factor = /^\d{6}$/.test(input.twoFactorCode.trim()) ? 'authenticator' : 'recovery_code';
+    } else if (this.passkeyStep && (await this.passkeyStep.isEnabled(user.id))) {
+      // No authenticator, but passkeys: one of them is the second step (decision 28).
+      if (!input.passkey) {
+        await attempt.refund();
+        return {
+          requiresTwoFactor: true,
+          passkeyOptions: await this.passkeyStep.secondStepOptions(user.id),
+        };
+      }
+      if (!(await this.passkeyStep.verifySecondStep(user.id, input.passkey))) {
+        throw new LoginRefused(
+          'wrong_second_factor',
+          new AppError('unauthorized', PASSKEY_MESSAGES.secondFactorWrong),
+        );
+      }
+      factor = 'passkey';
     }
 
     await attempt.succeed();

@@ -11,7 +11,7 @@ export { assertPasswordAllowed, isCommonPassword } from './password-policy.js';
 export { hashPassword, verifyPassword } from './passwords.js';
 export { assertRecentlyProven, proofExpiry, requireRecentProof } from './recent-proof.js';
 export { AUTH_PREFIX } from './routes.js';
-export type { SecondFactor } from './second-factor.js';
+export type { PasskeyStep, SecondFactor } from './second-factor.js';
 export type { SessionStore } from './sessions.js';
 export {
   bearerToken,

@@ -1,3 +1,4 @@
+import type { PasskeyAssertion, PasskeyRequestOptions } from '@portal/contracts/passkeys';
 import type { EventClient } from '../security-log/index.js';
 
 /**
@@ -16,4 +17,21 @@ import type { EventClient } from '../security-log/index.js';
 export interface SecondFactor {
   isEnabled(userId: string): Promise<boolean>;
   verifyLoginCode(userId: string, code: string, client: EventClient): Promise<boolean>;
+}
+
+/**
+ * The port through which login asks about a passkey as the second step, for an account with
+ * passkeys and no authenticator (docs/decisions/0028-passkeys.md). The passkeys module gives
+ * its implementation with `auth.usePasskeyStep(…)` when it is registered:
+ *
+ *   isEnabled(userId)               → has the account a passkey?
+ *   secondStepOptions(userId)       → WebAuthn request options for the account's passkeys (the
+ *                                     challenge is kept by the passkeys module, single use).
+ *   verifySecondStep(userId, answer) → did one of the account's passkeys sign a challenge made
+ *                                     for this account? Spends the challenge either way.
+ */
+export interface PasskeyStep {
+  isEnabled(userId: string): Promise<boolean>;
+  secondStepOptions(userId: string): Promise<PasskeyRequestOptions>;
+  verifySecondStep(userId: string, answer: PasskeyAssertion): Promise<boolean>;
 }

@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { messageAnswerSchema, timestampSchema } from './common';
+
+/**
+ * Passkeys (WebAuthn) of the account: the calls under `/authms/api/Auth/passkeys`
+ * (apps/server/src/modules/passkeys). The options the server answers and the browser's answers
+ * are WebAuthn's JSON shapes (base64url strings), as `@simplewebauthn/browser` reads and writes
+ * them.
+ */
+
+export const PASSKEY_NAME_MAX_LENGTH = 64;
+
+export const PASSKEY_MESSAGES = {
+  nameRequired: 'Введите название ключа',
+  nameTooLong: `Название — не длиннее ${PASSKEY_NAME_MAX_LENGTH} символов`,
+  added: 'Ключ доступа добавлен',
+  renamed: 'Ключ доступа переименован',
+  removed: 'Ключ доступа удалён',
+  notFound: 'Ключ доступа не найден',
+  alreadyAdded: 'Этот ключ доступа уже добавлен',
+  registrationFailed: 'Не удалось добавить ключ доступа. Попробуйте ещё раз',
+  signInFailed: 'Не удалось войти с ключом доступа. Попробуйте ещё раз или войдите по паролю',
+  secondFactorWrong: 'Ключ доступа не подошёл',
+} as const;
+
+export const passkeyNameSchema = z
+  .string({ error: PASSKEY_MESSAGES.nameRequired })
+  .trim()
+  .min(1, { error: PASSKEY_MESSAGES.nameRequired, abort: true })
+  .max(PASSKEY_NAME_MAX_LENGTH, PASSKEY_MESSAGES.nameTooLong);
+
+// Bounds only keep hostile bodies small; the library checks the contents.
+const base64url = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]*$/);
+const transportSchema = z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
+const extensionResultsSchema = z.record(z.string(), z.unknown());
+
+/** The browser's answer to `navigator.credentials.create` (RegistrationResponseJSON). */
+export const passkeyRegistrationResponseSchema = z.object({
+  id: base64url(1400),
+  rawId: base64url(1400),
+  type: z.literal('public-key'),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+  clientExtensionResults: extensionResultsSchema,
+  response: z.object({
+    clientDataJSON: base64url(8000),
+    attestationObject: base64url(32000),
+    authenticatorData: base64url(8000).optional(),
+    transports: z.array(transportSchema).max(10).optional(),
+    publicKeyAlgorithm: z.number().int().optional(),
+    publicKey: base64url(8000).optional(),
+  }),
+});
+export type PasskeyRegistrationResponse = z.infer<typeof passkeyRegistrationResponseSchema>;
+
+/** The browser's answer to `navigator.credentials.get` (AuthenticationResponseJSON). */
+export const passkeyAssertionSchema = z.object({
+  id: base64url(1400),
+  rawId: base64url(1400),
+  type: z.literal('public-key'),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+  clientExtensionResults: extensionResultsSchema,
+  response: z.object({
+    clientDataJSON: base64url(8000),
+    authenticatorData: base64url(8000),
+    signature: base64url(2000),
+    userHandle: base64url(200).optional(),
+  }),
+});
+export type PasskeyAssertion = z.infer<typeof passkeyAssertionSchema>;
+
+// Typed as loosely as WebAuthn's own JSON types, so the library's options pass as they are.
+const credentialDescriptorSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  transports: z.array(z.string()).optional(),
+});
+
+/** PublicKeyCredentialCreationOptionsJSON, as the server makes it. */
+export const passkeyCreationOptionsSchema = z.object({
+  rp: z.object({ name: z.string(), id: z.string().optional() }),
+  user: z.object({ id: z.string(), name: z.string(), displayName: z.string() }),
+  challenge: z.string(),
+  pubKeyCredParams: z.array(z.object({ alg: z.number(), type: z.string() })),
+  timeout: z.number().optional(),
+  excludeCredentials: z.array(credentialDescriptorSchema).optional(),
+  authenticatorSelection: z
+    .object({
+      authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+      residentKey: z.enum(['discouraged', 'preferred', 'required']).optional(),
+      requireResidentKey: z.boolean().optional(),
+      userVerification: z.enum(['discouraged', 'preferred', 'required']).optional(),
+    })
+    .optional(),
+  hints: z.array(z.enum(['hybrid', 'security-key', 'client-device'])).optional(),
+  attestation: z.enum(['direct', 'enterprise', 'indirect', 'none']).optional(),
+  extensions: z.record(z.string(), z.unknown()).optional(),
+});
+export type PasskeyCreationOptions = z.infer<typeof passkeyCreationOptionsSchema>;
+
+/** PublicKeyCredentialRequestOptionsJSON, as the server makes it. */
+export const passkeyRequestOptionsSchema = z.object({
+  challenge: z.string(),
+  timeout: z.number().optional(),
+  rpId: z.string().optional(),
+  allowCredentials: z.array(credentialDescriptorSchema).optional(),
+  userVerification: z.enum(['discouraged', 'preferred', 'required']).optional(),
+  hints: z.array(z.enum(['hybrid', 'security-key', 'client-device'])).optional(),
+  extensions: z.record(z.string(), z.unknown()).optional(),
+});
+export type PasskeyRequestOptions = z.infer<typeof passkeyRequestOptionsSchema>;
+
+// ---------------------------------------------------------------- calls
+
+/** One passkey as the profile lists it; its key never leaves the server. */
+export const passkeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: timestampSchema,
+  lastUsedAt: timestampSchema.nullable(),
+});
+export type Passkey = z.infer<typeof passkeySchema>;
+
+export const passkeyListAnswerSchema = z.object({ data: z.array(passkeySchema) });
+export type PasskeyListAnswer = z.infer<typeof passkeyListAnswerSchema>;
+
+export const passkeyCreationOptionsAnswerSchema = z.object({
+  options: passkeyCreationOptionsSchema,
+});
+export const passkeyRequestOptionsAnswerSchema = z.object({ options: passkeyRequestOptionsSchema });
+
+export const passkeyRegisterRequestSchema = z.object({
+  name: passkeyNameSchema,
+  response: passkeyRegistrationResponseSchema,
+});
+export type PasskeyRegisterRequest = z.infer<typeof passkeyRegisterRequestSchema>;
+export const passkeyRegisterAnswerSchema = messageAnswerSchema.extend({ passkey: passkeySchema });
+
+export const passkeyRenameRequestSchema = z.object({ name: passkeyNameSchema });
+export type PasskeyRenameRequest = z.infer<typeof passkeyRenameRequestSchema>;
+
+/** The add and rename dialogs' field. */
+export const passkeyNameFormSchema = passkeyRenameRequestSchema;
+export type PasskeyNameForm = z.infer<typeof passkeyNameFormSchema>;
+
+export const passkeyParamsSchema = z.object({ id: z.string().max(64) });
+
+export const passkeySignInRequestSchema = z.object({
+  response: passkeyAssertionSchema,
+  rememberMe: z.boolean().optional(),
+});
+export type PasskeySignInRequest = z.infer<typeof passkeySignInRequestSchema>;
+export const passkeySignInAnswerSchema = z.object({ token: z.string(), userId: z.string() });
