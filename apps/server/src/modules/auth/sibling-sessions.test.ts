@@ -178,6 +178,17 @@ describe("a sibling site's session", () => {
     'POST /authms/api/Auth/email-change/verify-current': { code: '123456' },
     'POST /authms/api/Auth/email-change/new-email': { email: 'attacker@example.com' },
     'POST /authms/api/Auth/email-change/confirm': { code: '123456' },
+    'POST /authms/api/Auth/passkeys/registration': {
+      name: 'Ключ злоумышленника',
+      response: {
+        id: 'AAAA',
+        rawId: 'AAAA',
+        type: 'public-key',
+        clientExtensionResults: {},
+        response: { clientDataJSON: 'AAAA', attestationObject: 'AAAA' },
+      },
+    },
+    'PATCH /authms/api/Auth/passkeys/{id}': { name: 'Ключ злоумышленника' },
   };
 
   it('gets 403 from every portal-only route in the OpenAPI document, and nothing changes', async () => {

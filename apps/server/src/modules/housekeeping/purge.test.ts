@@ -54,6 +54,10 @@ it('purges spent and expired rows past their retention and keeps the rest', asyn
   // A code letter that expired unsent goes after the same 30 days as a sent one.
   await db.execute(sql`INSERT INTO mail_outbox (to_address, subject, text_body, html_body, status, created_at)
     VALUES (${user.email}, 'expired', '', '', 'expired', ${ago(31)})`);
+  // Passkey challenges never answered: one long expired, one still live.
+  await db.execute(sql`INSERT INTO passkey_challenges (challenge, purpose, user_id, expires_at)
+    VALUES ('old-challenge', 'registration', ${user.id}, ${ago(2)}),
+           ('live-challenge', 'registration', ${user.id}, ${ago(-1)})`);
   // Sessions: revoked long ago, idle for two months, expired long ago; live and recently revoked.
   const session = (revoked: string | null, lastActivity: string, expires: string) =>
     db.execute(sql`INSERT INTO sessions (user_id, token_hash, last_activity_at, expires_at, revoked_at)
@@ -74,7 +78,9 @@ it('purges spent and expired rows past their retention and keeps the rest', asyn
     mail_outbox: 2,
     sessions: 3,
     security_events: 1,
+    passkey_challenges: 1,
   });
+  expect(await count('passkey_challenges', user.id)).toBe(1);
   expect(await count('one_time_codes', user.id)).toBe(1);
   expect(await count('hand_off_codes', user.id)).toBe(1);
   expect(await count('telegram_link_tokens', user.id)).toBe(1);

@@ -32,6 +32,7 @@ export async function purgeExpired(db: Db, now: Date): Promise<Record<string, nu
     telegram_link_tokens: sql`DELETE FROM telegram_link_tokens WHERE expires_at < ${day}`,
     // A spent state must outlive its signature's 10 minutes, or the callback would take it again.
     yandex_flows: sql`DELETE FROM yandex_flows WHERE expires_at < ${day}`,
+    passkey_challenges: sql`DELETE FROM passkey_challenges WHERE expires_at < ${day}`,
     email_changes: sql`DELETE FROM email_changes WHERE current_confirmed_at < ${day}`,
     mail_outbox: sql`DELETE FROM mail_outbox
       WHERE status IN ('sent', 'failed', 'expired') AND created_at < ${at(RETENTION.lettersMs)}`,
