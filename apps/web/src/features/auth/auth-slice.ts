@@ -2,7 +2,7 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { readAccessToken } from '@/shared/api/token-storage';
 import type { RequestStatus } from '@/shared/lib/request-status';
 import { requiresTwoFactorChanged, signedOut, tokenSet } from './auth-actions';
-import { loginUser, registerUser, verifyRegistration } from './auth-thunks';
+import { loginUser, registerUser, signInWithPasskey, verifyRegistration } from './auth-thunks';
 import { type PendingConfirmation, readPendingConfirmation } from './pending-confirmation';
 import { readRequiresTwoFactor } from './two-factor-flag';
 import { fetchCurrentUser } from './user-slice';
@@ -121,10 +121,13 @@ export const authSlice = createSlice({
         if ('token' in action.payload) {
           signedInWith(state, action.payload.token, action.payload.userId);
           state.requiresTwoFactor = action.meta.arg.twoFactorCode !== undefined;
-        } else {
-          // Still signed out; the code field appears.
+        } else if (!action.payload.passkeyOptions) {
+          // Still signed out; the code field appears. (A passkey step opens the browser's dialog.)
           state.requiresTwoFactor = true;
         }
+      })
+      .addCase(signInWithPasskey.fulfilled, (state, action) => {
+        if (action.payload) signedInWith(state, action.payload.token, action.payload.userId);
       })
       .addCase(loginUser.rejected, (state) => {
         state.loginStatus = 'failed';

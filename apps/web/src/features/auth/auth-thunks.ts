@@ -1,16 +1,20 @@
 import type {
   LoginAnswer,
   LoginRequest,
+  LoginSuccessAnswer,
   RegisterAnswer,
   RegisterRequest,
   VerifyRegistrationAnswer,
   VerifyRegistrationRequest,
 } from '@portal/contracts/auth';
+import { PASSKEY_MESSAGES } from '@portal/contracts/passkeys';
 import { createAsyncThunk } from '@reduxjs/toolkit';
 import { type ApiFailure, toApiFailure } from '@/shared/api/api-failure';
 import { storeAccessToken } from '@/shared/api/token-storage';
+import { isPasskeyCancelled, signWithPasskey } from '@/shared/lib/webauthn';
 import { postLogin } from './api/login';
 import { postLogout } from './api/logout';
+import { postPasskeySignIn, postPasskeySignInOptions } from './api/passkey-sign-in';
 import { postRegister } from './api/register';
 import { postVerifyRegistration } from './api/verify-registration';
 import { signOutLocally } from './auth-session';
@@ -32,7 +36,7 @@ export const loginUser = createAsyncThunk<LoginAnswer, LoginRequest, Rejects>(
         storeAccessToken(answer.token);
         // Signed in with a code: this account uses a second factor.
         writeRequiresTwoFactor(body.twoFactorCode !== undefined);
-      } else {
+      } else if (!answer.passkeyOptions) {
         writeRequiresTwoFactor(true);
       }
       return answer;
@@ -41,6 +45,34 @@ export const loginUser = createAsyncThunk<LoginAnswer, LoginRequest, Rejects>(
     }
   },
 );
+
+/**
+ * A sign-in by a passkey alone: a fresh challenge, the browser's dialog (or, with
+ * `useBrowserAutofill`, the login field's autofill), then the session. Answers null when the
+ * person closed the dialog: nothing to report.
+ */
+export const signInWithPasskey = createAsyncThunk<
+  LoginSuccessAnswer | null,
+  { useBrowserAutofill?: boolean; rememberMe?: boolean },
+  Rejects
+>('auth/passkeySignIn', async ({ useBrowserAutofill = false, rememberMe }, { rejectWithValue }) => {
+  try {
+    const options = await postPasskeySignInOptions();
+    let response: Awaited<ReturnType<typeof signWithPasskey>>;
+    try {
+      response = await signWithPasskey(options, useBrowserAutofill);
+    } catch (error) {
+      if (isPasskeyCancelled(error)) return null;
+      return rejectWithValue({ ...toApiFailure(error), text: PASSKEY_MESSAGES.signInFailed });
+    }
+    const answer = await postPasskeySignIn({ response, rememberMe: rememberMe ?? false });
+    storeAccessToken(answer.token);
+    writeRequiresTwoFactor(false);
+    return answer;
+  } catch (error) {
+    return rejectWithValue(toApiFailure(error));
+  }
+});
 
 /** Creates the unconfirmed account and mails its code (the page then opens the code screen). */
 export const registerUser = createAsyncThunk<RegisterAnswer, RegisterRequest, Rejects>(

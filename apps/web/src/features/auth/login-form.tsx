@@ -8,12 +8,21 @@ import {
   type PendingConfirmation,
 } from '@portal/contracts/auth';
 import { LOGIN_SUCCESS, UNKNOWN_ERROR } from '@portal/contracts/messages';
+import type { PasskeyAssertion, PasskeyRequestOptions } from '@portal/contracts/passkeys';
+import { PASSKEY_MESSAGES } from '@portal/contracts/passkeys';
+import { useEffect, useState } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
 import { toApiFailure } from '@/shared/api/api-failure';
+import {
+  isAutofillAvailable,
+  isPasskeyCancelled,
+  isWebAuthnAvailable,
+  signWithPasskey,
+} from '@/shared/lib/webauthn';
 import { Button } from '@/shared/ui/button';
 import { Checkbox } from '@/shared/ui/checkbox';
 import { TextField } from '@/shared/ui/text-field';
@@ -21,7 +30,7 @@ import { notify } from '@/shared/ui/toast';
 import { postLogin } from './api/login';
 import styles from './auth-forms.module.css';
 import { type LoginStep, secondFactorKindChosen, selectAuth, selectLoginStep } from './auth-slice';
-import { loginUser } from './auth-thunks';
+import { loginUser, signInWithPasskey } from './auth-thunks';
 import { TwoFactorCodeField } from './two-factor-code-field';
 import { YandexLoginButton } from './yandex-login-button';
 
@@ -29,6 +38,8 @@ type LoginValues = z.input<typeof loginRequestSchema>;
 
 /** Our text: only the toast's 6 s are fixed, not its words. */
 const TWO_FACTOR_INFO = 'Введите код двухфакторной аутентификации';
+/** Our text: the password was right, the browser's passkey dialog comes next. */
+const PASSKEY_STEP_INFO = 'Подтвердите вход ключом доступа';
 
 // Every step's schema reads the same form and gives a login request, so one form serves them all.
 const schemaOf: Record<LoginStep, z.ZodType<LoginRequest, LoginValues>> = {
@@ -81,14 +92,22 @@ export function LoginForm({ onSignedIn, onConfirmationNeeded }: LoginFormProps) 
     defaultValues: { usernameOrEmail: '', password: '', rememberMe: false, twoFactorCode: '' },
   });
 
-  const onSubmit = handleSubmit(async (values) => {
-    const body: LoginRequest = {
-      usernameOrEmail: values.usernameOrEmail.trim(),
-      password: values.password,
-      rememberMe: values.rememberMe ?? false,
-      ...(step === 'credentials' ? {} : { twoFactorCode: values.twoFactorCode?.trim() }),
-    };
-    const result = await dispatch(loginUser(body));
+  const [isPasskeyBusy, setIsPasskeyBusy] = useState(false);
+
+  /** The passkey step of a password sign-in: the browser's dialog, then the login again. */
+  async function passkeyStep(body: LoginRequest, options: PasskeyRequestOptions) {
+    notify.info(PASSKEY_STEP_INFO);
+    let passkey: PasskeyAssertion;
+    try {
+      passkey = await signWithPasskey(options);
+    } catch (error) {
+      if (!isPasskeyCancelled(error)) notify.error(PASSKEY_MESSAGES.signInFailed);
+      return;
+    }
+    await finish(body, await dispatch(loginUser({ ...body, passkey })));
+  }
+
+  async function finish(body: LoginRequest, result: Awaited<ReturnType<typeof dispatchLogin>>) {
     if (loginUser.rejected.match(result)) {
       const failure = result.payload;
       notify.error(failure?.text ?? result.error.message ?? UNKNOWN_ERROR);
@@ -98,12 +117,53 @@ export function LoginForm({ onSignedIn, onConfirmationNeeded }: LoginFormProps) 
       return;
     }
     if ('requiresTwoFactor' in result.payload) {
+      if (result.payload.passkeyOptions) {
+        await passkeyStep(body, result.payload.passkeyOptions);
+        return;
+      }
       notify.info(TWO_FACTOR_INFO);
       return;
     }
     notify.success(LOGIN_SUCCESS);
     onSignedIn();
+  }
+  const dispatchLogin = (body: LoginRequest) => dispatch(loginUser(body));
+
+  const onSubmit = handleSubmit(async (values) => {
+    const body: LoginRequest = {
+      usernameOrEmail: values.usernameOrEmail.trim(),
+      password: values.password,
+      rememberMe: values.rememberMe ?? false,
+      ...(step === 'credentials' ? {} : { twoFactorCode: values.twoFactorCode?.trim() }),
+    };
+    await finish(body, await dispatchLogin(body));
   });
+
+  async function passkeySignIn(useBrowserAutofill: boolean) {
+    if (!useBrowserAutofill) setIsPasskeyBusy(true);
+    const result = await dispatch(signInWithPasskey({ useBrowserAutofill }));
+    if (!useBrowserAutofill) setIsPasskeyBusy(false);
+    if (signInWithPasskey.rejected.match(result)) {
+      notify.error(result.payload?.text ?? PASSKEY_MESSAGES.signInFailed);
+      return;
+    }
+    if (!result.payload) return;
+    notify.success(LOGIN_SUCCESS);
+    onSignedIn();
+  }
+
+  // Where the browser offers passkeys in the login field's autofill, the field asks for one in the
+  // background (conditional mediation); the button below starts the same sign-in in a dialog.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: started once, when the form appears.
+  useEffect(() => {
+    let isActive = true;
+    void isAutofillAvailable().then((isAvailable) => {
+      if (isAvailable && isActive) void passkeySignIn(true);
+    });
+    return () => {
+      isActive = false;
+    };
+  }, []);
 
   return (
     <form className={styles.form} onSubmit={onSubmit} noValidate>
@@ -111,7 +171,7 @@ export function LoginForm({ onSignedIn, onConfirmationNeeded }: LoginFormProps) 
         {...register('usernameOrEmail')}
         label="Логин или почта"
         placeholder="Никнейм или email"
-        autoComplete="username"
+        autoComplete="username webauthn"
         autoCapitalize="none"
         spellCheck={false}
         error={errors.usernameOrEmail?.message}
@@ -144,6 +204,18 @@ export function LoginForm({ onSignedIn, onConfirmationNeeded }: LoginFormProps) 
       <Button type="submit" isFullWidth disabled={isLoading} aria-busy={isLoading}>
         Войти
       </Button>
+      {isWebAuthnAvailable() && (
+        <Button
+          type="button"
+          variant="secondary"
+          isFullWidth
+          disabled={isPasskeyBusy}
+          aria-busy={isPasskeyBusy}
+          onClick={() => void passkeySignIn(false)}
+        >
+          Войти с ключом доступа
+        </Button>
+      )}
       <YandexLoginButton />
     </form>
   );

@@ -6,6 +6,7 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
 import { fetchCurrentUser, selectUser, useLogout } from '@/features/auth';
 import { fetchDevices, selectDevices, selectDevicesStatus } from '@/features/devices';
+import { PasskeysSection } from '@/features/passkeys';
 import { Avatar } from '@/shared/ui/avatar';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
@@ -156,6 +157,10 @@ export default function ProfilePage() {
 
         <div className={styles.wide}>
           <SecurityCard user={user} />
+        </div>
+
+        <div className={styles.wide}>
+          <PasskeysSection />
         </div>
 
         <div className={`${styles.logout} ${styles.wide}`}>
