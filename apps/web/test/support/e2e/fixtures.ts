@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { startSmtpServer, type TestSmtpServer } from '../../../../server/test/support/smtp-server';
 import { createSignedInAccount } from './auth-helpers';
 import type { BrowserSession, NewPageOptions } from './browser';
-import { type Portal, setupPortal } from './portal';
+import { type Portal, type PortalOptions, setupPortal } from './portal';
 
 export type SignedInAccount = Awaited<ReturnType<typeof createSignedInAccount>>;
 
@@ -18,7 +18,10 @@ export type PortalWithAccount = PortalWithSmtp & {
 };
 
 /** One portal for the test file and a real SMTP server for its letters. */
-export function setupPortalWithSmtp(env: Record<string, string> = {}): () => PortalWithSmtp {
+export function setupPortalWithSmtp(
+  env: Record<string, string> = {},
+  options: PortalOptions = {},
+): () => PortalWithSmtp {
   let smtp: TestSmtpServer | undefined;
   beforeAll(async () => {
     smtp = await startSmtpServer({ closeAfterAll: false });
@@ -27,7 +30,7 @@ export function setupPortalWithSmtp(env: Record<string, string> = {}): () => Por
     await smtp?.close();
   });
   // Read when the portal starts, so `env` filled in by an earlier beforeAll is seen.
-  const portal = setupPortal(() => ({ SMTP_URL: smtp?.url ?? '', ...env }));
+  const portal = setupPortal(() => ({ SMTP_URL: smtp?.url ?? '', ...env }), options);
   return () => {
     if (!smtp) throw new Error('setupPortalWithSmtp(): use it inside a test');
     return { portal: portal(), smtp };

@@ -19,14 +19,26 @@ export type Portal = {
 const START_TIMEOUT_MS = 110_000;
 const STOP_TIMEOUT_MS = 10_000;
 
+export type PortalOptions = {
+  /**
+   * The host name the browser uses (and PUBLIC_URL names); the server listens on 127.0.0.1
+   * either way. Passkeys need 'localhost': WebAuthn wants a secure context (Chromium counts
+   * http://localhost as one) and a relying party id that is a domain, never an IP address.
+   */
+  host?: 'localhost';
+};
+
 /**
  * Starts the real server as a child process on a free port, with a fresh database of its own:
  * embedded PGlite in a temporary directory, or, when TEST_DATABASE_URL is set, a new PostgreSQL
  * database created from it and dropped on stop. Resolves once GET /health answers 200.
  */
-export async function startPortal(env: Record<string, string> = {}): Promise<Portal> {
+export async function startPortal(
+  env: Record<string, string> = {},
+  options: PortalOptions = {},
+): Promise<Portal> {
   const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const baseUrl = `http://${options.host ?? '127.0.0.1'}:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-'));
   const database = process.env.TEST_DATABASE_URL
     ? await createDatabase(process.env.TEST_DATABASE_URL)
@@ -68,7 +80,7 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
   };
 
   try {
-    await waitForHealth(baseUrl, child, output);
+    await waitForHealth(`http://127.0.0.1:${port}`, child, output);
   } catch (error) {
     await cleanUp();
     throw error;
@@ -90,10 +102,11 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
  */
 export function setupPortal(
   env: Record<string, string> | (() => Record<string, string>) = {},
+  options: PortalOptions = {},
 ): () => Portal {
   let portal: Portal | undefined;
   beforeAll(async () => {
-    portal = await startPortal(typeof env === 'function' ? env() : env);
+    portal = await startPortal(typeof env === 'function' ? env() : env, options);
   });
   afterAll(async () => {
     await portal?.stop();
