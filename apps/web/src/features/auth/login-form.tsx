@@ -10,7 +10,7 @@ import {
 import { LOGIN_SUCCESS, UNKNOWN_ERROR } from '@portal/contracts/messages';
 import type { PasskeyAssertion, PasskeyRequestOptions } from '@portal/contracts/passkeys';
 import { PASSKEY_MESSAGES } from '@portal/contracts/passkeys';
-import { useEffect, useState } from 'react';
+import { useRef, useState } from 'react';
 import { type Resolver, useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
@@ -144,7 +144,8 @@ export function LoginForm({ onSignedIn, onConfirmationNeeded }: LoginFormProps) 
     const result = await dispatch(signInWithPasskey({ useBrowserAutofill }));
     if (!useBrowserAutofill) setIsPasskeyBusy(false);
     if (signInWithPasskey.rejected.match(result)) {
-      notify.error(result.payload?.text ?? PASSKEY_MESSAGES.signInFailed);
+      // The autofill's request waits in the background; it speaks only when it signed in.
+      if (!useBrowserAutofill) notify.error(result.payload?.text ?? PASSKEY_MESSAGES.signInFailed);
       return;
     }
     if (!result.payload) return;
@@ -153,22 +154,23 @@ export function LoginForm({ onSignedIn, onConfirmationNeeded }: LoginFormProps) 
   }
 
   // Where the browser offers passkeys in the login field's autofill, the field asks for one in the
-  // background (conditional mediation); the button below starts the same sign-in in a dialog.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: started once, when the form appears.
-  useEffect(() => {
-    let isActive = true;
+  // background (conditional mediation) from its first focus: started with the page it would load
+  // the WebAuthn library and axios on every first visit of /auth, past its script budget
+  // (docs/decisions/0028-passkeys.md). The button below starts the same sign-in in a dialog.
+  const isAutofillStarted = useRef(false);
+  function startAutofill() {
+    if (isAutofillStarted.current) return;
+    isAutofillStarted.current = true;
     void isAutofillAvailable().then((isAvailable) => {
-      if (isAvailable && isActive) void passkeySignIn(true);
+      if (isAvailable) void passkeySignIn(true);
     });
-    return () => {
-      isActive = false;
-    };
-  }, []);
+  }
 
   return (
     <form className={styles.form} onSubmit={onSubmit} noValidate>
       <TextField
         {...register('usernameOrEmail')}
+        onFocus={startAutofill}
         label="Логин или почта"
         placeholder="Никнейм или email"
         autoComplete="username webauthn"
