@@ -297,6 +297,21 @@ describe('signing in with a passkey', () => {
     expect(live).toHaveLength(2);
   });
 
+  it('hands out at most 30 sign-in challenges a minute to one address, of 100 parallel asks', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        testApp.app.inject({
+          method: 'POST',
+          url: `${API}/sign-in/options`,
+          remoteAddress: '10.72.250.1',
+        }),
+      ),
+    );
+    const codes = answers.map((answer) => answer.statusCode);
+    expect(codes.filter((code) => code === 200)).toHaveLength(30);
+    expect(codes.filter((code) => code === 429)).toHaveLength(70);
+  });
+
   it('leaves no challenge behind after use', async () => {
     const { key } = await userWithPasskey();
     const options = await signInOptions();
