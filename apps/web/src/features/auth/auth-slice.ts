@@ -127,7 +127,7 @@ export const authSlice = createSlice({
         }
       })
       .addCase(signInWithPasskey.fulfilled, (state, action) => {
-        if (action.payload) signedInWith(state, action.payload.token, action.payload.userId);
+        signedInWith(state, action.payload.token, action.payload.userId);
       })
       .addCase(loginUser.rejected, (state) => {
         state.loginStatus = 'failed';

@@ -7,14 +7,13 @@ import type {
   VerifyRegistrationAnswer,
   VerifyRegistrationRequest,
 } from '@portal/contracts/auth';
-import { PASSKEY_MESSAGES } from '@portal/contracts/passkeys';
+import type { PasskeySignInRequest } from '@portal/contracts/passkeys';
 import { createAsyncThunk } from '@reduxjs/toolkit';
 import { type ApiFailure, toApiFailure } from '@/shared/api/api-failure';
 import { storeAccessToken } from '@/shared/api/token-storage';
-import { isPasskeyCancelled, signWithPasskey } from '@/shared/lib/webauthn';
 import { postLogin } from './api/login';
 import { postLogout } from './api/logout';
-import { postPasskeySignIn, postPasskeySignInOptions } from './api/passkey-sign-in';
+import { postPasskeySignIn } from './api/passkey-sign-in';
 import { postRegister } from './api/register';
 import { postVerifyRegistration } from './api/verify-registration';
 import { signOutLocally } from './auth-session';
@@ -47,25 +46,16 @@ export const loginUser = createAsyncThunk<LoginAnswer, LoginRequest, Rejects>(
 );
 
 /**
- * A sign-in by a passkey alone: a fresh challenge, the browser's dialog (or, with
- * `useBrowserAutofill`, the login field's autofill), then the session. Answers null when the
- * person closed the dialog: nothing to report.
+ * A sign-in by a passkey alone, once the browser answered the challenge (the form runs the
+ * dialog): the session, stored like a login's.
  */
 export const signInWithPasskey = createAsyncThunk<
-  LoginSuccessAnswer | null,
-  { useBrowserAutofill?: boolean; rememberMe?: boolean },
+  LoginSuccessAnswer,
+  PasskeySignInRequest,
   Rejects
->('auth/passkeySignIn', async ({ useBrowserAutofill = false, rememberMe }, { rejectWithValue }) => {
+>('auth/passkeySignIn', async (body, { rejectWithValue }) => {
   try {
-    const options = await postPasskeySignInOptions();
-    let response: Awaited<ReturnType<typeof signWithPasskey>>;
-    try {
-      response = await signWithPasskey(options, useBrowserAutofill);
-    } catch (error) {
-      if (isPasskeyCancelled(error)) return null;
-      return rejectWithValue({ ...toApiFailure(error), text: PASSKEY_MESSAGES.signInFailed });
-    }
-    const answer = await postPasskeySignIn({ response, rememberMe: rememberMe ?? false });
+    const answer = await postPasskeySignIn(body);
     storeAccessToken(answer.token);
     writeRequiresTwoFactor(false);
     return answer;

@@ -28,6 +28,7 @@ import { Checkbox } from '@/shared/ui/checkbox';
 import { TextField } from '@/shared/ui/text-field';
 import { notify } from '@/shared/ui/toast';
 import { postLogin } from './api/login';
+import { postPasskeySignInOptions } from './api/passkey-sign-in';
 import styles from './auth-forms.module.css';
 import { type LoginStep, secondFactorKindChosen, selectAuth, selectLoginStep } from './auth-slice';
 import { loginUser, signInWithPasskey } from './auth-thunks';
@@ -84,6 +85,7 @@ export function LoginForm({ onSignedIn, onConfirmationNeeded }: LoginFormProps) 
     register,
     handleSubmit,
     resetField,
+    getValues,
     formState: { errors },
   } = useForm<LoginValues, LoginStep, LoginRequest>({
     mode: 'onChange',
@@ -139,18 +141,38 @@ export function LoginForm({ onSignedIn, onConfirmationNeeded }: LoginFormProps) 
     await finish(body, await dispatchLogin(body));
   });
 
+  /**
+   * A sign-in by a passkey alone: a fresh challenge, the browser's dialog (or, with
+   * `useBrowserAutofill`, the login field's suggestions, which may wait long), then the session.
+   * The autofill's request waits in the background and speaks only when it signed in.
+   */
   async function passkeySignIn(useBrowserAutofill: boolean) {
+    const complain = (text: string) => {
+      if (!useBrowserAutofill) notify.error(text);
+    };
     if (!useBrowserAutofill) setIsPasskeyBusy(true);
-    const result = await dispatch(signInWithPasskey({ useBrowserAutofill }));
-    if (!useBrowserAutofill) setIsPasskeyBusy(false);
-    if (signInWithPasskey.rejected.match(result)) {
-      // The autofill's request waits in the background; it speaks only when it signed in.
-      if (!useBrowserAutofill) notify.error(result.payload?.text ?? PASSKEY_MESSAGES.signInFailed);
-      return;
+    try {
+      let response: PasskeyAssertion;
+      try {
+        const options = await postPasskeySignInOptions();
+        response = await signWithPasskey(options, useBrowserAutofill);
+      } catch (error) {
+        const failure = toApiFailure(error);
+        if (failure.isRequestError) complain(failure.text);
+        else if (!isPasskeyCancelled(error)) complain(PASSKEY_MESSAGES.signInFailed);
+        return;
+      }
+      const rememberMe = getValues('rememberMe') ?? false;
+      const result = await dispatch(signInWithPasskey({ response, rememberMe }));
+      if (signInWithPasskey.rejected.match(result)) {
+        complain(result.payload?.text ?? PASSKEY_MESSAGES.signInFailed);
+        return;
+      }
+      notify.success(LOGIN_SUCCESS);
+      onSignedIn();
+    } finally {
+      if (!useBrowserAutofill) setIsPasskeyBusy(false);
     }
-    if (!result.payload) return;
-    notify.success(LOGIN_SUCCESS);
-    onSignedIn();
   }
 
   // Where the browser offers passkeys in the login field's autofill, the field asks for one in the
