@@ -1,14 +1,14 @@
 import type { HistoryCurrency } from '@portal/contracts/wallet';
 import { useEffect, useMemo, useState } from 'react';
-import { Link } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
 import { selectUser } from '@/features/auth';
 import { formatPoints, formatRoubles, pointsWord } from '@/shared/lib/format-money';
-import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
-import { ArrowLeftIcon, HistoryIcon } from '@/shared/ui/icons';
-import { PageHeader } from '@/shared/ui/page-header';
+import { EmptyState } from '@/shared/ui/empty-state';
+import { HistoryIcon } from '@/shared/ui/icons';
+import { LoadMoreButton } from '@/shared/ui/load-more-button';
+import { PageBackLink, PageHeader } from '@/shared/ui/page-header';
 import { SegmentedControl } from '@/shared/ui/segmented-control';
 import { Skeleton } from '@/shared/ui/skeleton';
 import { notify } from '@/shared/ui/toast';
@@ -84,10 +84,9 @@ export default function WalletHistoryPage() {
   return (
     <>
       <PageHeader title="История начислений и списаний">
-        <Link to={paths.home.getHref()} className={styles.back}>
-          <ArrowLeftIcon width={16} height={16} />
+        <PageBackLink to={paths.home.getHref()} isHiddenOnPhone>
           На главную
-        </Link>
+        </PageBackLink>
       </PageHeader>
       <div className={styles.layout}>
         <BalanceCard chartCurrency={filter.currency === 'points' ? 'points' : 'rub'} />
@@ -127,19 +126,14 @@ export default function WalletHistoryPage() {
           ) : null}
 
           {!isLoading && history.length === 0 ? (
-            <div className={styles.empty}>
-              <span className={styles.emptyIcon}>
-                <HistoryIcon width={28} height={28} />
-              </span>
-              <p className={styles.emptyTitle}>
-                {isFiltered ? 'Нет операций с такими условиями' : 'Операций пока нет'}
-              </p>
-              <p className={styles.emptyText}>
-                {isFiltered
-                  ? 'Попробуйте выбрать другой фильтр.'
-                  : 'Здесь появятся пополнения баланса, покупки услуг и начисления баллов.'}
-              </p>
-            </div>
+            <EmptyState
+              icon={<HistoryIcon width={28} height={28} />}
+              title={isFiltered ? 'Нет операций с такими условиями' : 'Операций пока нет'}
+            >
+              {isFiltered
+                ? 'Попробуйте выбрать другой фильтр.'
+                : 'Здесь появятся пополнения баланса, покупки услуг и начисления баллов.'}
+            </EmptyState>
           ) : null}
 
           {!isLoading && history.length > 0 ? (
@@ -158,14 +152,7 @@ export default function WalletHistoryPage() {
           ) : null}
 
           {!isLoading && hasMore ? (
-            <Button
-              variant="secondary"
-              className={styles.more}
-              onClick={loadMore}
-              disabled={isLoadingMore}
-            >
-              {isLoadingMore ? 'Загружаем…' : 'Показать ещё'}
-            </Button>
+            <LoadMoreButton isLoading={isLoadingMore} onClick={loadMore} />
           ) : null}
         </Card>
       </div>
