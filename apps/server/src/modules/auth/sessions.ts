@@ -47,6 +47,11 @@ export interface NewSession {
 }
 
 export type SessionCreatedListener = (session: SessionRow) => void;
+/**
+ * Runs inside the creation of every portal session (a sign-in), in its transaction; it may write
+ * there, and a throw refuses the sign-in (modules/account-data: a sign-in cancels a deletion).
+ */
+export type SignInHook = (session: SessionRow, executor: Executor) => Promise<void>;
 /** `isHit`: the check was answered from this process's cache, without the database. */
 export type CacheLookupListener = (isHit: boolean) => void;
 
@@ -81,6 +86,7 @@ export const DEFAULT_SESSION_CACHE_SIZE = 50_000;
  */
 export class SessionStore {
   private readonly createdListeners: SessionCreatedListener[] = [];
+  private readonly signInHooks: SignInHook[] = [];
   private readonly cacheLookupListeners: CacheLookupListener[] = [];
   /**
    * Live sessions by token hash; beyond `cacheSize` the one checked longest ago is forgotten.
@@ -118,6 +124,8 @@ export class SessionStore {
         expiresAt: new Date(now.getTime() + limits.absoluteMs),
       })
       .returning();
+    // A sibling site's session is handed over from a portal session: not a sign-in of its own.
+    if (!row!.clientOrigin) for (const hook of this.signInHooks) await hook(row!, executor);
     for (const listener of this.createdListeners) listener(row!);
     return { token, session: row! };
   }
@@ -129,6 +137,11 @@ export class SessionStore {
    */
   onCreated(listener: SessionCreatedListener): void {
     this.createdListeners.push(listener);
+  }
+
+  /** Runs `hook` in every portal sign-in's transaction (SignInHook). */
+  onSignIn(hook: SignInHook): void {
+    this.signInHooks.push(hook);
   }
 
   /** Tells `listener` how each check was answered (the metrics count the cache's hit rate). */
