@@ -1,7 +1,9 @@
 import type { DeletionStatusAnswer } from '@portal/contracts/account-data';
 import { useEffect, useState } from 'react';
-import { useAppSelector } from '@/app/hooks';
-import { selectUser, useLogout } from '@/features/auth';
+import { useNavigate } from 'react-router';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { paths } from '@/config/paths';
+import { selectUser, signOutLocally } from '@/features/auth';
 import { ProofStep } from '@/features/security';
 import { isProofRequired, toApiFailure } from '@/shared/api/api-failure';
 import { Button } from '@/shared/ui/button';
@@ -40,7 +42,8 @@ type Dialog = null | 'export-proof' | 'delete-confirm' | 'delete-proof';
  */
 export function AccountDataSection() {
   const user = useAppSelector(selectUser);
-  const logout = useLogout();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
   const [status, setStatus] = useState<DeletionStatusAnswer | null>(null);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [isBusy, setIsBusy] = useState(false);
@@ -77,8 +80,9 @@ export function AccountDataSection() {
       const { dueAt } = await postDeletion();
       setDialog(null);
       notify.success(TEXTS.scheduledToast(dueAt));
-      // Every session has ended, this one too: the app signs out here.
-      await logout();
+      // Every session has ended, this one too: the server has nothing left to sign out.
+      dispatch(signOutLocally());
+      await navigate(paths.auth.getHref(), { replace: true });
     } catch (error) {
       const failure = toApiFailure(error);
       if (isProofRequired(failure)) setDialog('delete-proof');
