@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations, settled } from '../test/support/e2e/a11y-helpers';
-import { waitForToast } from '../test/support/e2e/auth-helpers';
+import { postJson, waitForToast } from '../test/support/e2e/auth-helpers';
 import { MOBILE_VIEWPORT, setupBrowser } from '../test/support/e2e/browser';
 import { openProfile } from '../test/support/e2e/profile-helpers';
 import {
@@ -100,6 +100,29 @@ describe('«Мои данные и аккаунт» on /profile', () => {
     await expect
       .poll(() => cancelPage.getByTestId('cancel-outcome').textContent())
       .toMatch(/войдите/);
+  });
+
+  it('a sign-in cancels a scheduled deletion, and says so after it and by letter', async () => {
+    const customer = await newCustomer(world());
+    await postJson(url('/authms/api/Auth/proof'), { password: customer.password }, customer.token);
+    await postJson(url('/authms/api/Auth/account-data/deletion'), {}, customer.token);
+    expect((await world().smtp.waitForLetter(customer.email)).subject).toContain('будет удалён');
+
+    const page = await browser.newPage();
+    await page.goto(url('/auth'));
+    await page.getByLabel('Логин или почта').fill(customer.username);
+    await page.getByLabel('Пароль', { exact: true }).fill(customer.password);
+    await page.getByRole('button', { name: 'Войти', exact: true }).click();
+    await page.waitForURL(url('/'));
+    await waitForToast(page, 'Удаление аккаунта отменено: вы вошли в аккаунт');
+    const letter = await world().smtp.waitForLetter(customer.email);
+    expect(letter.subject).toContain('удаление аккаунта отменено');
+    expect(letter.text).toContain('выполнен вход');
+    // Told once: the profile shows no banner afterwards.
+    await page.goto(url('/profile'));
+    await section(page).waitFor();
+    await settled(page);
+    expect(await page.getByTestId('deletion-cancelled').count()).toBe(0);
   });
 
   for (const colorScheme of ['light', 'dark'] as const) {

@@ -249,6 +249,19 @@ describe('«Удалить аккаунт»: scheduled, cancelled', () => {
     expect((await login(user.email)).statusCode).toBe(200);
   });
 
+  it('may be asked for again after a cancel; only the newest letter’s link works', async () => {
+    const { user, headers } = await provenUser();
+    await scheduleDeletion(headers);
+    const first = await cancelTokenFor(user.email);
+    expect((await cancelByLink(first)).statusCode).toBe(200);
+    const again = await signIn(t, user.id, { isProven: true });
+    expect((await scheduleDeletion(again.headers)).statusCode).toBe(200);
+    const second = await cancelTokenFor(user.email);
+    expect(second).not.toBe(first);
+    expect((await cancelByLink(first)).statusCode).toBe(404);
+    expect((await cancelByLink(second)).statusCode).toBe(200);
+  });
+
   it('refuses a made-up token', async () => {
     expect((await cancelByLink('A'.repeat(43))).statusCode).toBe(404);
   });
