@@ -6,6 +6,7 @@ import { paths } from '@/config/paths';
 import { selectUser, signOutLocally } from '@/features/auth';
 import { ProofStep } from '@/features/security';
 import { isProofRequired, toApiFailure } from '@/shared/api/api-failure';
+import { saveFile } from '@/shared/lib/save-file';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
 import { Modal } from '@/shared/ui/modal';
@@ -19,19 +20,6 @@ import {
   postDeletionNoticeSeen,
 } from './api/account-data';
 import { ACCOUNT_DATA_TEXTS as TEXTS } from './texts';
-
-/** Hands the file to the browser as a download. */
-function saveFile(file: Blob, fileName: string) {
-  const url = URL.createObjectURL(file);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The browser has taken the file by the next turn; the address is no longer needed.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
 
 type Dialog = null | 'export-proof' | 'delete-confirm' | 'delete-proof';
 

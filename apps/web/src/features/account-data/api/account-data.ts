@@ -5,25 +5,14 @@ import {
   deletionStatusAnswerSchema,
 } from '@portal/contracts/account-data';
 import { messageAnswerSchema } from '@portal/contracts/common';
+import { getFile } from '@/shared/api/get-file';
 import { msApi } from '@/shared/api/http';
 
 const BASE = '/authms/api/Auth/account-data';
 
 /** The file «Скачать мои данные» and its name from `Content-Disposition`. */
-export async function getExport(): Promise<{ file: Blob; fileName: string }> {
-  const response = await msApi
-    .get<Blob>(`${BASE}/export`, { responseType: 'blob', requiresAuth: true })
-    .catch(async (error: { response?: { data?: unknown } }) => {
-      // A refusal arrives as a Blob too: read back into the JSON that toApiFailure understands.
-      const data = error.response?.data;
-      if (error.response && data instanceof Blob) {
-        error.response.data = JSON.parse(await data.text()) as unknown;
-      }
-      throw error;
-    });
-  const disposition = String(response.headers['content-disposition'] ?? '');
-  const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'moi-dannye.json';
-  return { file: response.data, fileName };
+export function getExport(): Promise<{ file: Blob; fileName: string }> {
+  return getFile(msApi, `${BASE}/export`, { fallbackName: 'moi-dannye.json' });
 }
 
 export async function getDeletionStatus(signal?: AbortSignal): Promise<DeletionStatusAnswer> {

@@ -1,6 +1,7 @@
 import type { PaymentHistoryExportQuery } from '@portal/contracts/wallet';
+import { getFile } from '@/shared/api/get-file';
 import { api } from '@/shared/api/http';
-import { attachmentName, saveFile } from '@/shared/lib/save-file';
+import { saveFile } from '@/shared/lib/save-file';
 
 /**
  * The whole history with the filters on screen as a CSV file, dated in the browser's time zone
@@ -10,10 +11,9 @@ export async function downloadHistoryCsv(
   filter: Omit<PaymentHistoryExportQuery, 'timeZone'>,
 ): Promise<void> {
   const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  const response = await api.get<Blob>('/payments/payments/user/csv', {
+  const { file, fileName } = await getFile(api, '/payments/payments/user/csv', {
     params: { ...filter, timeZone },
-    responseType: 'blob',
-    requiresAuth: true,
+    fallbackName: 'history.csv',
   });
-  saveFile(response.data, attachmentName(response.headers['content-disposition'], 'history.csv'));
+  saveFile(file, fileName);
 }
