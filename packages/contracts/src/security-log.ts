@@ -57,7 +57,7 @@ export const securityEventDetailsSchema = z.object({
   /** password_changed, password_reset: whether the other sessions were ended with it. */
   isSignedOutElsewhere: z.boolean().optional(),
   /** deletion_cancelled: how (the letter's link, the profile's button, or a sign-in). */
-  cancelledBy: z.enum(['letter', 'profile', 'sign_in']).optional(),
+  cancelledBy: z.enum(['letter', 'sign_in']).optional(),
 });
 export type SecurityEventDetails = z.infer<typeof securityEventDetailsSchema>;
 

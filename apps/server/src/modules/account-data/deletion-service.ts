@@ -31,8 +31,8 @@ export interface DeletionDeps {
 }
 
 /**
- * «Удалить аккаунт»: scheduled for ACCOUNT_DELETION_DAYS, cancelled by the letter's link, the
- * profile's button or any sign-in, erased afterwards by the housekeeping job (erasure.ts).
+ * «Удалить аккаунт»: scheduled for ACCOUNT_DELETION_DAYS, cancelled by the letter's link or any
+ * sign-in, erased afterwards by the housekeeping job (erasure.ts).
  */
 export class DeletionService {
   constructor(private readonly deps: DeletionDeps) {}
@@ -88,14 +88,6 @@ export class DeletionService {
       this.cancel(tx, { tokenHash: hashToken(token) }, 'letter', client),
     );
     if (!cancelled) throw notFound(ACCOUNT_DATA_MESSAGES.cancelLinkInvalid);
-  }
-
-  /** The profile's button. */
-  async cancelMine(userId: string, client: EventClient): Promise<void> {
-    const cancelled = await this.deps.db.transaction((tx) =>
-      this.cancel(tx, { userId }, 'profile', client),
-    );
-    if (!cancelled) throw conflict(ACCOUNT_DATA_MESSAGES.nothingToCancel);
   }
 
   /**

@@ -41,7 +41,6 @@ export function deletionScheduledLetter(
 const CANCELLED_BY_TEXT: Record<DeletionCancelledBy, string> = {
   sign_in: 'Удаление аккаунта отменено: в аккаунт выполнен вход.',
   letter: 'Удаление аккаунта отменено по ссылке из письма.',
-  profile: 'Удаление аккаунта отменено в профиле.',
 };
 
 export function deletionCancelledLetter(

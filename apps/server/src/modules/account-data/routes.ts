@@ -123,23 +123,6 @@ export const accountDataRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
-    `${PREFIX}/deletion/cancel-mine`,
-    {
-      preHandler: requireSession,
-      schema: {
-        ...common,
-        ...bearer,
-        summary: 'Отменяет запланированное удаление своего аккаунта',
-        response: { 200: messageAnswerSchema, 401: errorAnswerSchema, 409: errorAnswerSchema },
-      },
-    },
-    async (request) => {
-      await accountDeletion.cancelMine(sessionOf(request).userId, clientOf(request));
-      return { message: ACCOUNT_DATA_MESSAGES.cancelled };
-    },
-  );
-
-  app.post(
     `${PREFIX}/deletion/notice-seen`,
     {
       preHandler: requireSession,

@@ -15,4 +15,4 @@ export const accountDeletions = pgTable('account_deletions', {
   cancelledBy: text('cancelled_by').$type<DeletionCancelledBy>(),
 });
 
-export type DeletionCancelledBy = 'sign_in' | 'letter' | 'profile';
+export type DeletionCancelledBy = 'sign_in' | 'letter';

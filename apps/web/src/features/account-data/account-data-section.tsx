@@ -15,7 +15,6 @@ import styles from './account-data.module.css';
 import {
   getDeletionStatus,
   getExport,
-  postCancelMyDeletion,
   postDeletion,
   postDeletionNoticeSeen,
 } from './api/account-data';
@@ -25,8 +24,9 @@ type Dialog = null | 'export-proof' | 'delete-confirm' | 'delete-proof';
 
 /**
  * «Мои данные и аккаунт» on the profile: «Скачать мои данные» and «Удалить аккаунт», both after a
- * fresh proof of the owner (the proof step appears when the server asks for it). Shows the state
- * of a deletion: scheduled (with a cancel button), or just cancelled by this sign-in.
+ * fresh proof of the owner (the proof step appears when the server asks for it). Says when a
+ * sign-in has just cancelled a deletion (scheduling one ends every session, so a signed-in page
+ * never sees one waiting).
  */
 export function AccountDataSection() {
   const user = useAppSelector(selectUser);
@@ -83,18 +83,6 @@ export function AccountDataSection() {
     }
   }
 
-  async function cancelDeletion() {
-    setIsBusy(true);
-    try {
-      notify.success(await postCancelMyDeletion());
-      setStatus({ dueAt: null, isCancelledBySignIn: false });
-    } catch (error) {
-      notify.error(toApiFailure(error).text);
-    } finally {
-      setIsBusy(false);
-    }
-  }
-
   function acknowledge() {
     setStatus({ dueAt: null, isCancelledBySignIn: false });
     void postDeletionNoticeSeen().catch(() => {
@@ -109,14 +97,6 @@ export function AccountDataSection() {
       <h2 id="account-data-title" className={styles.cardTitle}>
         {TEXTS.sectionTitle}
       </h2>
-      {status?.dueAt && (
-        <div className={styles.banner} role="status" data-testid="deletion-scheduled">
-          <p>{TEXTS.scheduledBanner(status.dueAt)}</p>
-          <Button size="sm" disabled={isBusy} onClick={() => void cancelDeletion()}>
-            {TEXTS.cancelDeletion}
-          </Button>
-        </div>
-      )}
       {status?.isCancelledBySignIn && (
         <div className={styles.banner} role="status" data-testid="deletion-cancelled">
           <p>{TEXTS.cancelledBySignIn}</p>

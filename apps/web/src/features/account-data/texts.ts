@@ -28,7 +28,6 @@ export const ACCOUNT_DATA_TEXTS = {
   cancel: 'Отмена',
   scheduledToast: (dueAt: string) =>
     `Аккаунт будет удалён ${dateTime.format(new Date(dueAt))}. Чтобы отменить, войдите в аккаунт или откройте ссылку из письма.`,
-  scheduledBanner: (dueAt: string) => `Аккаунт будет удалён ${dateTime.format(new Date(dueAt))}.`,
   cancelDeletion: 'Отменить удаление',
   cancelledBySignIn: 'Удаление аккаунта отменено: вы вошли в аккаунт. Мы отправили об этом письмо.',
   understood: 'Понятно',

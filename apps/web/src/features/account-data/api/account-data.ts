@@ -25,13 +25,6 @@ export async function postDeletion(): Promise<DeletionScheduledAnswer> {
   return deletionScheduledAnswerSchema.parse(data);
 }
 
-export async function postCancelMyDeletion(): Promise<string> {
-  const { data } = await msApi.post<unknown>(`${BASE}/deletion/cancel-mine`, undefined, {
-    requiresAuth: true,
-  });
-  return messageAnswerSchema.parse(data).message;
-}
-
 export async function postDeletionNoticeSeen(): Promise<void> {
   await msApi.post(`${BASE}/deletion/notice-seen`, undefined, { requiresAuth: true });
 }
