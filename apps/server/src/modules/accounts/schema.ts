@@ -26,6 +26,9 @@ export const users = pgTable('users', {
   balancePoints: bigint('balance_points', { mode: 'number' }).notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  /** migrations/0740_account_deletion.sql: 'deleted' is an erased account's tombstone. */
+  status: text('status').$type<'active' | 'deleted'>().notNull().default('active'),
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
 });
 
 export type UserRow = typeof users.$inferSelect;

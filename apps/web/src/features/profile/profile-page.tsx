@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
+import { AccountDataSection } from '@/features/account-data';
 import { fetchCurrentUser, selectUser, useLogout } from '@/features/auth';
 import { fetchDevices, selectDevices, selectDevicesStatus } from '@/features/devices';
 import { PasskeysSection } from '@/features/passkeys';
@@ -161,6 +162,10 @@ export default function ProfilePage() {
 
         <div className={styles.wide}>
           <PasskeysSection />
+        </div>
+
+        <div className={styles.wide}>
+          <AccountDataSection />
         </div>
 
         <div className={`${styles.logout} ${styles.wide}`}>
