@@ -6,9 +6,9 @@ import { timestampSchema } from './common';
  * here first: the server writes only kinds listed here, and the web must word each one
  * (`SECURITY_EVENT_TEXTS` below; the `Record` type refuses a kind without its text).
  *
- * `telegram_unlinked`, `yandex_unlinked`, `passkey_added`, `passkey_removed` and `data_exported`
- * have no writer yet: the portal cannot unlink, has no passkeys and no export. They are listed so
- * that the module that adds the action only has to call the log.
+ * `passkey_added`, `passkey_removed` and `data_exported` have no writer yet: the portal has no
+ * passkeys and no export. They are listed so that the module that adds the action only has to
+ * call the log.
  */
 export const SECURITY_EVENT_KINDS = [
   'sign_in',
@@ -30,6 +30,7 @@ export const SECURITY_EVENT_KINDS = [
   'passkey_added',
   'passkey_removed',
   'data_exported',
+  'not_me',
 ] as const;
 export const securityEventKindSchema = z.enum(SECURITY_EVENT_KINDS);
 export type SecurityEventKind = z.infer<typeof securityEventKindSchema>;
@@ -108,6 +109,7 @@ export const SECURITY_EVENT_TEXTS: Record<SecurityEventKind, string> = {
   passkey_added: 'Добавлен ключ доступа',
   passkey_removed: 'Удалён ключ доступа',
   data_exported: 'Выгружены данные аккаунта',
+  not_me: 'Вход отмечен как чужой: все сеансы завершены',
 };
 
 const SIGN_IN_TEXTS: Record<SignInMethod, string> = {

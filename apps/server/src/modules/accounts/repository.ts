@@ -116,6 +116,8 @@ type UserChange = Partial<
     | 'yandexId'
     | 'telegramId'
     | 'confirmedAt'
+    | 'signInAlertsByEmail'
+    | 'isPasswordCommon'
   >
 > & { updatedAt: Date };
 

@@ -35,7 +35,7 @@ export async function telegramRoutes(app: FastifyInstance) {
     : null;
 
   if (bot) {
-    const notices = new SignInNotices(db, bot.api, log);
+    const notices = new SignInNotices(db, bot.api, app.deps.notMeLinks, log);
     sessions.onCreated(notices.onSessionCreated);
     const runner = new BotRunner(bot, config, log);
     app.addHook('onReady', async () => runner.start());
