@@ -4,6 +4,7 @@ import { runtimeConfig } from '@/config/runtime-config';
 import { PasswordChangeEntry, TwoFactorSetting } from '@/features/security';
 import { Card } from '@/shared/ui/card';
 import styles from './profile-page.module.css';
+import { SignInAlertsSetting } from './sign-in-alerts-setting';
 import { StatusText } from './status-text';
 import { TelegramSetting } from './telegram-setting';
 import { selectTelegramStatus } from './telegram-slice';
@@ -23,6 +24,7 @@ export function SecurityCard({ user }: { user: User }) {
       <div className={styles.embeddedRow}>
         <PasswordChangeEntry />
       </div>
+      <SignInAlertsSetting user={user} />
       <h3 className={styles.sectionTitle}>Двухфакторная аутентификация</h3>
       <div className={styles.rows}>
         <div className={`${styles.row} ${styles.embeddedRow}`}>
