@@ -16,5 +16,7 @@ export {
   isUserNameKeyTaken,
   lockUserBalances,
   readBalances,
+  unlinkUserTelegram,
+  unlinkUserYandex,
   updateUser,
 } from './repository.js';

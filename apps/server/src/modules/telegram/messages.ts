@@ -49,5 +49,7 @@ export const BOT_TEXT = {
 export const TELEGRAM_MESSAGES = {
   notConfigured: 'Telegram-бот не настроен',
   alreadyLinked: 'Telegram уже привязан к аккаунту',
+  unlinked: 'Telegram отвязан',
+  notLinked: 'Telegram не привязан к аккаунту',
   userNotFound: USER_NOT_FOUND,
 } as const;
