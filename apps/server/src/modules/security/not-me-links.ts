@@ -1,11 +1,12 @@
 /**
  * The «Это был не я» link of a sign-in alert: `/not-me?token=<userId>.<eventId>.<expires>.<mac>`.
  * It names the account and the sign-in event and carries its expiry; the MAC is HMAC-SHA256 with a
- * key derived from SECRET_KEY (HKDF, its own `info`, as two-factor/secret-box.ts derives its key),
+ * key derived from SECRET_KEY (`deriveKey` of two-factor/secret-box.ts: HKDF with its own `info`),
  * so no other secret of the portal signs these. Nothing about an unused link is stored: the link
  * is single-use through `not_me_uses` (one row per sign-in event, written when it takes effect).
  */
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { deriveKey } from '../two-factor/index.js';
 
 const DAY = 24 * 60 * 60_000;
 /** Long enough for a letter read after a weekend, short enough not to lie around for ever. */
@@ -25,7 +26,7 @@ export class NotMeLinks {
     secretKey: string,
     private readonly publicUrl: string,
   ) {
-    this.key = Buffer.from(hkdfSync('sha256', secretKey, '', 'portal:not-me-link:v1', 32));
+    this.key = deriveKey(secretKey, 'not-me-link:v1');
   }
 
   /** The token for the sign-in `eventId` of `userId`, valid NOT_ME_LINK_TTL_MS from `signedInAt`. */

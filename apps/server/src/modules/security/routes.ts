@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { checkupRoutes } from './checkup-routes.js';
 import { devicesRoutes } from './devices-routes.js';
 import { logoutRoutes } from './logout-routes.js';
 import { notMeRoutes } from './not-me-routes.js';
@@ -27,4 +28,5 @@ export const securityRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(notMeRoutes, { notMe });
   await app.register(passwordChangeRoutes);
   await app.register(proofRoutes);
+  await app.register(checkupRoutes);
 };
