@@ -35,6 +35,7 @@ export function SignInAlertsSetting({ user }: { user: User }) {
     <div className={styles.row} data-testid="sign-in-alerts-setting" id="sign-in-alerts">
       <Checkbox
         role="switch"
+        data-checkup-target="sign-in-alerts"
         checked={user.signInAlertsByEmail}
         disabled={isBusy}
         aria-busy={isBusy}
