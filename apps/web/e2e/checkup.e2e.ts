@@ -35,7 +35,7 @@ describe('the security checkup', () => {
     browser.allowConsoleErrors(/status of 403/);
     await line.getByRole('link').click();
     await page.waitForURL((address) => address.pathname === '/profile');
-    await page.getByRole('dialog').waitFor();
+    await page.getByRole('dialog', { name: 'Подключение Google Authenticator' }).waitFor();
     const card = page.getByTestId('checkup-card');
     await card.getByText('Двухфакторная защита выключена').waitFor();
     await card.getByText('Почта подтверждена').waitFor();

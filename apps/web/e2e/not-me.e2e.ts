@@ -86,7 +86,8 @@ describe('«Это был не я» from the alert letter', () => {
     await page.getByRole('button', { name: 'Это был не я — завершить все сеансы' }).click();
     await page.waitForURL((address) => address.pathname === '/reset-password');
 
-    // The same link again: a clear message, nothing else happens.
+    // The same link again: a clear message, nothing else happens (the browser logs the 400).
+    browser.allowConsoleErrors('400 (Bad Request)');
     const again = await browser.newPage({ viewport: MOBILE_VIEWPORT, colorScheme: 'dark' });
     await again.goto(link);
     await again.getByRole('button', { name: 'Это был не я — завершить все сеансы' }).click();
@@ -98,6 +99,7 @@ describe('«Это был не я» from the alert letter', () => {
 
   it('a link that is not whole is refused with a clear message', async () => {
     const page = await browser.newPage({ colorScheme: 'light' });
+    browser.allowConsoleErrors('400 (Bad Request)');
     await page.goto(url('/not-me?token=broken'));
     await page.getByRole('button', { name: 'Это был не я — завершить все сеансы' }).click();
     await page.getByRole('alert').getByText('Ссылка недействительна').waitFor();

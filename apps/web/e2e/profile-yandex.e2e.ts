@@ -155,7 +155,10 @@ describe('Yandex ID', () => {
     const api = (path: string, body?: unknown) =>
       fetch(`${portal.baseUrl}${path}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     // No password: the owner proves it by a code from the mailbox.
