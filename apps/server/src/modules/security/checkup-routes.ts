@@ -10,7 +10,7 @@ export const checkupRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/authms/api/Auth/checkup',
     {
-      preHandler: requireSession,
+      onRequest: requireSession,
       schema: {
         tags: ['profile'],
         summary:

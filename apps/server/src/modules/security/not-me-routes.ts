@@ -45,7 +45,7 @@ export const notMeRoutes: FastifyPluginAsyncZod<{ notMe: NotMeService }> = async
   app.put(
     `${PREFIX}/sign-in-alerts`,
     {
-      preHandler: requireSession,
+      onRequest: requireSession,
       schema: {
         tags: ['profile'],
         summary: 'Оповещения о входе с нового устройства на почту: включить или выключить',
