@@ -7,6 +7,7 @@ import { answerSerializerCompiler } from './http/answer-serializer.js';
 import { answerFrameworkError } from './http/error-handler.js';
 import { httpPlugin, openApiPlugin } from './http/http-plugin.js';
 import { type LogStream, lazyChildLogger, loggerOptions } from './http/logging.js';
+import { accountDataPlugin } from './modules/account-data/plugin.js';
 import { authPlugin, type IdentityOptions } from './modules/auth/plugin.js';
 import { devMailPlugin } from './modules/dev-mail/plugin.js';
 import { healthPlugin } from './modules/health/plugin.js';
@@ -83,7 +84,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(paymentSandboxPlugin, { fetch: options.paymentFetch });
   await app.register(paymentsPlugin, { fetch: options.paymentFetch });
   await app.register(serversPlugin);
-  await app.register(housekeepingPlugin);
   await app.register(devMailPlugin);
   await app.register(twoFactorRoutesPlugin);
   await app.register(securityPlugin);
@@ -91,6 +91,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(telegramPlugin);
   await app.register(profilePlugin);
   await app.register(yandexPlugin);
+  await app.register(accountDataPlugin);
+  // After account-data: its hourly run also erases the accounts whose deletion is due.
+  await app.register(housekeepingPlugin);
   await app.register(webAppPlugin);
   return app;
 }

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { SANDBOX_HEADING } from '@portal/contracts/messages';
 import { describe, expect, it } from 'vitest';
 import { horizontalOverflow } from '../test/support/e2e/a11y-helpers';
@@ -81,6 +82,31 @@ describe('/wallet/history', () => {
     await waitForToast(page, 'История временно недоступна');
     await page.getByText('Операций пока нет').waitFor();
     expect(await page.getByRole('list', { name: 'Загрузка истории' }).count()).toBe(0);
+  });
+
+  it('downloads what the filters show as a CSV file that a spreadsheet opens', async () => {
+    const customer = await newCustomer(world());
+    await topUpThroughSandbox(world(), customer, 10);
+    await topUpThroughSandbox(world(), customer, 11);
+    const page = await openAs(browser, customer);
+    await page.goto(url('/wallet/history'));
+    await page.getByRole('radio', { name: 'Рубли' }).click();
+    await expect.poll(() => page.locator(entries).count()).toBe(2);
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Скачать CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^istoriya-operaciy-\d{4}-\d{2}-\d{2}\.csv$/);
+    const bytes = await readFile(await download.path());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = bytes.toString('utf8').slice(1).trimEnd().split('\r\n');
+    expect(lines[0]).toBe('Дата;Операция;Сумма;Валюта;Статус');
+    expect(lines.slice(1).map((line) => line.split(';').slice(2).join(';'))).toEqual([
+      '11,00;руб.;Выполнено',
+      '10,00;руб.;Выполнено',
+    ]);
+    expect(lines[1]).toMatch(/^\d{2}\.\d{2}\.\d{4} \d{2}:\d{2};/);
   });
 
   it('a top-up left unpaid offers «Продолжить оплату» while its page is open, and not after', async () => {

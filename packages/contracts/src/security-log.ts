@@ -6,9 +6,8 @@ import { timestampSchema } from './common';
  * here first: the server writes only kinds listed here, and the web must word each one
  * (`SECURITY_EVENT_TEXTS` below; the `Record` type refuses a kind without its text).
  *
- * `passkey_added`, `passkey_removed` and `data_exported` have no writer yet: the portal has no
- * passkeys and no export. They are listed so that the module that adds the action only has to
- * call the log.
+ * `passkey_added` and `passkey_removed` have no writer yet: the portal has no passkeys. They are
+ * listed so that the module that adds the action only has to call the log.
  */
 export const SECURITY_EVENT_KINDS = [
   'sign_in',
@@ -31,6 +30,8 @@ export const SECURITY_EVENT_KINDS = [
   'passkey_removed',
   'data_exported',
   'not_me',
+  'deletion_scheduled',
+  'deletion_cancelled',
 ] as const;
 export const securityEventKindSchema = z.enum(SECURITY_EVENT_KINDS);
 export type SecurityEventKind = z.infer<typeof securityEventKindSchema>;
@@ -55,6 +56,8 @@ export const securityEventDetailsSchema = z.object({
   isCurrentKept: z.boolean().optional(),
   /** password_changed, password_reset: whether the other sessions were ended with it. */
   isSignedOutElsewhere: z.boolean().optional(),
+  /** deletion_cancelled: how (the letter's link, the profile's button, or a sign-in). */
+  cancelledBy: z.enum(['letter', 'sign_in']).optional(),
 });
 export type SecurityEventDetails = z.infer<typeof securityEventDetailsSchema>;
 
@@ -110,6 +113,8 @@ export const SECURITY_EVENT_TEXTS: Record<SecurityEventKind, string> = {
   passkey_removed: 'Удалён ключ доступа',
   data_exported: 'Выгружены данные аккаунта',
   not_me: 'Вход отмечен как чужой: все сеансы завершены',
+  deletion_scheduled: 'Запрошено удаление аккаунта',
+  deletion_cancelled: 'Удаление аккаунта отменено',
 };
 
 const SIGN_IN_TEXTS: Record<SignInMethod, string> = {
@@ -157,6 +162,10 @@ export function describeSecurityEvent(event: Pick<SecurityEvent, 'kind' | 'count
       return details.isSignedOutElsewhere
         ? `${SECURITY_EVENT_TEXTS.password_reset}, все сеансы завершены`
         : SECURITY_EVENT_TEXTS.password_reset;
+    case 'deletion_cancelled':
+      return details.cancelledBy === 'sign_in'
+        ? `${SECURITY_EVENT_TEXTS.deletion_cancelled}: выполнен вход`
+        : SECURITY_EVENT_TEXTS.deletion_cancelled;
     case 'hand_off':
       return details.site
         ? `${SECURITY_EVENT_TEXTS.hand_off} «${details.site}»`

@@ -191,6 +191,41 @@ export const paymentHistoryQuerySchema = z.object({
 });
 export type PaymentHistoryQuery = z.infer<typeof paymentHistoryQuerySchema>;
 
+/** A time zone the browser names (`Intl`), or the message when it is none. */
+export const HISTORY_TIME_ZONE_UNKNOWN = 'Неизвестный часовой пояс';
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('ru-RU', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The whole history as a CSV file, with the filters on screen. `timeZone` is the browser's (dates
+ * in the file read as on screen); Moscow time when absent.
+ */
+export const paymentHistoryExportQuerySchema = z.object({
+  direction: historyDirectionSchema.optional(),
+  currency: historyCurrencySchema.optional(),
+  timeZone: z.string().max(64).refine(isTimeZone, HISTORY_TIME_ZONE_UNKNOWN).optional(),
+});
+export type PaymentHistoryExportQuery = z.infer<typeof paymentHistoryExportQuerySchema>;
+
+/** The history file's columns, in order. */
+export const HISTORY_CSV_COLUMNS = ['Дата', 'Операция', 'Сумма', 'Валюта', 'Статус'] as const;
+/** The status column of a ledger entry (the others say HISTORY_STATUS_TEXTS). */
+export const HISTORY_COMPLETED_TEXT = 'Выполнено';
+/** The currency column. */
+export const HISTORY_CURRENCY_TEXTS: Record<HistoryCurrency, string> = {
+  rub: 'руб.',
+  points: 'баллы',
+};
+/** The button on the history page. */
+export const HISTORY_DOWNLOAD_CSV = 'Скачать CSV';
+
 export const paymentHistoryAnswerSchema = z.object({
   data: z.array(paymentHistoryItemSchema),
   nextCursor: z.string().nullable().optional(),

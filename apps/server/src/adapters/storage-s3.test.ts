@@ -89,6 +89,15 @@ describe('S3FileStorage', () => {
     );
   });
 
+  it('DELETEs an object with a signed request, and a missing one is no error', async () => {
+    const storage = new S3FileStorage(settings);
+    await storage.put(key, Buffer.from('png-bytes'), 'image/png');
+    await storage.remove(key);
+    expect(bucket.objects.has(`/portal-avatars/avatars/${key}`)).toBe(false);
+    expect(bucket.requests.at(-1)!.method).toBe('DELETE');
+    await storage.remove(key);
+  });
+
   it('knows only its own addresses', () => {
     const storage = new S3FileStorage(settings);
     expect(storage.keyOf(`https://cdn.example.com/portal-avatars/avatars/${key}`)).toBe(key);

@@ -63,6 +63,21 @@ export class S3FileStorage implements FileStorage {
     return `${this.settings.publicUrl.replace(/\/+$/, '')}/${objectKey}`;
   }
 
+  async remove(key: string): Promise<void> {
+    assertKey(key);
+    const client = await this.loadClient();
+    const objectKey = `${this.settings.prefix}${key}`;
+    const url = `${this.settings.endpoint.replace(/\/+$/, '')}/${this.settings.bucket}/${objectKey}`;
+    const response = await client.fetch(url, { method: 'DELETE' }).catch((error: unknown) => {
+      throw storageUnavailable(`S3 DELETE ${objectKey} failed: ${(error as Error).message}`, error);
+    });
+    // 204 when deleted, and also when there was nothing to delete.
+    if (!response.ok) {
+      const detail = (await response.text()).slice(0, 300);
+      throw storageUnavailable(`S3 DELETE ${objectKey} answered ${response.status}: ${detail}`);
+    }
+  }
+
   keyOf(address: string): string | null {
     const prefix = `${this.settings.publicUrl.replace(/\/+$/, '')}/${this.settings.prefix}`;
     if (!address.startsWith(prefix)) return null;

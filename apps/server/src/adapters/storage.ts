@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -10,6 +10,8 @@ export interface FileStorage {
   put(key: string, body: Buffer, contentType: string): Promise<string>;
   /** The key behind an address this storage hands out, or null for any other address. */
   keyOf(address: string): string | null;
+  /** Deletes the stored file; a missing one is not an error (an erasure may run twice). */
+  remove(key: string): Promise<void>;
 }
 
 /** Keys the uploads module generates: 32 hex characters and the type's extension. */
@@ -43,6 +45,11 @@ export class LocalFileStorage implements FileStorage {
     if (!address.startsWith(prefix)) return null;
     const key = address.slice(prefix.length);
     return STORED_KEY_PATTERN.test(key) ? key : null;
+  }
+
+  async remove(key: string): Promise<void> {
+    assertKey(key);
+    await rm(path.join(this.directory, key), { force: true });
   }
 
   /** The bytes of a stored file, or null; only keys of our own pattern ever reach the disk. */

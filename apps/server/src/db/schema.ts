@@ -2,6 +2,7 @@
 // `schema.ts`; add one line here per module. The SQL itself lives in ../../migrations.
 
 export * from '../adapters/mail-schema.js';
+export * from '../modules/account-data/schema.js';
 export * from '../modules/accounts/schema.js';
 export * from '../modules/auth/schema.js';
 export * from '../modules/payment-sandbox/schema.js';

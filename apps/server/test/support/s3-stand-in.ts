@@ -191,6 +191,12 @@ export async function startS3StandIn(credentials: S3Credentials): Promise<S3Stan
         response.writeHead(200, { etag: `"${sha256(request.body).slice(0, 32)}"` });
         return response.end();
       }
+      if (request.method === 'DELETE') {
+        // As S3: 204 whether or not there was an object.
+        standIn.objects.delete(path);
+        response.writeHead(204);
+        return response.end();
+      }
       const object = standIn.objects.get(path);
       if (request.method === 'GET' && object) {
         response.writeHead(200, {

@@ -20,6 +20,7 @@ const ProfilePage = lazy(() => import('@/features/profile/profile-page'));
 const DevicesPage = lazy(() => import('@/features/devices/devices-page'));
 const SecurityLogPage = lazy(() => import('@/features/security-log/security-log-page'));
 const WalletHistoryPage = lazy(() => import('@/features/wallet/wallet-history-page'));
+const CancelDeletionPage = lazy(() => import('@/features/account-data/cancel-deletion-page'));
 const NotFoundPage = lazy(() => import('@/features/not-found/not-found-page'));
 
 /**
@@ -37,6 +38,7 @@ export function AppRoutes() {
         </Route>
         <Route path={paths.resetPassword.path} element={<ResetPasswordPage />} />
         <Route path={paths.notMe.path} element={<NotMePage />} />
+        <Route path={paths.cancelDeletion.path} element={<CancelDeletionPage />} />
       </Route>
       <Route element={<RequireAuth />}>
         <Route element={<Loading element={<AppFrame />} />}>

@@ -12,5 +12,7 @@ export const paths = {
   securityLog: { path: '/profile/security-log', getHref: () => '/profile/security-log' },
   walletHistory: { path: '/wallet/history', getHref: () => '/wallet/history' },
   oauth: { path: '/oauth', getHref: () => '/oauth' },
+  /** Opened from the deletion letter; the server builds the same address (account-data/letters.ts). */
+  cancelDeletion: { path: '/account/cancel-deletion', getHref: () => '/account/cancel-deletion' },
   notFound: { path: '*', getHref: () => '/404' },
 } as const;

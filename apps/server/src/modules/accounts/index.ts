@@ -6,6 +6,7 @@ export type { LockedBalances, UserRow } from './repository.js';
 export {
   addToBalanceWith,
   deleteUser,
+  eraseUserIdentity,
   findUserByEmailKey,
   findUserById,
   findUserByLogin,
@@ -13,6 +14,7 @@ export {
   findUserByUserNameKey,
   findUserByYandexId,
   insertUser,
+  isUserErased,
   isUserNameKeyTaken,
   lockUserBalances,
   readBalances,

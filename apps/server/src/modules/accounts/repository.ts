@@ -241,3 +241,51 @@ export async function readBalances(
     .where(eq(users.id, userId));
   return row;
 }
+
+// ---------------------------------------------------------------- erasure (modules/account-data)
+
+/**
+ * Turns the account into a tombstone: its personal data blanked, its unique keys replaced by
+ * `deleted:<id>`, which no e-mail address or username can equal (neither holds a colon without
+ * an '@', and usernames are Latin letters, digits and '_'), and no password, so nothing signs in
+ * as it. The row stays: payments, ledger entries and services keep their foreign key to it.
+ * Answers false when the account is missing or erased already (a second run changes nothing).
+ */
+export async function eraseUserIdentity(
+  executor: Executor,
+  userId: string,
+  now: Date,
+): Promise<boolean> {
+  const tombstoneKey = `deleted:${userId}`;
+  const rows = await executor
+    .update(users)
+    .set({
+      email: '',
+      emailKey: tombstoneKey,
+      userName: '',
+      userNameKey: tombstoneKey,
+      passwordHash: null,
+      firstName: '',
+      middleName: '',
+      lastName: '',
+      phone: null,
+      avatarUrl: null,
+      yandexId: null,
+      telegramId: null,
+      status: 'deleted',
+      deletedAt: now,
+      updatedAt: now,
+    })
+    .where(and(eq(users.id, userId), eq(users.status, 'active')))
+    .returning({ id: users.id });
+  return rows.length > 0;
+}
+
+/** Whether the account is an erased one's tombstone (the sibling API then answers 404). */
+export async function isUserErased(executor: Executor, userId: string): Promise<boolean> {
+  const [row] = await executor
+    .select({ status: users.status })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row?.status === 'deleted';
+}

@@ -31,6 +31,9 @@ export const users = pgTable('users', {
   signInAlertsByEmail: boolean('sign_in_alerts_by_email').notNull().default(true),
   /** The password is one of the common ones (computed when set and at each password sign-in). */
   isPasswordCommon: boolean('is_password_common').notNull().default(false),
+  /** migrations/0740_account_deletion.sql: 'deleted' is an erased account's tombstone. */
+  status: text('status').$type<'active' | 'deleted'>().notNull().default('active'),
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
 });
 
 export type UserRow = typeof users.$inferSelect;

@@ -47,6 +47,15 @@ export interface NewSession {
 }
 
 export type SessionCreatedListener = (session: SessionRow) => void;
+/**
+ * Runs inside the creation of every portal session (a sign-in), in its transaction and before the
+ * session's row is written; it may write there, and a throw refuses the sign-in
+ * (modules/account-data: a sign-in cancels a deletion, and an erased account cannot sign in).
+ */
+export type SignInHook = (
+  signIn: { userId: string; userAgent: string; ipAddress: string },
+  executor: Executor,
+) => Promise<void>;
 /** `isHit`: the check was answered from this process's cache, without the database. */
 export type CacheLookupListener = (isHit: boolean) => void;
 
@@ -81,6 +90,7 @@ export const DEFAULT_SESSION_CACHE_SIZE = 50_000;
  */
 export class SessionStore {
   private readonly createdListeners: SessionCreatedListener[] = [];
+  private readonly signInHooks: SignInHook[] = [];
   private readonly cacheLookupListeners: CacheLookupListener[] = [];
   /**
    * Live sessions by token hash; beyond `cacheSize` the one checked longest ago is forgotten.
@@ -104,13 +114,21 @@ export class SessionStore {
     const token = generateToken();
     const now = this.clock.now();
     const limits = input.rememberMe ? SESSION_LIMITS.rememberMe : SESSION_LIMITS.normal;
+    const userAgent = (input.userAgent ?? '').slice(0, 512);
+    const ipAddress = input.ipAddress ?? '';
+    // A sibling site's session is handed over from a portal session: not a sign-in of its own.
+    if (!input.clientOrigin) {
+      for (const hook of this.signInHooks) {
+        await hook({ userId: input.userId, userAgent, ipAddress }, executor);
+      }
+    }
     const [row] = await executor
       .insert(sessions)
       .values({
         userId: input.userId,
         tokenHash: hashToken(token),
-        userAgent: (input.userAgent ?? '').slice(0, 512),
-        ipAddress: input.ipAddress ?? '',
+        userAgent,
+        ipAddress,
         clientOrigin: input.clientOrigin ?? null,
         rememberMe: input.rememberMe ?? false,
         createdAt: now,
@@ -129,6 +147,11 @@ export class SessionStore {
    */
   onCreated(listener: SessionCreatedListener): void {
     this.createdListeners.push(listener);
+  }
+
+  /** Runs `hook` in every portal sign-in's transaction (SignInHook). */
+  onSignIn(hook: SignInHook): void {
+    this.signInHooks.push(hook);
   }
 
   /** Tells `listener` how each check was answered (the metrics count the cache's hit rate). */

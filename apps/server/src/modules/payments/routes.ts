@@ -1,8 +1,10 @@
+import { Readable } from 'node:stream';
 import { errorAnswerSchema, roublesToKopecks } from '@portal/contracts/common';
 import { PAYMENT_NOT_FOUND } from '@portal/contracts/messages';
 import {
   cardPaymentAnswerSchema,
   paymentHistoryAnswerSchema,
+  paymentHistoryExportQuerySchema,
   paymentHistoryQuerySchema,
   paymentRequestSchema,
   sbpPaymentAnswerSchema,
@@ -11,6 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireSession, sessionOf } from '../auth/index.js';
 import { listHistory } from './history.js';
+import { historyCsv, historyCsvFileName } from './history-csv.js';
 import { IDEMPOTENCY_KEY_INVALID, NOTIFICATION_BAD_TOKEN, PAYMENT_CREATED } from './messages.js';
 import { receiveNotification } from './notifications.js';
 import { NOTIFICATION_PATH, startTopUp, type TopUpMethod } from './top-up.js';
@@ -171,6 +174,42 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
           currency,
         }),
       );
+    },
+  );
+
+  app.get(
+    '/payments/payments/user/csv',
+    {
+      preHandler: requireSession,
+      schema: {
+        tags: ['wallet'],
+        summary: 'Вся история начислений и списаний файлом CSV',
+        description:
+          'Те же записи, что у `GET /payments/payments/user`, с теми же фильтрами `direction` и ' +
+          '`currency`, все сразу, новые сверху: UTF-8 с BOM, разделитель `;`, даты ' +
+          '«25.11.2026 14:05» в часовом поясе `timeZone` (по умолчанию Europe/Moscow), суммы с ' +
+          'десятичной запятой и знаком списания. Открывается таблицей в Excel и LibreOffice.',
+        security: [{ bearer: [] }],
+        querystring: paymentHistoryExportQuerySchema,
+        response: {
+          200: {
+            description: 'Файл CSV',
+            content: { 'text/csv': { schema: z.any().meta({ type: 'string' }) } },
+          },
+          400: errorAnswerSchema,
+          401: errorAnswerSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = sessionOf(request);
+      const now = deps.clock.now();
+      const name = historyCsvFileName(now, request.query.timeZone);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .header('cache-control', 'no-store')
+        .send(Readable.from(historyCsv(deps.db, { ...request.query, userId, now })));
     },
   );
 };

@@ -18,6 +18,7 @@ import {
 import type { EventClient, SecurityLog } from '../security-log/index.js';
 import { type TwoFactorService, wrongCode } from '../two-factor/index.js';
 import { passwordChangeCodeLetter, passwordChangedLetter } from './letters.js';
+import { mailAccountCode } from './mail-account-code.js';
 import { SECURITY_MESSAGES } from './messages.js';
 
 const PASSWORD_CHANGE_PURPOSE = 'password-change';
@@ -44,26 +45,11 @@ export class PasswordChangeService {
 
   /** Mails the code; 409 when the authenticator is on (its code confirms instead). */
   async sendChangeCode(userId: string): Promise<void> {
-    const { db, codes, mail, config, twoFactor } = this.deps;
     const user = await this.requireUser(userId);
-    if (await twoFactor.isEnabled(user.id)) {
+    if (await this.deps.twoFactor.isEnabled(user.id)) {
       throw new AppError('conflict', SECURITY_MESSAGES.changeNeedsAuthenticator);
     }
-    await db.transaction(async (tx) => {
-      const issued = await codes.issue(
-        { purpose: PASSWORD_CHANGE_PURPOSE, subject: user.id, userId: user.id },
-        tx,
-      );
-      await mail.enqueue(
-        passwordChangeCodeLetter(config, {
-          to: user.email,
-          firstName: user.firstName,
-          code: issued.code,
-          expiresAt: issued.expiresAt,
-        }),
-        tx,
-      );
-    });
+    await mailAccountCode(this.deps, user, PASSWORD_CHANGE_PURPOSE, passwordChangeCodeLetter);
   }
 
   /**

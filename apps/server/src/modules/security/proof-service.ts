@@ -11,6 +11,7 @@ import { codeRefusal, type OneTimeCodes, proofExpiry, verifyPassword } from '../
 import type { EventClient } from '../security-log/index.js';
 import { type TwoFactorService, wrongCode } from '../two-factor/index.js';
 import { proofCodeLetter } from './letters.js';
+import { mailAccountCode } from './mail-account-code.js';
 import { SECURITY_MESSAGES } from './messages.js';
 
 const PROOF_PURPOSE = 'proof';
@@ -49,23 +50,8 @@ export class ProofService {
   }
 
   async sendEmailCode(userId: string): Promise<void> {
-    const { db, codes, mail, config } = this.deps;
     const user = await this.requireUser(userId);
-    await db.transaction(async (tx) => {
-      const issued = await codes.issue(
-        { purpose: PROOF_PURPOSE, subject: user.id, userId: user.id },
-        tx,
-      );
-      await mail.enqueue(
-        proofCodeLetter(config, {
-          to: user.email,
-          firstName: user.firstName,
-          code: issued.code,
-          expiresAt: issued.expiresAt,
-        }),
-        tx,
-      );
-    });
+    await mailAccountCode(this.deps, user, PROOF_PURPOSE, proofCodeLetter);
   }
 
   /** Checks the proof and stamps the session; answers until when it is proven. */

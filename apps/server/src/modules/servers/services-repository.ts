@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, gt } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { type ServiceRow, services } from './schema.js';
 
@@ -35,4 +35,25 @@ export async function updateSiblingService(
     .where(and(eq(services.sibling, siblingName), eq(services.externalId, externalId)))
     .returning();
   return row;
+}
+
+/** Whether the account holds a paid service that is running (a deletion waits until it ends). */
+export async function hasActivePaidService(
+  executor: Executor,
+  userId: string,
+  now: Date,
+): Promise<boolean> {
+  const [row] = await executor
+    .select({ id: services.id })
+    .from(services)
+    .where(
+      and(
+        eq(services.userId, userId),
+        eq(services.status, 'active'),
+        gt(services.priceKopecks, 0),
+        gt(services.paidUntil, now),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }

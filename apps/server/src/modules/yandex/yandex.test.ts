@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { CODE_WRONG, YANDEX_SIGN_IN_CODE_REFUSED } from '@portal/contracts/messages';
 import { eq } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   nextTotpStep,
   otherCode,
@@ -11,6 +12,7 @@ import { type FakeYandexAccount, startFakeYandex } from '../../../test/support/f
 import { createSignedInUser, createUser } from '../../../test/support/fixtures.js';
 import { securityEventsOf } from '../../../test/support/security-log.js';
 import { createTestApp } from '../../../test/support/test-app.js';
+import { buildApp } from '../../app.js';
 import { users } from '../accounts/schema.js';
 import { loginThrottles, sessions } from '../auth/schema.js';
 import { totpCode } from '../two-factor/index.js';
@@ -85,8 +87,9 @@ function exchange(
   cookie: string | undefined,
   remoteAddress?: string,
   twoFactorCode?: string,
+  portal: FastifyInstance = app,
 ) {
-  return app.inject({
+  return portal.inject({
     method: 'POST',
     url: '/auth/yandex/exchange',
     payload: { code, ...(twoFactorCode === undefined ? {} : { twoFactorCode }) },
@@ -497,5 +500,65 @@ describe('/auth/yandex/exchange', () => {
       expect((await exchange('not-a-code', undefined, ip)).statusCode).toBe(400);
     }
     expect((await exchange('not-a-code', undefined, ip)).statusCode).toBe(429);
+  });
+});
+
+describe('the second step through two processes on one database', () => {
+  let processB: FastifyInstance;
+  beforeAll(async () => {
+    processB = await buildApp({ config, database, clock });
+    await processB.ready();
+  });
+  afterAll(() => processB.close());
+
+  /** An account with the authenticator on and a Yandex code waiting for its second step. */
+  async function waitingForCode() {
+    const yandex = account();
+    const { user, headers } = await createSignedInUser(testApp, { yandexId: yandex.id });
+    const secret = await turnOnAuthenticator(testApp, headers);
+    nextTotpStep(clock);
+    fake.signInAs(yandex);
+    const { back, cookie } = await startSignIn();
+    const code = redirectOf(await callback(back, cookie)).searchParams.get('yandexCode')!;
+    expect((await exchange(code, cookie)).json()).toEqual({ requiresTwoFactor: true });
+    return { user, secret, code, cookie };
+  }
+
+  const sessionsOf = (userId: string) =>
+    database.db.select().from(sessions).where(eq(sessions.userId, userId));
+
+  it('signs in once when 100 exchanges with the right code race on both processes', async () => {
+    const { user, secret, code, cookie } = await waitingForCode();
+    const before = (await sessionsOf(user.id)).length;
+    const right = totpCode(secret, clock.now());
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        exchange(code, cookie, undefined, right, i % 2 === 0 ? app : processB),
+      ),
+    );
+    expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(1);
+    expect(await sessionsOf(user.id)).toHaveLength(before + 1);
+  });
+
+  it('counts 100 parallel wrong codes on both processes as ten, and both then refuse the right one', async () => {
+    const { user, secret, code, cookie } = await waitingForCode();
+    const wrong = otherCode(totpCode(secret, clock.now()));
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        exchange(code, cookie, undefined, wrong, i % 2 === 0 ? app : processB),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 400)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(90);
+    const [lock] = await database.db
+      .select()
+      .from(loginThrottles)
+      .where(eq(loginThrottles.subject, `user:${user.id}`));
+    expect(lock?.failures).toBe(10);
+    for (const portal of [app, processB]) {
+      const right = await exchange(code, cookie, undefined, totpCode(secret, clock.now()), portal);
+      expect(right.statusCode).toBe(429);
+    }
   });
 });

@@ -2,16 +2,14 @@ import type { Device } from '@portal/contracts/auth';
 import { DEVICE_SKELETON_ROWS } from '@portal/contracts/constants';
 import { REQUEST_FAILED } from '@portal/contracts/messages';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
 import { fetchCurrentUser } from '@/features/auth';
 import { formatRussianDate, formatTime } from '@/shared/lib/format-date';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
-import { ArrowLeftIcon } from '@/shared/ui/icons';
 import { Modal, ModalClose } from '@/shared/ui/modal';
-import { PageHeader } from '@/shared/ui/page-header';
+import { PageBackLink, PageHeader } from '@/shared/ui/page-header';
 import { Skeleton } from '@/shared/ui/skeleton';
 import { notify } from '@/shared/ui/toast';
 import { describeDevice, deviceLine } from './describe-device';
@@ -63,10 +61,7 @@ export default function DevicesPage() {
   return (
     <>
       <PageHeader title="Привязанные устройства">
-        <Link to={paths.profile.getHref()} className={styles.back}>
-          <ArrowLeftIcon width={16} height={16} />
-          Назад
-        </Link>
+        <PageBackLink to={paths.profile.getHref()}>Назад</PageBackLink>
       </PageHeader>
       <Card aria-labelledby="devices-title">
         <h2 id="devices-title" className={styles.cardTitle}>

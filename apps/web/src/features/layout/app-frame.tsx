@@ -1,3 +1,4 @@
+import { useDeletionNotice } from '@/features/account-data';
 import styles from './app-frame.module.css';
 import { BottomBar } from './bottom-bar';
 import { MobileHeader } from './mobile-header';
@@ -6,6 +7,7 @@ import { Sidebar } from './sidebar';
 
 /** The signed-in frame: sidebar on desktop, header and bottom bar on mobile. */
 export function AppFrame() {
+  useDeletionNotice();
   return (
     <div className={styles.frame}>
       <Sidebar />

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
+import { AccountDataSection } from '@/features/account-data';
 import { fetchCurrentUser, selectUser, useLogout } from '@/features/auth';
 import { CheckupCard } from '@/features/checkup';
 import { fetchDevices, selectDevices, selectDevicesStatus } from '@/features/devices';
@@ -166,6 +167,10 @@ export default function ProfilePage() {
 
         <div className={styles.wide}>
           <SecurityCard user={user} />
+        </div>
+
+        <div className={styles.wide}>
+          <AccountDataSection />
         </div>
 
         <div className={`${styles.logout} ${styles.wide}`}>

@@ -3,14 +3,14 @@ import {
   NEW_DEVICE_TEXT,
   type SecurityEvent,
 } from '@portal/contracts/security-log';
-import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { describeDevice } from '@/features/devices';
 import { formatRussianDate, formatTime } from '@/shared/lib/format-date';
-import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
-import { ArrowLeftIcon, HistoryIcon } from '@/shared/ui/icons';
-import { PageHeader } from '@/shared/ui/page-header';
+import { EmptyState } from '@/shared/ui/empty-state';
+import { HistoryIcon } from '@/shared/ui/icons';
+import { LoadMoreButton } from '@/shared/ui/load-more-button';
+import { PageBackLink, PageHeader } from '@/shared/ui/page-header';
 import { Skeleton } from '@/shared/ui/skeleton';
 import styles from './security-log-page.module.css';
 import { useSecurityLog } from './use-security-log';
@@ -27,10 +27,7 @@ export default function SecurityLogPage() {
   return (
     <>
       <PageHeader title="Журнал безопасности">
-        <Link to={paths.profile.getHref()} className={styles.back}>
-          <ArrowLeftIcon width={16} height={16} />
-          Назад
-        </Link>
+        <PageBackLink to={paths.profile.getHref()}>Назад</PageBackLink>
       </PageHeader>
       <Card aria-labelledby="security-log-title">
         <h2 id="security-log-title" className={styles.cardTitle}>
@@ -48,15 +45,9 @@ export default function SecurityLogPage() {
         ) : null}
 
         {!isLoading && events.length === 0 ? (
-          <div className={styles.empty}>
-            <span className={styles.emptyIcon}>
-              <HistoryIcon width={28} height={28} />
-            </span>
-            <p className={styles.emptyTitle}>Событий пока нет</p>
-            <p className={styles.emptyText}>
-              Здесь появятся входы в аккаунт, смена пароля и другие изменения защиты.
-            </p>
-          </div>
+          <EmptyState icon={<HistoryIcon width={28} height={28} />} title="Событий пока нет">
+            Здесь появятся входы в аккаунт, смена пароля и другие изменения защиты.
+          </EmptyState>
         ) : null}
 
         {!isLoading && events.length > 0 ? (
@@ -67,16 +58,7 @@ export default function SecurityLogPage() {
           </ul>
         ) : null}
 
-        {hasMore ? (
-          <Button
-            variant="secondary"
-            className={styles.more}
-            onClick={loadMore}
-            disabled={isLoadingMore}
-          >
-            {isLoadingMore ? 'Загружаем…' : 'Показать ещё'}
-          </Button>
-        ) : null}
+        {hasMore ? <LoadMoreButton isLoading={isLoadingMore} onClick={loadMore} /> : null}
       </Card>
     </>
   );

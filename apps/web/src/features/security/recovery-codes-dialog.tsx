@@ -1,5 +1,6 @@
 import { useAppSelector } from '@/app/hooks';
 import { selectUser } from '@/features/auth';
+import { saveFile } from '@/shared/lib/save-file';
 import { Button } from '@/shared/ui/button';
 import { Modal } from '@/shared/ui/modal';
 import { notify } from '@/shared/ui/toast';
@@ -41,11 +42,7 @@ export function RecoveryCodesDialog({ codes, onClose, returnFocusTo }: RecoveryC
   }
 
   function download() {
-    const link = document.createElement('a');
-    link.href = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
-    link.download = 'recovery-codes.txt';
-    link.click();
-    URL.revokeObjectURL(link.href);
+    saveFile(new Blob([text], { type: 'text/plain;charset=utf-8' }), 'recovery-codes.txt');
   }
 
   return (

@@ -1,17 +1,21 @@
 import type { HistoryCurrency } from '@portal/contracts/wallet';
+import { HISTORY_DOWNLOAD_CSV } from '@portal/contracts/wallet';
 import { useEffect, useMemo, useState } from 'react';
-import { Link } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
 import { selectUser } from '@/features/auth';
+import { toApiFailure } from '@/shared/api/api-failure';
 import { formatPoints, formatRoubles, pointsWord } from '@/shared/lib/format-money';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
-import { ArrowLeftIcon, HistoryIcon } from '@/shared/ui/icons';
-import { PageHeader } from '@/shared/ui/page-header';
+import { EmptyState } from '@/shared/ui/empty-state';
+import { DownloadIcon, HistoryIcon } from '@/shared/ui/icons';
+import { LoadMoreButton } from '@/shared/ui/load-more-button';
+import { PageBackLink, PageHeader } from '@/shared/ui/page-header';
 import { SegmentedControl } from '@/shared/ui/segmented-control';
 import { Skeleton } from '@/shared/ui/skeleton';
 import { notify } from '@/shared/ui/toast';
+import { downloadHistoryCsv } from './api/download-history-csv';
 import { getPaymentHistory } from './api/get-payment-history';
 import { BalanceChart } from './balance-chart';
 import { balanceSeries } from './balance-series';
@@ -23,6 +27,7 @@ import {
   fetchPaymentHistory,
   type HistoryFilter,
   historyFilterChanged,
+  historyFilterQuery,
   selectHasMoreHistory,
   selectHistoryFilter,
   selectIsLoadingHistory,
@@ -81,13 +86,24 @@ export default function WalletHistoryPage() {
 
   const isFiltered = filter.direction !== 'all' || filter.currency !== 'all';
 
+  const [isDownloading, setIsDownloading] = useState(false);
+  const download = async () => {
+    setIsDownloading(true);
+    try {
+      await downloadHistoryCsv(historyFilterQuery(filter));
+    } catch (error) {
+      notify.error(toApiFailure(error).text);
+    } finally {
+      setIsDownloading(false);
+    }
+  };
+
   return (
     <>
       <PageHeader title="История начислений и списаний">
-        <Link to={paths.home.getHref()} className={styles.back}>
-          <ArrowLeftIcon width={16} height={16} />
+        <PageBackLink to={paths.home.getHref()} isHiddenOnPhone>
           На главную
-        </Link>
+        </PageBackLink>
       </PageHeader>
       <div className={styles.layout}>
         <BalanceCard chartCurrency={filter.currency === 'points' ? 'points' : 'rub'} />
@@ -109,6 +125,16 @@ export default function WalletHistoryPage() {
               value={filter.currency}
               onChange={(currency) => dispatch(historyFilterChanged({ currency }))}
             />
+            <Button
+              variant="secondary"
+              size="sm"
+              className={styles.download}
+              onClick={() => void download()}
+              disabled={isDownloading || (!isLoading && history.length === 0)}
+            >
+              <DownloadIcon width={16} height={16} />
+              {HISTORY_DOWNLOAD_CSV}
+            </Button>
           </div>
 
           {isLoading ? (
@@ -127,19 +153,14 @@ export default function WalletHistoryPage() {
           ) : null}
 
           {!isLoading && history.length === 0 ? (
-            <div className={styles.empty}>
-              <span className={styles.emptyIcon}>
-                <HistoryIcon width={28} height={28} />
-              </span>
-              <p className={styles.emptyTitle}>
-                {isFiltered ? 'Нет операций с такими условиями' : 'Операций пока нет'}
-              </p>
-              <p className={styles.emptyText}>
-                {isFiltered
-                  ? 'Попробуйте выбрать другой фильтр.'
-                  : 'Здесь появятся пополнения баланса, покупки услуг и начисления баллов.'}
-              </p>
-            </div>
+            <EmptyState
+              icon={<HistoryIcon width={28} height={28} />}
+              title={isFiltered ? 'Нет операций с такими условиями' : 'Операций пока нет'}
+            >
+              {isFiltered
+                ? 'Попробуйте выбрать другой фильтр.'
+                : 'Здесь появятся пополнения баланса, покупки услуг и начисления баллов.'}
+            </EmptyState>
           ) : null}
 
           {!isLoading && history.length > 0 ? (
@@ -158,14 +179,7 @@ export default function WalletHistoryPage() {
           ) : null}
 
           {!isLoading && hasMore ? (
-            <Button
-              variant="secondary"
-              className={styles.more}
-              onClick={loadMore}
-              disabled={isLoadingMore}
-            >
-              {isLoadingMore ? 'Загружаем…' : 'Показать ещё'}
-            </Button>
+            <LoadMoreButton isLoading={isLoadingMore} onClick={loadMore} />
           ) : null}
         </Card>
       </div>

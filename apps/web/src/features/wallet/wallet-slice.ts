@@ -43,13 +43,18 @@ const initialState: WalletState = {
   moreRequestId: null,
 };
 
-function toQuery(filter: HistoryFilter, cursor?: string): PaymentHistoryQuery {
+/** The filters on screen as the history's query parameters ('all' is no filter). */
+export function historyFilterQuery(
+  filter: HistoryFilter,
+): Pick<PaymentHistoryQuery, 'direction' | 'currency'> {
   return {
-    limit: HISTORY_PAGE_SIZE,
-    ...(cursor ? { cursor } : {}),
     ...(filter.direction === 'all' ? {} : { direction: filter.direction }),
     ...(filter.currency === 'all' ? {} : { currency: filter.currency }),
   };
+}
+
+function toQuery(filter: HistoryFilter, cursor?: string): PaymentHistoryQuery {
+  return { limit: HISTORY_PAGE_SIZE, ...(cursor ? { cursor } : {}), ...historyFilterQuery(filter) };
 }
 
 type ThunkState = { wallet: WalletState };

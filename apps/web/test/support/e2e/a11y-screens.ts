@@ -160,6 +160,26 @@ async function dialog(page: Page, opener: string, title: string) {
   await settled(page);
 }
 
+/** A dialog opened by its button (`opener`) on the screen `on` shows. */
+function dialogScreen(
+  name: string,
+  on: Screen['show'],
+  opener: string,
+  title: string,
+  isSignedIn = true,
+): Screen {
+  return {
+    name,
+    isSignedIn,
+    async show(page, world) {
+      await on(page, world);
+      await dialog(page, opener, title);
+    },
+  };
+}
+
+const profile = (page: Page, world: ScreenWorld) => goTo(page, world, '/profile', 'Личные данные');
+
 type EmailChangeStep = 'Код с текущей почты' | 'Новая почта' | 'Код с новой почты' | 'done';
 
 /** The e-mail change dialog of a fresh account, walked to `step` ('done': 'Почта обновлена'). */
@@ -319,14 +339,7 @@ export const SCREENS: Screen[] = [
     },
   },
   { name: '/ (home)', isSignedIn: true, show: home },
-  {
-    name: '/, top-up dialog',
-    isSignedIn: true,
-    async show(page, world) {
-      await home(page, world);
-      await dialog(page, 'Пополнить', 'Пополнение баланса');
-    },
-  },
+  dialogScreen('/, top-up dialog', home, 'Пополнить', 'Пополнение баланса'),
   {
     name: '/, service details dialog',
     isSignedIn: true,
@@ -337,44 +350,16 @@ export const SCREENS: Screen[] = [
       await settled(page);
     },
   },
-  {
-    name: '/, cashback dialog',
-    isSignedIn: true,
-    async show(page, world) {
-      await home(page, world);
-      await dialog(page, 'Что такое баллы кэшбэка', 'Баллы кэшбэка');
-    },
-  },
-  {
-    name: '/, overdraft dialog',
-    isSignedIn: true,
-    async show(page, world) {
-      await home(page, world);
-      await dialog(page, 'Что такое овердрафт', 'Овердрафт');
-    },
-  },
+  dialogScreen('/, cashback dialog', home, 'Что такое баллы кэшбэка', 'Баллы кэшбэка'),
+  dialogScreen('/, overdraft dialog', home, 'Что такое овердрафт', 'Овердрафт'),
   {
     name: '/profile',
     isSignedIn: true,
-    show: (page, world) => goTo(page, world, '/profile', 'Личные данные'),
+    show: profile,
   },
-  {
-    name: '/profile, dialog Мои данные',
-    isSignedIn: true,
-    async show(page, world) {
-      await goTo(page, world, '/profile', 'Личные данные');
-      await dialog(page, 'Мои данные', 'Мои данные');
-    },
-  },
-  {
-    // Only open: nothing is sent until 'Отправить код', so the shared customer will do.
-    name: '/profile, e-mail change: Смена почты',
-    isSignedIn: true,
-    async show(page, world) {
-      await goTo(page, world, '/profile', 'Личные данные');
-      await dialog(page, 'Изменить', 'Смена почты');
-    },
-  },
+  dialogScreen('/profile, dialog Мои данные', profile, 'Мои данные', 'Мои данные'),
+  // Only open: nothing is sent until 'Отправить код', so the shared customer will do.
+  dialogScreen('/profile, e-mail change: Смена почты', profile, 'Изменить', 'Смена почты'),
   ...(
     [
       ['Код с текущей почты', 'Код с текущей почты'],
@@ -389,15 +374,13 @@ export const SCREENS: Screen[] = [
       show: (page, world) => emailChange(page, world, step),
     }),
   ),
-  {
-    // The question only: no code is mailed before 'Да'.
-    name: '/profile, password change: Вы уверены?',
-    isSignedIn: true,
-    async show(page, world) {
-      await goTo(page, world, '/profile', 'Личные данные');
-      await dialog(page, 'Сменить пароль', 'Вы уверены, что хотите сменить пароль?');
-    },
-  },
+  // The question only: no code is mailed before 'Да'.
+  dialogScreen(
+    '/profile, password change: Вы уверены?',
+    profile,
+    'Сменить пароль',
+    'Вы уверены, что хотите сменить пароль?',
+  ),
   ...(
     [
       ['Подтверждение', 'code'],
@@ -449,22 +432,20 @@ export const SCREENS: Screen[] = [
       await settled(page);
     },
   },
-  {
-    name: '/profile, dialog Отключить Google Authenticator?',
-    isSignedIn: false,
-    async show(page, world) {
-      await withAuthenticator(page, world);
-      await dialog(page, 'Отключить', 'Отключить Google Authenticator?');
-    },
-  },
-  {
-    name: '/profile, dialog Новые резервные коды',
-    isSignedIn: false,
-    async show(page, world) {
-      await withAuthenticator(page, world);
-      await dialog(page, 'Новые резервные коды', 'Новые резервные коды');
-    },
-  },
+  dialogScreen(
+    '/profile, dialog Отключить Google Authenticator?',
+    withAuthenticator,
+    'Отключить',
+    'Отключить Google Authenticator?',
+    false,
+  ),
+  dialogScreen(
+    '/profile, dialog Новые резервные коды',
+    withAuthenticator,
+    'Новые резервные коды',
+    'Новые резервные коды',
+    false,
+  ),
   {
     name: '/profile/devices',
     isSignedIn: true,

@@ -1,0 +1,48 @@
+import { Readable } from 'node:stream';
+import type { EventClient } from '../security-log/index.js';
+import { EXPORT_PARTS, type ExportContext, type ExportPart } from './export-parts.js';
+
+/** The version of the file's shape, written first. */
+const EXPORT_FORMAT = 'portal-account-data/1';
+
+/** `moi-dannye-<username>-<YYYY-MM-DD>.json`: the username is Latin already (decision 13). */
+export function exportFileName(userName: string, now: Date): string {
+  const safe = userName.replace(/[^A-Za-z0-9_-]/g, '') || 'account';
+  return `moi-dannye-${safe}-${now.toISOString().slice(0, 10)}.json`;
+}
+
+const isPages = (value: unknown): value is AsyncIterable<readonly unknown[]> =>
+  typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+
+/** The JSON text of the whole file, piece by piece: one part, or one page of a part, at a time. */
+export async function* exportChunks(
+  context: ExportContext,
+  parts: readonly ExportPart[] = EXPORT_PARTS,
+): AsyncGenerator<string> {
+  yield `{"format":${JSON.stringify(EXPORT_FORMAT)},"exportedAt":${JSON.stringify(context.now)}`;
+  for (const part of parts) {
+    yield `,\n${JSON.stringify(part.name)}:`;
+    const value = part.read(context);
+    if (!isPages(value)) {
+      yield JSON.stringify((await value) ?? null);
+      continue;
+    }
+    let isFirst = true;
+    yield '[';
+    for await (const rows of value) {
+      for (const row of rows) {
+        yield `${isFirst ? '\n' : ',\n'}${JSON.stringify(row)}`;
+        isFirst = false;
+      }
+    }
+    yield '\n]';
+  }
+  yield '\n}\n';
+}
+
+/** Records the export in the security log, then answers the stream of the file. */
+export async function startExport(context: ExportContext, client: EventClient): Promise<Readable> {
+  const { securityLog, db } = context.deps;
+  await securityLog.record(db, context.userId, 'data_exported', client);
+  return Readable.from(exportChunks(context));
+}
