@@ -157,7 +157,7 @@ describe('/profile', () => {
     expect((await userOf(portal.baseUrl, account.token)).avatarUrl).toBeNull();
   });
 
-  it('explains that Telegram cannot be unlinked', async () => {
+  it('asks before unlinking Telegram, and «Отмена» changes nothing', async () => {
     const { portal, account } = env();
     const page = await openProfile(browser, portal.baseUrl, account.token);
     await page.route('**/authms/api/Auth/users/check-telegram-user', (route) =>
@@ -166,11 +166,12 @@ describe('/profile', () => {
     await page.reload();
     await expect.poll(() => page.getByTestId('telegram-status').textContent()).toBe('Подключено');
     expect(await page.getByTestId('phone-status').textContent()).toBe('Подключено');
-    await page.getByRole('button', { name: 'Отключить' }).last().click();
-    const dialog = page.getByRole('dialog', { name: 'Отключить Telegram нельзя' });
-    await dialog.getByText(/только вместе с удалением аккаунта/).waitFor();
-    await dialog.getByRole('button', { name: 'Понятно' }).click();
+    await page.getByTestId('telegram-setting').getByRole('button', { name: 'Отвязать' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Отвязать Telegram?' });
+    await dialog.getByText(/Уведомления о входах/).waitFor();
+    await dialog.getByRole('button', { name: 'Отмена' }).click();
     await dialog.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('telegram-status').textContent()).toBe('Подключено');
   });
 
   it('shows the Telegram check failing as unavailable with a toast', async () => {

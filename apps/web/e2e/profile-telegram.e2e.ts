@@ -63,7 +63,7 @@ describe('Telegram on /profile', () => {
     );
     await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe('Подключено');
     expect(await page.getByTestId('phone-status').textContent()).toBe('Подключено');
-    await page.getByRole('button', { name: 'Отключить' }).last().waitFor();
+    await page.getByTestId('telegram-setting').getByRole('button', { name: 'Отвязать' }).waitFor();
 
     telegram.sendContact(me, { phone_number: '79005550123', user_id: me.id });
     await telegram.waitForCall(
@@ -99,5 +99,60 @@ describe('Telegram on /profile', () => {
       headers: { authorization: `Bearer ${otherToken}` },
     });
     expect(after.status).toBe(401);
+  });
+
+  it('unlinks after a confirmation and a proof by the password; the log says so', async () => {
+    const { portal, smtp } = env();
+    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    // Linked through the bot as above, by the API: a proof, the link, then /start in Telegram.
+    const headers = {
+      'content-type': 'application/json',
+      authorization: `Bearer ${account.token}`,
+    };
+    await fetch(`${portal.baseUrl}/authms/api/Auth/proof`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ password: account.password }),
+    });
+    const linkAnswer = await fetch(
+      `${portal.baseUrl}/telegrambotms/api/Bot/generate-telegram-link`,
+      {
+        headers,
+      },
+    );
+    const { link } = (await linkAnswer.json()) as { link: string };
+    const me = { id: 777_000_222, first_name: 'Пётр' };
+    telegram.sendText(me, `/start ${new URL(link).searchParams.get('start')}`);
+    await telegram.waitForCall(
+      'sendMessage',
+      (payload) => payload.chat_id === me.id && String(payload.text).includes('Поделитесь номером'),
+    );
+    // The proof above is fresh: let it lapse on the server's side by a new session instead.
+    const login = await fetch(`${portal.baseUrl}/authms/api/Auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ usernameOrEmail: account.username, password: account.password }),
+    });
+    const { token } = (await login.json()) as { token: string };
+
+    const page = await openProfile(browser, portal.baseUrl, token);
+    const setting = page.getByTestId('telegram-setting');
+    await expect.poll(() => page.getByTestId('telegram-status').textContent()).toBe('Подключено');
+    await setting.getByRole('button', { name: 'Отвязать' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Отвязать Telegram?' });
+    await dialog.getByText(/Уведомления о входах/).waitFor();
+    browser.allowConsoleErrors(/status of 403/);
+    await dialog.getByRole('button', { name: 'Отвязать' }).click();
+    // The server asks for a fresh proof: the dialog asks for the password, then unlinks.
+    await dialog.getByLabel('Текущий пароль').fill(account.password);
+    await dialog.getByRole('button', { name: 'Продолжить' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect
+      .poll(() => page.getByTestId('telegram-status').textContent())
+      .toBe('Не подключено');
+    expect((await userOf(portal.baseUrl, token)).telegramId).toBeNull();
+
+    await page.goto(`${portal.baseUrl}/profile/security-log`);
+    await page.getByTestId('security-event').first().getByText('Отвязан Telegram').waitFor();
   });
 });

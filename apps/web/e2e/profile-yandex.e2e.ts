@@ -2,6 +2,7 @@ import { YANDEX_SIGN_IN_CODE_REFUSED } from '@portal/contracts/messages';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeYandex, startFakeYandex } from '../../server/test/support/fake-yandex';
+import { codeIn } from '../../server/test/support/smtp-server';
 import { waitForToast } from '../test/support/e2e/auth-helpers';
 import { setupBrowser } from '../test/support/e2e/browser';
 import { setupPortalWithAccount } from '../test/support/e2e/fixtures';
@@ -134,5 +135,66 @@ describe('Yandex ID', () => {
     await page.waitForURL((address) => address.searchParams.has('yandexError'));
     await waitForToast(page, 'Вход через Яндекс ID отменён');
     expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBeNull();
+  });
+
+  it('unlinks Yandex ID only once the account has a password of its own', async () => {
+    const { portal, smtp } = env();
+    const email = `ya.unlink.${Date.now().toString(36)}@yandex.ru`;
+    yandex.signInAs({
+      id: `u${Date.now()}`,
+      login: `ya.unlink${Date.now().toString(36)}`,
+      default_email: email,
+      first_name: 'Ольга',
+      last_name: 'Иванова',
+    });
+    const page = await browser.newPage({ colorScheme: 'light' });
+    await page.goto(`${portal.baseUrl}/auth`);
+    await startYandexSignIn(page);
+    await page.waitForURL((address) => address.pathname === '/');
+    const token = (await page.evaluate(() => localStorage.getItem('access_token'))) ?? '';
+    const api = (path: string, body?: unknown) =>
+      fetch(`${portal.baseUrl}${path}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    // No password: the owner proves it by a code from the mailbox.
+    expect((await api('/authms/api/Auth/proof/email-code')).status).toBe(200);
+    const proofCode = codeIn((await smtp.waitForLetter(email)).text);
+    expect((await api('/authms/api/Auth/proof', { emailCode: proofCode })).status).toBe(200);
+
+    await page.goto(`${portal.baseUrl}/profile`);
+    const setting = page.getByTestId('yandex-setting');
+    await expect.poll(() => page.getByTestId('yandex-status').textContent()).toBe('Подключено');
+    await setting.getByRole('button', { name: 'Отвязать' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Отвязать Яндекс ID?' });
+    browser.allowConsoleErrors(/status of 409/);
+    await dialog.getByRole('button', { name: 'Отвязать' }).click();
+    await dialog
+      .getByRole('alert')
+      .getByText(/Сначала задайте пароль/)
+      .waitFor();
+    expect((await userOf(portal.baseUrl, token)).yandexId).not.toBeNull();
+    await dialog.getByRole('button', { name: 'Отмена' }).click();
+
+    // A password set by the reset's mailed code; the session (and its proof) stay.
+    expect((await api('/authms/api/Auth/forgot-password', { email })).status).toBe(200);
+    const resetCode = codeIn((await smtp.waitForLetter(email)).text);
+    const reset = await api('/authms/api/Auth/reset-password-with-code', {
+      email,
+      code: resetCode,
+      newPassword: 'Birch-Lantern47',
+    });
+    expect(reset.status).toBe(200);
+
+    await setting.getByRole('button', { name: 'Отвязать' }).click();
+    await dialog.getByRole('button', { name: 'Отвязать' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await waitForToast(page, 'Яндекс ID отвязан');
+    await expect.poll(() => page.getByTestId('yandex-status').textContent()).toBe('Не подключено');
+    expect((await userOf(portal.baseUrl, token)).yandexId).toBeNull();
   });
 });

@@ -46,6 +46,9 @@ describe('/profile/security-log', () => {
     expect(await signInAs(account, 'Wrong-Password2')).toBe(401);
     const token = await page.evaluate(() => localStorage.getItem('access_token'));
     await postJson(url('/portal/auth/password/change-code'), {}, token ?? '');
+    // The form's browser was a new device: its sign-in alert came first.
+    const alert = await world().smtp.waitForLetter(account.email);
+    expect(alert.subject).toContain('вход с нового устройства');
     const code = codeIn((await world().smtp.waitForLetter(account.email)).text);
     await postJson(
       url('/portal/auth/password/change'),

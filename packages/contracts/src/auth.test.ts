@@ -296,6 +296,8 @@ describe('user and device answers', () => {
     telegramId: null,
     balance: 1790.5,
     balanceStars: 50,
+    signInAlertsByEmail: true,
+    hasPassword: true,
   };
 
   it('has exactly the agreed field names, phoneNamber included', () => {

@@ -262,6 +262,10 @@ export const userSchema = z.object({
   balance: z.number(),
   /** Cashback points, whole numbers (1 point = 1 rouble). */
   balanceStars: z.number().int(),
+  /** Ours: the alert letter after a sign-in from a new device (the profile's switch). */
+  signInAlertsByEmail: z.boolean(),
+  /** Ours: whether the account has a password (one made through Yandex ID may have none). */
+  hasPassword: z.boolean(),
 });
 export type User = z.infer<typeof userSchema>;
 

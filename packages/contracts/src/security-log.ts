@@ -5,9 +5,6 @@ import { timestampSchema } from './common';
  * What the account's security log records (apps/server/src/modules/security-log). A kind is added
  * here first: the server writes only kinds listed here, and the web must word each one
  * (`SECURITY_EVENT_TEXTS` below; the `Record` type refuses a kind without its text).
- *
- * `telegram_unlinked` and `yandex_unlinked` have no writer yet: the portal cannot unlink. They
- * are listed so that the module that adds the action only has to call the log.
  */
 export const SECURITY_EVENT_KINDS = [
   'sign_in',
@@ -29,6 +26,7 @@ export const SECURITY_EVENT_KINDS = [
   'passkey_added',
   'passkey_removed',
   'data_exported',
+  'not_me',
   'deletion_scheduled',
   'deletion_cancelled',
 ] as const;
@@ -117,6 +115,7 @@ export const SECURITY_EVENT_TEXTS: Record<SecurityEventKind, string> = {
   passkey_added: 'Добавлен ключ доступа',
   passkey_removed: 'Удалён ключ доступа',
   data_exported: 'Выгружены данные аккаунта',
+  not_me: 'Вход отмечен как чужой: все сеансы завершены',
   deletion_scheduled: 'Запрошено удаление аккаунта',
   deletion_cancelled: 'Удаление аккаунта отменено',
 };

@@ -270,3 +270,31 @@ export type ProofAnswer = z.infer<typeof proofAnswerSchema>;
 /** `POST …/Auth/proof/email-code`: mails the code (no body). */
 export const proofCodeAnswerSchema = messageAnswerSchema;
 export type ProofCodeAnswer = z.infer<typeof proofCodeAnswerSchema>;
+
+// ---------------------------------------------------------------- «Это был не я»
+
+/**
+ * The link of a sign-in alert (the letter, the Telegram notice): `/not-me?token=…`. The page asks
+ * for a confirmation and POSTs the token; a GET alone (a mail scanner) changes nothing.
+ */
+export const notMeRequestSchema = z.object({ token: z.string().trim().min(1).max(300) });
+export type NotMeRequest = z.infer<typeof notMeRequestSchema>;
+
+/**
+ * Every session of the account ended and a reset code mailed to `email`: the page opens the
+ * reset's code step for that address. `resendAfterSeconds`: when another code may be asked for.
+ */
+export const notMeAnswerSchema = z.object({
+  message: z.string(),
+  email: z.string(),
+  resendAfterSeconds: z.number().int().min(0),
+});
+export type NotMeAnswer = z.infer<typeof notMeAnswerSchema>;
+
+// ---------------------------------------------------------------- sign-in alerts
+
+/** The profile's switch «Оповещения о входе с нового устройства на почту». */
+export const signInAlertsRequestSchema = z.object({ byEmail: z.boolean() });
+export type SignInAlertsRequest = z.infer<typeof signInAlertsRequestSchema>;
+export const signInAlertsAnswerSchema = z.object({ message: z.string(), byEmail: z.boolean() });
+export type SignInAlertsAnswer = z.infer<typeof signInAlertsAnswerSchema>;

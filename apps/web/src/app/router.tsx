@@ -14,6 +14,7 @@ const AppFrame = lazy(() =>
 );
 const AuthPage = lazy(() => import('@/features/auth/auth-page'));
 const ResetPasswordPage = lazy(() => import('@/features/reset-password/reset-password-page'));
+const NotMePage = lazy(() => import('@/features/not-me/not-me-page'));
 const HomePage = lazy(() => import('./routes/home-page'));
 const ProfilePage = lazy(() => import('@/features/profile/profile-page'));
 const DevicesPage = lazy(() => import('@/features/devices/devices-page'));
@@ -36,6 +37,7 @@ export function AppRoutes() {
           <Route path={paths.auth.path} element={<AuthPage />} />
         </Route>
         <Route path={paths.resetPassword.path} element={<ResetPasswordPage />} />
+        <Route path={paths.notMe.path} element={<NotMePage />} />
         <Route path={paths.cancelDeletion.path} element={<CancelDeletionPage />} />
       </Route>
       <Route element={<RequireAuth />}>

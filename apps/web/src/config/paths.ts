@@ -6,6 +6,7 @@ export const paths = {
   home: { path: '/', getHref: () => '/' },
   auth: { path: '/auth', getHref: () => '/auth' },
   resetPassword: { path: '/reset-password', getHref: () => '/reset-password' },
+  notMe: { path: '/not-me', getHref: () => '/not-me' },
   profile: { path: '/profile', getHref: () => '/profile' },
   devices: { path: '/profile/devices', getHref: () => '/profile/devices' },
   securityLog: { path: '/profile/security-log', getHref: () => '/profile/security-log' },

@@ -18,5 +18,7 @@ export {
   isUserNameKeyTaken,
   lockUserBalances,
   readBalances,
+  unlinkUserTelegram,
+  unlinkUserYandex,
   updateUser,
 } from './repository.js';

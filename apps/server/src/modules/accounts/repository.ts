@@ -3,7 +3,7 @@
  * caller's transaction when the read or write belongs to a larger one (a registration, a ledger
  * entry, a code's redemption).
  */
-import { and, eq, or, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, or, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '../../db/database.js';
 import { loginKeys } from './identity.js';
 import { type UserRow, users } from './schema.js';
@@ -116,6 +116,8 @@ type UserChange = Partial<
     | 'yandexId'
     | 'telegramId'
     | 'confirmedAt'
+    | 'signInAlertsByEmail'
+    | 'isPasswordCommon'
   >
 > & { updatedAt: Date };
 
@@ -127,6 +129,41 @@ export async function updateUser(
 ): Promise<UserRow | undefined> {
   const [row] = await executor.update(users).set(change).where(eq(users.id, userId)).returning();
   return row;
+}
+
+// ---------------------------------------------------------------- unlinking a way in
+
+/** Unlinks the account's Telegram in one conditional update; false when none was linked. */
+export async function unlinkUserTelegram(
+  executor: Executor,
+  userId: string,
+  now: Date,
+): Promise<boolean> {
+  const rows = await executor
+    .update(users)
+    .set({ telegramId: null, updatedAt: now })
+    .where(and(eq(users.id, userId), isNotNull(users.telegramId)))
+    .returning({ id: users.id });
+  return rows.length > 0;
+}
+
+/**
+ * Unlinks the account's Yandex ID in one conditional update, only while the account has a password
+ * (else Yandex ID is its only way in): `only_way_in` then, `not_linked` when none was linked.
+ */
+export async function unlinkUserYandex(
+  executor: Executor,
+  userId: string,
+  now: Date,
+): Promise<'unlinked' | 'not_linked' | 'only_way_in'> {
+  const rows = await executor
+    .update(users)
+    .set({ yandexId: null, updatedAt: now })
+    .where(and(eq(users.id, userId), isNotNull(users.yandexId), isNotNull(users.passwordHash)))
+    .returning({ id: users.id });
+  if (rows.length > 0) return 'unlinked';
+  const user = await findUserById(executor, userId);
+  return user?.yandexId ? 'only_way_in' : 'not_linked';
 }
 
 // ---------------------------------------------------------------- balances (modules/payments)

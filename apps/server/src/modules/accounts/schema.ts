@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 // ---------------------------------------------------------------- migrations/0001_core.sql
 
@@ -26,6 +26,11 @@ export const users = pgTable('users', {
   balancePoints: bigint('balance_points', { mode: 'number' }).notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  // migrations/0730_sign_in_alerts.sql
+  /** The owner's switch: a letter after each sign-in from a new device. */
+  signInAlertsByEmail: boolean('sign_in_alerts_by_email').notNull().default(true),
+  /** The password is one of the common ones (computed when set and at each password sign-in). */
+  isPasswordCommon: boolean('is_password_common').notNull().default(false),
   /** migrations/0740_account_deletion.sql: 'deleted' is an erased account's tombstone. */
   status: text('status').$type<'active' | 'deleted'>().notNull().default('active'),
   deletedAt: timestamp('deleted_at', { withTimezone: true }),

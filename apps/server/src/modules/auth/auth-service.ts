@@ -42,7 +42,7 @@ import { registrationAttemptLetter, registrationCodeLetter } from './letters.js'
 import { LoginGuard, type LoginOutcome, LoginRefused, loginFailed } from './login-guard.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { CodeResendRefused, codeRefusal, type OneTimeCodes } from './one-time-codes.js';
-import { assertPasswordAllowed } from './password-policy.js';
+import { assertPasswordAllowed, isCommonPassword } from './password-policy.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import type { PasskeyStep, SecondFactor } from './second-factor.js';
 import type { AuthenticatedSession, SessionStore } from './sessions.js';
@@ -165,6 +165,7 @@ export class AuthService {
           userName,
           userNameKey: userNameKey(userName),
           passwordHash,
+          isPasswordCommon: isCommonPassword(input.password),
           firstName: input.firstName.trim(),
           lastName: input.lastName.trim(),
           updatedAt: now,
@@ -351,6 +352,12 @@ export class AuthService {
         { method: 'password', ...(factor ? { secondFactor: factor } : {}) },
         client,
       );
+      // The checkup's flag, for a password set before the list (or the list) changed; written
+      // only when it differs, so a sign-in does not touch the account's row.
+      const isPasswordCommon = isCommonPassword(input.password);
+      if (user.isPasswordCommon !== isPasswordCommon) {
+        await updateUser(tx, user.id, { isPasswordCommon, updatedAt: this.deps.clock.now() });
+      }
       return created.token;
     });
     return { token, userId: user.id };
@@ -427,5 +434,7 @@ function toUserAnswer(row: UserRow, isTwoFactorEnabled: boolean): User {
     telegramId: row.telegramId === null ? null : String(row.telegramId),
     balance: row.balanceKopecks / 100,
     balanceStars: row.balancePoints,
+    signInAlertsByEmail: row.signInAlertsByEmail,
+    hasPassword: row.passwordHash !== null,
   };
 }

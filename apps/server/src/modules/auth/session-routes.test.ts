@@ -59,6 +59,8 @@ describe('user', () => {
       telegramId: '5123456789',
       balance: 1234.56,
       balanceStars: 50,
+      signInAlertsByEmail: true,
+      hasPassword: true,
     });
     expect(response.body).not.toContain('password');
   });

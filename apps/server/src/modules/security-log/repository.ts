@@ -3,7 +3,7 @@ import type {
   SecurityEventDetails,
   SecurityEventKind,
 } from '@portal/contracts/security-log';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { decodePageCursor, encodePageCursor } from '../../http/page-cursor.js';
 import { securityEvents } from './schema.js';
@@ -19,8 +19,40 @@ export interface NewSecurityEvent {
   details: SecurityEventDetails;
 }
 
-export async function insertSecurityEvent(executor: Executor, event: NewSecurityEvent) {
-  await executor.insert(securityEvents).values(event);
+/** Answers the new event's id. */
+export async function insertSecurityEvent(
+  executor: Executor,
+  event: NewSecurityEvent,
+): Promise<string> {
+  const [row] = await executor
+    .insert(securityEvents)
+    .values(event)
+    .returning({ id: securityEvents.id });
+  return row!.id;
+}
+
+/**
+ * The sign-in event recorded with a session: the account's first `sign_in` from that user agent
+ * at or after the session's creation (both are written in one transaction, the session first).
+ */
+export async function findSignInEventOf(
+  executor: Executor,
+  session: { userId: string; userAgent: string; createdAt: Date },
+): Promise<string | undefined> {
+  const [row] = await executor
+    .select({ id: securityEvents.id })
+    .from(securityEvents)
+    .where(
+      and(
+        eq(securityEvents.userId, session.userId),
+        eq(securityEvents.kind, 'sign_in'),
+        eq(securityEvents.userAgent, session.userAgent.slice(0, 512)),
+        gte(securityEvents.occurredAt, session.createdAt),
+      ),
+    )
+    .orderBy(asc(securityEvents.occurredAt), asc(securityEvents.seq))
+    .limit(1);
+  return row?.id;
 }
 
 /**

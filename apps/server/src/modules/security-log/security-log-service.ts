@@ -21,30 +21,52 @@ export interface SignInEvent {
   secondFactor?: SecurityEventDetails['secondFactor'];
 }
 
+/** A sign-in from a browser the account has not used before, told inside its transaction. */
+export interface NewDeviceSignIn {
+  userId: string;
+  /** The `sign_in` event's id. */
+  eventId: string;
+  occurredAt: Date;
+  client: EventClient;
+}
+export type NewDeviceListener = (executor: Executor, signIn: NewDeviceSignIn) => Promise<void>;
+
 /**
  * The account's security log. Other modules record through `app.deps.securityLog`, passing their
  * transaction where the change has one, so a change that rolls back logs nothing, and the browser
  * the change came from (`clientOf(request)` in its route; `NO_CLIENT` for the Telegram bot).
  */
 export class SecurityLog {
+  private readonly newDeviceListeners: NewDeviceListener[] = [];
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
   ) {}
 
-  /** Records one event of `kind` for the account. */
+  /**
+   * Tells `listener` of every sign-in from a new device, in the sign-in's transaction (the
+   * security module mails the alert from it, so a rolled-back sign-in mails nothing). A listener
+   * that throws rolls the sign-in back.
+   */
+  onNewDeviceSignIn(listener: NewDeviceListener): void {
+    this.newDeviceListeners.push(listener);
+  }
+
+  /** Records one event of `kind` for the account; answers its id. */
   async record(
     executor: Executor,
     userId: string,
     kind: SecurityEventKind,
     client: EventClient,
     details: SecurityEventDetails = {},
-  ): Promise<void> {
-    await insertSecurityEvent(executor, {
+    occurredAt: Date = this.clock.now(),
+  ): Promise<string> {
+    return insertSecurityEvent(executor, {
       userId,
       kind,
       details,
-      occurredAt: this.clock.now(),
+      occurredAt,
       userAgent: client.userAgent.slice(0, 512),
       ipAddress: client.ipAddress,
     });
@@ -67,7 +89,12 @@ export class SecurityLog {
     const details: SecurityEventDetails = { method: signIn.method };
     if (signIn.secondFactor) details.secondFactor = signIn.secondFactor;
     if (isNewDevice) details.isNewDevice = true;
-    await this.record(executor, userId, 'sign_in', client, details);
+    const occurredAt = this.clock.now();
+    const eventId = await this.record(executor, userId, 'sign_in', client, details, occurredAt);
+    if (!isNewDevice) return;
+    for (const listener of this.newDeviceListeners) {
+      await listener(executor, { userId, eventId, occurredAt, client });
+    }
   }
 
   /** Counts a failed sign-in in the account's row of the day (one atomic upsert). */

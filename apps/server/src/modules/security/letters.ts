@@ -81,3 +81,33 @@ export function passwordChangedLetter(
     footer: 'Если это были не вы, сразу восстановите пароль и завершите чужие сеансы.',
   });
 }
+
+/** After a sign-in from a device the account has not used before (the owner may turn it off). */
+export function newDeviceSignInLetter(
+  config: LetterConfig,
+  input: {
+    to: string;
+    firstName: string;
+    userName: string;
+    device: string;
+    ipAddress: string;
+    when: string;
+    notMeUrl: string;
+  },
+): Letter {
+  return composeLetter(config, {
+    to: input.to,
+    subject: 'вход с нового устройства',
+    greeting: greeting(input.firstName),
+    paragraphs: [
+      `В аккаунт ${input.userName} вошли с устройства, с которого раньше не входили.`,
+      `Устройство: ${input.device}`,
+      ...(input.ipAddress ? [`IP-адрес: ${input.ipAddress}`] : []),
+      `Время: ${input.when}`,
+      'Если это были вы, ничего делать не нужно. Если нет — нажмите кнопку ниже: мы завершим все сеансы аккаунта и поможем сменить пароль.',
+    ],
+    action: { label: 'Это был не я', url: input.notMeUrl },
+    footer:
+      'Ссылка действует 7 дней. Оповещения о входе с нового устройства можно выключить в разделе «Личные данные».',
+  });
+}

@@ -11,6 +11,7 @@ import {
   assertPasswordAllowed,
   codeRefusal,
   hashPassword,
+  isCommonPassword,
   type OneTimeCodes,
   verifyPassword,
 } from '../auth/index.js';
@@ -86,7 +87,9 @@ export class PasswordChangeService {
     assertPasswordAllowed(newPassword, user, 'newPassword');
 
     const apply = async (tx: Tx, passwordHash: string) => {
-      await updateUser(tx, user.id, { passwordHash, updatedAt: clock.now() });
+      // The checkup's flag; the policy above refuses the common ones, so today this writes false.
+      const isPasswordCommon = isCommonPassword(newPassword);
+      await updateUser(tx, user.id, { passwordHash, isPasswordCommon, updatedAt: clock.now() });
       if (logoutOtherSessions) {
         await sessions.revokeAll(user.id, { exceptSessionId: session.id }, tx);
       }

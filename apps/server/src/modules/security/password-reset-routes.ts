@@ -9,18 +9,14 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { clientOf } from '../security-log/index.js';
 import { SECURITY_MESSAGES } from './messages.js';
-import { PasswordResetService } from './password-reset-service.js';
-import type { ResetLogoutGrants } from './reset-logout-grants.js';
+import type { PasswordResetService } from './password-reset-service.js';
 
 const PREFIX = '/authms/api/Auth';
 
 /** Password recovery by an e-mail code; the rules are in password-reset-service.ts. */
-export const passwordResetRoutes: FastifyPluginAsyncZod<{ grants: ResetLogoutGrants }> = async (
-  app,
-  { grants },
-) => {
-  const passwords = new PasswordResetService({ ...app.deps, grants });
-
+export const passwordResetRoutes: FastifyPluginAsyncZod<{
+  passwords: PasswordResetService;
+}> = async (app, { passwords }) => {
   app.post(
     `${PREFIX}/forgot-password`,
     {

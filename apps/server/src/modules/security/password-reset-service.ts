@@ -4,7 +4,7 @@ import type { Clock } from '../../adapters/clock.js';
 import type { Mailer } from '../../adapters/mail.js';
 import { enforceLimit, type RateLimiter } from '../../adapters/rate-limit.js';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Executor } from '../../db/database.js';
 import { emailKey, findUserByEmailKey, updateUser } from '../accounts/index.js';
 import type { LoginThrottle, SessionStore } from '../auth/index.js';
 import {
@@ -89,6 +89,37 @@ export class PasswordResetService {
   }
 
   /**
+   * Mails a reset code to a known account in the caller's transaction («Это был не я»). Inside
+   * the resend countdown the code already mailed stands and nothing more is sent. Answers the
+   * seconds until another code may be asked for.
+   */
+  async mailResetCode(
+    tx: Executor,
+    user: { id: string; email: string; firstName: string },
+  ): Promise<number> {
+    const { codes, mail, config } = this.deps;
+    try {
+      const issued = await codes.issue(
+        { purpose: PASSWORD_RESET_PURPOSE, subject: user.id, userId: user.id },
+        tx,
+      );
+      await mail.enqueue(
+        resetCodeLetter(config, {
+          to: user.email,
+          firstName: user.firstName,
+          code: issued.code,
+          expiresAt: issued.expiresAt,
+        }),
+        tx,
+      );
+      return issued.resendAfterSeconds;
+    } catch (error) {
+      if (!(error instanceof CodeResendRefused)) throw error;
+      return error.secondsLeft;
+    }
+  }
+
+  /**
    * Sets the new password with the mailed code; with `logoutEverywhere` every session of the
    * account ends in the same transaction.
    */
@@ -112,7 +143,8 @@ export class PasswordResetService {
         // Throwing here keeps the code usable, so a refused password costs no try.
         assertPasswordAllowed(newPassword, user, 'newPassword');
         const passwordHash = await hashPassword(newPassword);
-        await updateUser(tx, user.id, { passwordHash, updatedAt: clock.now() });
+        const isPasswordCommon = isCommonPassword(newPassword);
+        await updateUser(tx, user.id, { passwordHash, isPasswordCommon, updatedAt: clock.now() });
         // In the reset's own transaction: the password and the sign-out happen together or not.
         if (logoutEverywhere) await sessions.revokeAll(user.id, {}, tx);
         await grants.grant(user.id, code, tx);

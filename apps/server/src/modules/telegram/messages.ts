@@ -18,7 +18,14 @@ export const BOT_TEXT = {
   notOwnContact:
     'Это не ваш номер. Нажмите кнопку «Поделиться номером телефона», чтобы отправить свой.',
   phoneConnected: (phone: string) => `Номер ${phone} подключён к аккаунту.`,
-  signIn: (input: { userName: string; device: string; ip: string; when: string; via?: string }) =>
+  signIn: (input: {
+    userName: string;
+    device: string;
+    ip: string;
+    when: string;
+    via?: string;
+    notMeUrl?: string;
+  }) =>
     [
       `Новый вход в аккаунт ${input.userName}`,
       `Устройство: ${input.device}`,
@@ -26,11 +33,13 @@ export const BOT_TEXT = {
       input.via ? `Сайт: ${input.via}` : undefined,
       `Время: ${input.when}`,
       '',
-      'Если это были не вы, завершите этот сеанс и смените пароль.',
+      'Если это были не вы, завершите этот сеанс и смените пароль или нажмите «Это был не я»: мы завершим все сеансы и поможем сменить пароль.',
+      input.notMeUrl ? `Это был не я: ${input.notMeUrl}` : undefined,
     ]
       .filter((line) => line !== undefined)
       .join('\n'),
   endSessionButton: 'Завершить этот сеанс',
+  notMeButton: 'Это был не я',
   sessionEnded: 'Сеанс завершён',
   sessionAlreadyEnded: 'Этот сеанс уже завершён',
   sessionEndedNote: 'Сеанс завершён.',
@@ -40,5 +49,7 @@ export const BOT_TEXT = {
 export const TELEGRAM_MESSAGES = {
   notConfigured: 'Telegram-бот не настроен',
   alreadyLinked: 'Telegram уже привязан к аккаунту',
+  unlinked: 'Telegram отвязан',
+  notLinked: 'Telegram не привязан к аккаунту',
   userNotFound: USER_NOT_FOUND,
 } as const;

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type {} from '../../core-plugin.js';
+import type {} from '../security/plugin.js';
 import type {} from '../security-log/plugin.js';
 import { telegramRoutes } from './routes.js';
 
@@ -8,5 +9,5 @@ export const telegramPlugin = fp(
   async (app) => {
     await app.register(telegramRoutes);
   },
-  { name: 'telegram', dependencies: ['core', 'security-log'] },
+  { name: 'telegram', dependencies: ['core', 'security-log', 'security'] },
 );

@@ -1,17 +1,24 @@
 import { timingSafeEqual } from 'node:crypto';
-import { errorAnswerSchema } from '@portal/contracts/common';
+import { errorAnswerSchema, messageAnswerSchema } from '@portal/contracts/common';
 import { telegramCheckAnswerSchema, telegramLinkAnswerSchema } from '@portal/contracts/telegram';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Update } from 'grammy/types';
 import { AppError, notFound } from '../../http/app-error.js';
 import { findUserById } from '../accounts/index.js';
-import { assertRecentlyProven, requireSession, sessionOf } from '../auth/index.js';
+import {
+  assertRecentlyProven,
+  requireRecentProof,
+  requireSession,
+  sessionOf,
+} from '../auth/index.js';
+import { clientOf } from '../security-log/index.js';
 import { createPortalBot } from './bot.js';
 import { BotRunner, WEBHOOK_PATH, webhookSecret } from './bot-runner.js';
 import { issueLinkToken } from './link-tokens.js';
 import { TELEGRAM_MESSAGES } from './messages.js';
 import { SignInNotices } from './sign-in-notices.js';
+import { unlinkTelegram } from './unlink.js';
 
 const errors = {
   401: errorAnswerSchema,
@@ -35,7 +42,7 @@ export async function telegramRoutes(app: FastifyInstance) {
     : null;
 
   if (bot) {
-    const notices = new SignInNotices(db, bot.api, log);
+    const notices = new SignInNotices(db, bot.api, app.deps.notMeLinks, log);
     sessions.onCreated(notices.onSessionCreated);
     const runner = new BotRunner(bot, config, log);
     app.addHook('onReady', async () => runner.start());
@@ -103,6 +110,34 @@ export async function telegramRoutes(app: FastifyInstance) {
       const user = await findUserById(db, sessionOf(request).userId);
       if (!user) throw notFound(TELEGRAM_MESSAGES.userNotFound);
       return user.telegramId !== null;
+    },
+  );
+
+  typed.post(
+    '/authms/api/Auth/users/unlink-telegram',
+    {
+      onRequest: requireSession,
+      preHandler: requireRecentProof,
+      schema: {
+        tags: ['telegram'],
+        summary:
+          'Отвязывает Telegram (нужен свежий Auth/proof): уведомления о входах больше не придут',
+        security: [{ bearer: [] }],
+        response: {
+          200: messageAnswerSchema,
+          401: errorAnswerSchema,
+          403: errorAnswerSchema,
+          409: errorAnswerSchema,
+        },
+      },
+    },
+    async (request) => {
+      await unlinkTelegram(
+        { db, clock, securityLog },
+        sessionOf(request).userId,
+        clientOf(request),
+      );
+      return { message: TELEGRAM_MESSAGES.unlinked };
     },
   );
 }

@@ -1,30 +1,16 @@
 import { eq } from 'drizzle-orm';
 import type { Api } from 'grammy';
-import { UAParser } from 'ua-parser-js';
 import type { Db } from '../../db/database.js';
 import { findUserById } from '../accounts/index.js';
 import { type SessionRow, sessions } from '../auth/schema.js';
+import type { NotMeLinks } from '../security/index.js';
+import { describeDevice, describeMoment, findSignInEventOf } from '../security-log/index.js';
 import { endSessionData } from './bot.js';
 import { BOT_TEXT } from './messages.js';
 
-const moscowTime = new Intl.DateTimeFormat('ru-RU', {
-  dateStyle: 'long',
-  timeStyle: 'short',
-  timeZone: 'Europe/Moscow',
-});
-
-/** 'Chrome 120, Windows 10' from a user agent; a plain fallback when nothing is recognised. */
-export function describeDevice(userAgent: string): string {
-  const { browser, os } = new UAParser(userAgent).getResult();
-  const parts = [
-    [browser.name, browser.major].filter(Boolean).join(' '),
-    [os.name, os.version].filter(Boolean).join(' '),
-  ].filter(Boolean);
-  return parts.length > 0 ? parts.join(', ') : 'неизвестное устройство';
-}
-
 /**
- * Sends "new sign-in" messages, with a button that ends that session, as sessions are created.
+ * Sends "new sign-in" messages, with a button that ends that session and the «Это был не я» link
+ * of the sign-in (modules/security), as sessions are created.
  * Sessions may be created inside a transaction that commits a moment later, so the session is
  * looked up a few times before giving up; a rolled-back sign-in is never announced.
  */
@@ -35,6 +21,7 @@ export class SignInNotices {
   constructor(
     private readonly db: Db,
     private readonly api: Api,
+    private readonly notMeLinks: NotMeLinks,
     private readonly log: { warn(obj: object, message: string): void },
   ) {}
 
@@ -68,17 +55,28 @@ export class SignInNotices {
       const user = session && (await findUserById(this.db, session.userId));
       if (!session || !user) continue;
       if (user.telegramId === null) return;
+      const eventId = await findSignInEventOf(this.db, session);
+      const notMeUrl = eventId && this.notMeLinks.url(user.id, eventId, session.createdAt);
+      // Telegram takes only public https addresses in buttons; a local portal's link goes in
+      // the text instead, so the notice is never refused for it.
+      const isButton = notMeUrl?.startsWith('https://') ?? false;
       const text = BOT_TEXT.signIn({
         userName: user.userName,
         device: describeDevice(session.userAgent),
         ip: session.ipAddress,
-        when: `${moscowTime.format(session.createdAt)} (МСК)`,
+        when: describeMoment(session.createdAt),
         ...(session.clientOrigin ? { via: session.clientOrigin } : {}),
+        ...(notMeUrl && !isButton ? { notMeUrl } : {}),
       });
+      const endButton = {
+        text: BOT_TEXT.endSessionButton,
+        callback_data: endSessionData(sessionId),
+      };
       await this.api.sendMessage(user.telegramId, text, {
         reply_markup: {
           inline_keyboard: [
-            [{ text: BOT_TEXT.endSessionButton, callback_data: endSessionData(sessionId) }],
+            [endButton],
+            ...(notMeUrl && isButton ? [[{ text: BOT_TEXT.notMeButton, url: notMeUrl }]] : []),
           ],
         },
       });

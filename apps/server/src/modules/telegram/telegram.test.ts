@@ -230,6 +230,41 @@ describe('sign-in notices', () => {
     expect(ended).toMatchObject([{ details: { via: 'telegram' }, userAgent: '', ipAddress: null }]);
   });
 
+  it("carries the sign-in's «Это был не я» link, which ends every session", async () => {
+    const { user, tg, headers } = await linkedUser();
+    const other = await database.db.transaction(async (tx) => {
+      const created = await app.deps.sessions.create(
+        { userId: user.id, userAgent: CHROME_UA, ipAddress: '203.0.113.8' },
+        tx,
+      );
+      await app.deps.securityLog.recordSignIn(
+        tx,
+        user.id,
+        { method: 'password' },
+        { userAgent: CHROME_UA, ipAddress: '203.0.113.8' },
+      );
+      return created;
+    });
+    const notice = await botSays(tg.id, '203.0.113.8');
+    // The test portal is on plain http: Telegram takes no such button, the text has it.
+    const url = /Это был не я: (\S+)/.exec(String(notice.text))?.[1];
+    expect(url).toMatch(/\/not-me\?token=/);
+    expect(notice.reply_markup).toEqual({
+      inline_keyboard: [
+        [{ text: BOT_TEXT.endSessionButton, callback_data: `end-session:${other.session.id}` }],
+      ],
+    });
+    const answer = await app.inject({
+      method: 'POST',
+      url: '/authms/api/Auth/not-me',
+      payload: { token: new URL(url!).searchParams.get('token') },
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(await app.deps.sessions.authenticate(other.token)).toBeNull();
+    const me = await app.inject({ method: 'POST', url: '/authms/api/Auth/user', headers });
+    expect(me.statusCode).toBe(401);
+  });
+
   it('sends nothing for a user without Telegram', async () => {
     const { user: linked, tg } = await linkedUser();
     const notices = () =>

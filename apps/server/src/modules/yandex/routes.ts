@@ -1,4 +1,4 @@
-import { errorAnswerSchema } from '@portal/contracts/common';
+import { errorAnswerSchema, messageAnswerSchema } from '@portal/contracts/common';
 import {
   CODE_WRONG,
   PORTAL_ONLY,
@@ -16,7 +16,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { enforceLimit } from '../../adapters/rate-limit.js';
 import { AppError, invalidInput } from '../../http/app-error.js';
-import { assertRecentlyProven, bearerToken } from '../auth/index.js';
+import {
+  assertRecentlyProven,
+  bearerToken,
+  requireRecentProof,
+  requireSession,
+  sessionOf,
+} from '../auth/index.js';
 import { clientOf } from '../security-log/index.js';
 import { YANDEX_MESSAGES } from './messages.js';
 import { createState, readState, STATE_TTL_MS } from './oauth-state.js';
@@ -30,7 +36,7 @@ import {
   signInCodeOwner,
   spendState,
 } from './sign-in-flows.js';
-import { resolveYandexAccount } from './yandex-accounts.js';
+import { resolveYandexAccount, unlinkYandex } from './yandex-accounts.js';
 import { fetchYandexProfile, YandexUnavailable } from './yandex-profile.js';
 
 export const FLOW_COOKIE = 'portal_yandex_flow';
@@ -172,6 +178,30 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
       const code = await issueSignInCode(db, state.flowHash, outcome.user.id, now, ttlMs);
       reply.header('Set-Cookie', cookie(flowId, ttlMs / 1000));
       return reply.redirect(portal('/auth', { yandexCode: code }), 302);
+    },
+  );
+
+  app.post(
+    '/authms/api/Auth/users/unlink-yandex',
+    {
+      onRequest: requireSession,
+      preHandler: requireRecentProof,
+      schema: {
+        tags: ['yandex'],
+        summary:
+          'Отвязывает Яндекс ID (нужен свежий Auth/proof); 409, пока это единственный способ войти (нет пароля)',
+        security: [{ bearer: [] }],
+        response: {
+          200: messageAnswerSchema,
+          401: errorAnswerSchema,
+          403: errorAnswerSchema.describe(`${PORTAL_ONLY}; ${PROOF_REQUIRED}`),
+          409: errorAnswerSchema,
+        },
+      },
+    },
+    async (request) => {
+      await unlinkYandex({ db, clock, securityLog }, sessionOf(request).userId, clientOf(request));
+      return { message: YANDEX_MESSAGES.unlinked };
     },
   );
 

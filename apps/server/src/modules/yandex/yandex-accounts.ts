@@ -4,6 +4,7 @@ import { USERNAME_MAX_LENGTH } from '@portal/contracts/constants';
 import type { Clock } from '../../adapters/clock.js';
 import type { Db, Tx } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/unique-violation.js';
+import { AppError } from '../../http/app-error.js';
 import {
   emailKey,
   findUserByEmailKey,
@@ -12,6 +13,7 @@ import {
   insertUser,
   isUserNameKeyTaken,
   type UserRow,
+  unlinkUserYandex,
   updateUser,
   userNameKey,
 } from '../accounts/index.js';
@@ -101,4 +103,22 @@ async function freeUserName(tx: Tx, login: string): Promise<string> {
     if (!(await isUserNameKeyTaken(tx, userNameKey(candidate)))) return candidate;
   }
   return `user${randomInt(10_000_000, 100_000_000)}`;
+}
+
+/**
+ * Unlinks the account's Yandex ID (the route has checked a fresh proof of the owner), refused
+ * while it is the account's only way in (made through Yandex ID, no password set since).
+ * `yandex_unlinked` in the same transaction.
+ */
+export async function unlinkYandex(
+  deps: { db: Db; clock: Clock; securityLog: SecurityLog },
+  userId: string,
+  client: EventClient,
+): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const outcome = await unlinkUserYandex(tx, userId, deps.clock.now());
+    if (outcome === 'only_way_in') throw new AppError('conflict', YANDEX_MESSAGES.onlyWayIn);
+    if (outcome === 'not_linked') throw new AppError('conflict', YANDEX_MESSAGES.notLinked);
+    await deps.securityLog.record(tx, userId, 'yandex_unlinked', client);
+  });
 }

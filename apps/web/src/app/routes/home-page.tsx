@@ -1,3 +1,4 @@
+import { CheckupLine } from '@/features/checkup';
 import { HomeLayout } from '@/features/home/home-layout';
 import { UserCard } from '@/features/home/user-card';
 import { MyServices } from '@/features/services/my-services';
@@ -13,6 +14,7 @@ export default function HomePage() {
   return (
     <HomeLayout
       userCard={<UserCard />}
+      checkup={<CheckupLine />}
       wallet={<WalletPanel />}
       promo={<PromoBanner />}
       services={<MyServices />}

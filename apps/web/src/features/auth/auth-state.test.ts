@@ -53,6 +53,8 @@ const user = {
   telegramId: null,
   balance: 0,
   balanceStars: 0,
+  signInAlertsByEmail: true,
+  hasPassword: true,
 };
 
 const loginBody = { usernameOrEmail: 'player', password: 'Secret123' };

@@ -6,6 +6,7 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
 import { AccountDataSection } from '@/features/account-data';
 import { fetchCurrentUser, selectUser, useLogout } from '@/features/auth';
+import { CheckupCard } from '@/features/checkup';
 import { fetchDevices, selectDevices, selectDevicesStatus } from '@/features/devices';
 import { PasskeysSection } from '@/features/passkeys';
 import { Avatar } from '@/shared/ui/avatar';
@@ -22,7 +23,7 @@ import styles from './profile-page.module.css';
 import { SecurityCard } from './security-card';
 import { checkTelegram } from './telegram-slice';
 
-/** /profile: user card, contacts, security and 2FA, devices, logout. */
+/** /profile: user card, security checkup, contacts, security and 2FA, devices, logout. */
 export default function ProfilePage() {
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser);
@@ -107,6 +108,10 @@ export default function ProfilePage() {
           </Button>
         </Card>
 
+        <div className={styles.wide}>
+          <CheckupCard />
+        </div>
+
         <Card aria-labelledby="contacts-title">
           <h2 id="contacts-title" className={styles.cardTitle}>
             Контакты
@@ -119,7 +124,12 @@ export default function ProfilePage() {
                   {user.email}
                 </span>
               </div>
-              <Button variant="secondary" size="sm" onClick={() => setIsEmailOpen(true)}>
+              <Button
+                variant="secondary"
+                size="sm"
+                data-checkup-target="email"
+                onClick={() => setIsEmailOpen(true)}
+              >
                 Изменить
               </Button>
             </div>

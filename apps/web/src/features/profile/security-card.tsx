@@ -4,10 +4,12 @@ import { runtimeConfig } from '@/config/runtime-config';
 import { PasswordChangeEntry, TwoFactorSetting } from '@/features/security';
 import { Card } from '@/shared/ui/card';
 import styles from './profile-page.module.css';
+import { SignInAlertsSetting } from './sign-in-alerts-setting';
 import { StatusText } from './status-text';
 import { TelegramSetting } from './telegram-setting';
 import { selectTelegramStatus } from './telegram-slice';
-import { phoneStatus, telegramStatus, yandexStatus } from './two-factor-statuses';
+import { phoneStatus, telegramStatus } from './two-factor-statuses';
+import { YandexSetting } from './yandex-setting';
 
 /** Security: the password and the second factors (authenticator, Telegram, phone, Yandex). */
 export function SecurityCard({ user }: { user: User }) {
@@ -23,28 +25,21 @@ export function SecurityCard({ user }: { user: User }) {
       <div className={styles.embeddedRow}>
         <PasswordChangeEntry />
       </div>
+      <SignInAlertsSetting user={user} />
       <h3 className={styles.sectionTitle}>Двухфакторная аутентификация</h3>
       <div className={styles.rows}>
         <div className={`${styles.row} ${styles.embeddedRow}`}>
           <TwoFactorSetting />
         </div>
         <TelegramSetting />
-        {/* Phone and Yandex have no action buttons. */}
+        {/* The phone has no action button. */}
         <div className={styles.row}>
           <div className={styles.rowText}>
             <span className={styles.rowTitle}>Телефон</span>
             <StatusText status={phoneStatus(user, telegram)} testId="phone-status" />
           </div>
         </div>
-        <div className={styles.row}>
-          <div className={styles.rowText}>
-            <span className={styles.rowTitle}>Яндекс ID</span>
-            <StatusText
-              status={yandexStatus(user, runtimeConfig.isYandexOffered)}
-              testId="yandex-status"
-            />
-          </div>
-        </div>
+        <YandexSetting user={user} />
       </div>
     </Card>
   );

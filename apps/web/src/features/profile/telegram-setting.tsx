@@ -7,13 +7,15 @@ import { fetchCurrentUser } from '@/features/auth';
 import { ProofStep } from '@/features/security';
 import { isProofRequired, toApiFailure } from '@/shared/api/api-failure';
 import { Button } from '@/shared/ui/button';
-import { Modal, ModalClose } from '@/shared/ui/modal';
+import { Modal } from '@/shared/ui/modal';
 import { notify } from '@/shared/ui/toast';
 import { generateTelegramLink } from './api/telegram';
+import { unlinkTelegram } from './api/unlink';
 import styles from './profile-page.module.css';
 import { StatusText } from './status-text';
 import { checkTelegram, selectTelegramStatus } from './telegram-slice';
 import { telegramStatus } from './two-factor-statuses';
+import { UnlinkDialog } from './unlink-dialog';
 
 /** How often the page asks whether the bot has linked the account, while a link is open. */
 const RECHECK_EVERY_MS = 2_000;
@@ -30,8 +32,8 @@ function openLink(link: string, tab: Window | null = window.open('', '_blank')) 
 
 /**
  * Telegram is mandatory ('*обязательно'). Connecting opens the bot's one-time link in a
- * new tab; the page then watches for the bot to report the link. It cannot be unlinked, only the
- * account deleted: 'Отключить' explains that in an info modal. On a portal without a bot
+ * new tab; the page then watches for the bot to report the link. 'Отвязать' unlinks it after a
+ * confirmation and a fresh proof of the owner (`UnlinkDialog`). On a portal without a bot
  * (`isTelegramOffered`) an unlinked account sees «Недоступно» and a disabled button.
  */
 export function TelegramSetting() {
@@ -42,7 +44,7 @@ export function TelegramSetting() {
   );
   const [waitingUntil, setWaitingUntil] = useState<number | null>(null);
   const [isLinking, setIsLinking] = useState(false);
-  const [isInfoOpen, setIsInfoOpen] = useState(false);
+  const [isUnlinkOpen, setIsUnlinkOpen] = useState(false);
   /** The link dialog: the proof step, then (link known) a button that opens the bot. */
   const [proofDialog, setProofDialog] = useState<{ link: string | null } | null>(null);
 
@@ -93,8 +95,8 @@ export function TelegramSetting() {
         <StatusText status={status} testId="telegram-status" />
       </div>
       {status === 'connected' ? (
-        <Button variant="secondary" size="sm" onClick={() => setIsInfoOpen(true)}>
-          Отключить
+        <Button variant="secondary" size="sm" onClick={() => setIsUnlinkOpen(true)}>
+          Отвязать
         </Button>
       ) : (
         <Button
@@ -143,16 +145,16 @@ export function TelegramSetting() {
           />
         )}
       </Modal>
-      <Modal
-        isOpen={isInfoOpen}
-        onOpenChange={setIsInfoOpen}
-        title="Отключить Telegram нельзя"
-        description="Telegram обязателен: через него приходят уведомления о входах в аккаунт и подключён телефон. Отвязать Telegram можно только вместе с удалением аккаунта."
-        footer={
-          <ModalClose>
-            <Button>Понятно</Button>
-          </ModalClose>
-        }
+      <UnlinkDialog
+        isOpen={isUnlinkOpen}
+        onOpenChange={setIsUnlinkOpen}
+        title="Отвязать Telegram?"
+        description="Уведомления о входах в аккаунт в Telegram больше не придут. Телефон, подключённый через бота, останется в профиле. Привязать Telegram можно снова в любой момент."
+        unlink={unlinkTelegram}
+        onUnlinked={() => {
+          void dispatch(checkTelegram({ isQuiet: true }));
+          void dispatch(fetchCurrentUser());
+        }}
       />
     </div>
   );

@@ -9,6 +9,7 @@ import {
   passwordReset,
   type ResetPasswordState,
   resetPasswordFlow,
+  resetPasswordStateFor,
 } from './reset-password-flow';
 
 const run = (...actions: Parameters<typeof resetPasswordFlow.reducer>[1][]): ResetPasswordState =>
@@ -59,5 +60,24 @@ describe('the password reset steps', () => {
 
   it('end once the password is reset', () => {
     expect(run(sent('user@example.com'), passwordReset()).step).toBe('done');
+  });
+});
+
+describe('opening the reset at its code step («Это был не я» mailed the code)', () => {
+  it('starts at the code for that address, with the countdown the server gave', () => {
+    expect(resetPasswordStateFor({ email: 'user@example.com', resendAfterSeconds: 45 }, T)).toEqual(
+      {
+        step: 'code',
+        email: 'user@example.com',
+        resendAt: T + 45_000,
+        isReopened: false,
+      },
+    );
+  });
+
+  it('starts at the address for anything else in the router state', () => {
+    for (const state of [null, undefined, {}, { email: 'a@b.c' }, 'user@example.com']) {
+      expect(resetPasswordStateFor(state, T)).toEqual(initialResetPasswordState);
+    }
   });
 });

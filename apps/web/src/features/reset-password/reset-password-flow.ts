@@ -23,6 +23,28 @@ export type ResetPasswordState = {
   isReopened: boolean;
 };
 
+/**
+ * How another page opens the code step directly (the router's `state` of /reset-password): a code
+ * was already mailed to `email` («Это был не я»), another may be asked after the seconds given.
+ */
+export type ResetPasswordEntry = { email: string; resendAfterSeconds: number };
+
+/** The code step of a code mailed elsewhere at `now`, or the first step without one. */
+export function resetPasswordStateFor(entry: unknown, now: number): ResetPasswordState {
+  if (!isEntry(entry)) return initialResetPasswordState;
+  return {
+    step: 'code',
+    email: entry.email,
+    resendAt: now + entry.resendAfterSeconds * 1000,
+    isReopened: false,
+  };
+}
+
+function isEntry(value: unknown): value is ResetPasswordEntry {
+  const entry = value as Partial<ResetPasswordEntry> | null;
+  return typeof entry?.email === 'string' && typeof entry.resendAfterSeconds === 'number';
+}
+
 export const initialResetPasswordState: ResetPasswordState = {
   step: 'email',
   email: '',

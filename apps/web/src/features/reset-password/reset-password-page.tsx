@@ -1,4 +1,5 @@
 import { useReducer } from 'react';
+import { useLocation } from 'react-router';
 import { BrandCard } from '@/shared/ui/brand-card';
 import { ResetCodeStep } from './reset-code-step';
 import { ResetDoneStep } from './reset-done-step';
@@ -8,10 +9,10 @@ import {
   codeReopened,
   codeResent,
   codeSent,
-  initialResetPasswordState,
   isCodeOnItsWay,
   passwordReset,
   resetPasswordFlow,
+  resetPasswordStateFor,
 } from './reset-password-flow';
 
 /**
@@ -21,7 +22,11 @@ import {
  * letter): step 2 says the code is already on its way and its countdown goes on.
  */
 export default function ResetPasswordPage() {
-  const [flow, dispatch] = useReducer(resetPasswordFlow.reducer, initialResetPasswordState);
+  // «Это был не я» opens the code step for the code it mailed (`ResetPasswordEntry`).
+  const { state: entry } = useLocation();
+  const [flow, dispatch] = useReducer(resetPasswordFlow.reducer, entry, (given: unknown) =>
+    resetPasswordStateFor(given, Date.now()),
+  );
   const { step, email } = flow;
 
   return (

@@ -133,7 +133,12 @@ export function PasswordChangeEntry() {
         </span>
       </div>
       <div className={styles.actions}>
-        <Button variant="secondary" size="sm" onClick={() => dispatch(opened())}>
+        <Button
+          variant="secondary"
+          size="sm"
+          data-checkup-target="password-change"
+          onClick={() => dispatch(opened())}
+        >
           Сменить пароль
         </Button>
       </div>

@@ -98,7 +98,12 @@ export function TwoFactorSetting() {
       <div className={styles.actions} ref={actionsRef}>
         {isConnected ? (
           <>
-            <Button variant="ghost" size="sm" onClick={() => flowDispatch(dialogOpened('renew'))}>
+            <Button
+              variant="ghost"
+              size="sm"
+              data-checkup-target="recovery-codes"
+              onClick={() => flowDispatch(dialogOpened('renew'))}
+            >
               Новые резервные коды
             </Button>
             <Button
@@ -117,6 +122,7 @@ export function TwoFactorSetting() {
             disabled={status === 'unavailable'}
             aria-disabled={flow.isStarting || undefined}
             aria-busy={flow.isStarting}
+            data-checkup-target="two-factor-connect"
             onClick={() => void connect()}
           >
             Подключить

@@ -31,5 +31,7 @@ export async function userOf(baseUrl: string, token: string) {
     telegramId: string | null;
     phoneNamber: string | null;
     yandexId: string | null;
+    signInAlertsByEmail: boolean;
+    hasPassword: boolean;
   };
 }

@@ -1,0 +1,110 @@
+import type { MessageAnswer } from '@portal/contracts/common';
+import { useState } from 'react';
+import { ProofStep } from '@/features/security';
+import { isProofRequired, toApiFailure } from '@/shared/api/api-failure';
+import { Button } from '@/shared/ui/button';
+import { Modal } from '@/shared/ui/modal';
+import { notify } from '@/shared/ui/toast';
+import styles from './profile-page.module.css';
+
+type UnlinkDialogProps = {
+  isOpen: boolean;
+  onOpenChange: (isOpen: boolean) => void;
+  /** «Отвязать Telegram?» */
+  title: string;
+  /** What the owner loses by unlinking. */
+  description: string;
+  unlink: () => Promise<MessageAnswer>;
+  onUnlinked: () => void;
+};
+
+/**
+ * Unlinking a way into the account (Telegram, Yandex ID): a confirmation, then, when the server
+ * asks for it, the fresh proof of the owner, after which the unlinking is repeated. A refusal
+ * (Yandex ID as the only way in) is shown in the dialog, where its advice can be read.
+ */
+export function UnlinkDialog({
+  isOpen,
+  onOpenChange,
+  title,
+  description,
+  unlink,
+  onUnlinked,
+}: UnlinkDialogProps) {
+  const [step, setStep] = useState<'confirm' | 'proof'>('confirm');
+  const [error, setError] = useState<string | null>(null);
+  const [isBusy, setIsBusy] = useState(false);
+
+  function close() {
+    onOpenChange(false);
+    setStep('confirm');
+    setError(null);
+  }
+
+  async function run(): Promise<void> {
+    const answer = await unlink();
+    notify.success(answer.message);
+    close();
+    onUnlinked();
+  }
+
+  async function confirm() {
+    setIsBusy(true);
+    setError(null);
+    try {
+      await run();
+    } catch (failure) {
+      const reason = toApiFailure(failure);
+      if (isProofRequired(reason)) setStep('proof');
+      else setError(reason.text);
+    } finally {
+      setIsBusy(false);
+    }
+  }
+
+  return (
+    <Modal
+      isOpen={isOpen}
+      onOpenChange={(open) => (open ? onOpenChange(true) : close())}
+      title={title}
+      description={step === 'confirm' ? description : undefined}
+      footer={
+        step === 'confirm' ? (
+          <>
+            <Button variant="secondary" onClick={close}>
+              Отмена
+            </Button>
+            <Button
+              variant="danger"
+              disabled={isBusy || error !== null}
+              aria-busy={isBusy}
+              onClick={() => void confirm()}
+            >
+              Отвязать
+            </Button>
+          </>
+        ) : undefined
+      }
+    >
+      {step === 'confirm' && error && (
+        <p className={styles.lead} role="alert">
+          {error}
+        </p>
+      )}
+      {step === 'proof' && (
+        <ProofStep
+          onCancel={close}
+          onProven={async () => {
+            try {
+              await run();
+            } catch (failure) {
+              // Refused after the proof (the only way in): back to the dialog's message.
+              setStep('confirm');
+              setError(toApiFailure(failure).text);
+            }
+          }}
+        />
+      )}
+    </Modal>
+  );
+}
