@@ -50,6 +50,8 @@ CREATE TABLE payment_refunds (
     CHECK (status IN ('pending', 'completed', 'refused', 'unknown')),
   reason text NOT NULL,
   operator text NOT NULL,
+  -- the caller's key: a repeat with it answers the first refund and refunds nothing more
+  idempotency_key text UNIQUE,
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now()
 );

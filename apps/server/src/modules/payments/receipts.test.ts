@@ -1,18 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createSignedInUser } from '../../../test/support/fixtures.js';
-import type { TestApp } from '../../../test/support/test-app.js';
 import {
   activeProvider,
   balancesOf,
   createWalletTestApp,
-  pressSandboxButton,
-  requestTopUp,
+  paidTopUp,
 } from '../../../test/support/wallet.js';
 import type { FetchLike } from '../../adapters/tbank/client.js';
 import { hasValidTbankToken, tbankToken } from '../../adapters/tbank/token.js';
 import { sandboxPayments } from '../payment-sandbox/schema.js';
-import { payments, receipts } from './schema.js';
+import { receipts } from './schema.js';
 
 const NOTIFY = '/paymentms/api/Payment/notification';
 
@@ -24,20 +21,6 @@ const recordNotifications =
     if (url.endsWith(NOTIFY)) sent.push(JSON.parse(String(init.body)));
     return inner(url, init);
   };
-
-/** A paid top-up of `amount` roubles through the sandbox's checkout page. */
-async function paidTopUp(t: TestApp, amount: number) {
-  const signedIn = await createSignedInUser(t);
-  const created = await requestTopUp(t, signedIn, amount);
-  expect(created.statusCode).toBe(200);
-  const pressed = await pressSandboxButton(t.app, created.json().data.paymentUrl, 'pay');
-  expect(pressed.statusCode).toBe(303);
-  const [payment] = await t.database.db
-    .select()
-    .from(payments)
-    .where(eq(payments.userId, signedIn.user.id));
-  return { ...signedIn, payment: payment! };
-}
 
 describe('receipts: sent with Init, fiscalised by the provider, stored once', () => {
   const testApp = createWalletTestApp({ wrap: recordNotifications });

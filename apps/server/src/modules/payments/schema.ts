@@ -81,6 +81,7 @@ export const paymentRefunds = pgTable('payment_refunds', {
     .default('pending'),
   reason: text('reason').notNull(),
   operator: text('operator').notNull(),
+  idempotencyKey: text('idempotency_key').unique(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
