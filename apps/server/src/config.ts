@@ -115,6 +115,8 @@ const envSchema = z.object({
   RECEIPT_PAYMENT_OBJECT: z.enum(['payment', 'service', 'another']).default('payment'),
   /** `1.2` adds FfdVersion and the item's MeasurementUnit; the terminal's register must support it. */
   RECEIPT_FFD_VERSION: z.enum(['1.05', '1.2']).default('1.05'),
+  /** The tax service's page where anyone checks a receipt by its numbers (the receipt page links it). */
+  RECEIPT_CHECK_URL: z.url().default('https://kkt-online.nalog.ru/'),
   /** Seconds between reconciliation runs (GetState for pending payments); 0 turns it off. */
   PAYMENT_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
   /** Seconds between auto-renewal runs; 0 turns it off. */

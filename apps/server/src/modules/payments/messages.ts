@@ -29,7 +29,6 @@ export const TOP_UP_BY_CARD = 'Пополнение баланса картой'
 export const TOP_UP_BY_SBP = 'Пополнение баланса через СБП';
 export const TOP_UP_REFUND = 'Возврат пополнения баланса';
 
-export const REFUND_PAYMENT_NOT_FOUND = 'Платёж не найден';
 export const REFUND_NOT_PAID = 'Этот платёж не зачислен на баланс: возвращать нечего';
 export const REFUND_NOTHING_LEFT =
   'Возвращать нечего: платёж уже возвращён или его деньги потрачены';
@@ -40,3 +39,4 @@ export const REFUND_PROVIDER_REFUSED =
   'Банк отказал в возврате. Деньги остались на балансе клиента';
 export const REFUND_KEY_REUSED = 'Этот ключ идемпотентности уже использован для другого возврата';
 export const REFUND_RETURNED = 'Возврат не выполнен банком: деньги возвращены на баланс';
+export const RECEIPT_NOT_FOUND = 'Чек не найден';

@@ -4,6 +4,7 @@ import {
   activeProvider,
   balancesOf,
   createWalletTestApp,
+  expectLedgerBalanced,
   paidTopUp,
 } from '../../../test/support/wallet.js';
 import type { FetchLike } from '../../adapters/tbank/client.js';
@@ -139,5 +140,67 @@ describe('receipts: sent with Init, fiscalised by the provider, stored once', ()
     expect(
       await t.database.db.select().from(receipts).where(eq(receipts.paymentId, payment.id)),
     ).toHaveLength(1);
+  });
+
+  it('the history links the receipts; the owner reads one with its FNS QR string, others get 404', async () => {
+    const t = await testApp;
+    const { user, headers, payment } = await paidTopUp(t, 1000);
+    await t.app.deps.payments.refundPayment({
+      paymentId: payment.id,
+      amountKopecks: 25_050,
+      reason: 'тест',
+      operator: 'test',
+    });
+    await expectLedgerBalanced(t, user.id);
+    const history = await t.app.inject({ method: 'GET', url: '/payments/payments/user', headers });
+    const items = history.json().data as { kind: string; receiptId?: string }[];
+    const topUp = items.find((item) => item.kind === 'topUp')!;
+    const refund = items.find((item) => item.kind === 'refund')!;
+    expect(topUp.receiptId).toEqual(expect.any(String));
+    expect(refund.receiptId).toEqual(expect.any(String));
+    expect(refund.receiptId).not.toBe(topUp.receiptId);
+
+    const income = await t.app.inject({
+      method: 'GET',
+      url: `/payments/receipts/${topUp.receiptId}`,
+      headers,
+    });
+    expect(income.statusCode).toBe(200);
+    const [row] = await t.database.db
+      .select()
+      .from(receipts)
+      .where(eq(receipts.id, topUp.receiptId!));
+    const printed = String((row!.raw as { ReceiptDatetime: string }).ReceiptDatetime);
+    const t14 = `${printed.slice(0, 4)}${printed.slice(5, 7)}${printed.slice(8, 10)}T${printed.slice(11, 13)}${printed.slice(14, 16)}`;
+    expect(income.json()).toMatchObject({
+      type: 'income',
+      seller: 'GameHost',
+      itemName: 'Пополнение баланса',
+      amount: 1000,
+      vat: 'none',
+      taxation: 'usn_income',
+      fnNumber: row!.fnNumber,
+      qrText: `t=${t14}&s=1000.00&fn=${row!.fnNumber}&i=${row!.fiscalDocumentNumber}&fp=${row!.fiscalDocumentAttribute}&n=1`,
+      checkUrl: 'https://kkt-online.nalog.ru/',
+    });
+    expect(Buffer.from(income.json().qrCode, 'base64').subarray(1, 4).toString()).toBe('PNG');
+    const refundReceipt = await t.app.inject({
+      method: 'GET',
+      url: `/payments/receipts/${refund.receiptId}`,
+      headers,
+    });
+    expect(refundReceipt.json()).toMatchObject({ type: 'refund', amount: 250.5 });
+    expect(refundReceipt.json().qrText).toMatch(/&s=250\.50&.*&n=2$/);
+
+    const stranger = await paidTopUp(t, 10);
+    for (const url of [`/payments/receipts/${topUp.receiptId}`, '/payments/receipts/nope']) {
+      const answer = await t.app.inject({ method: 'GET', url, headers: stranger.headers });
+      expect(answer.statusCode).toBe(404);
+    }
+    const anonymous = await t.app.inject({
+      method: 'GET',
+      url: `/payments/receipts/${topUp.receiptId}`,
+    });
+    expect(anonymous.statusCode).toBe(401);
   });
 });

@@ -1,3 +1,4 @@
+import { PAYMENT_NOT_FOUND } from '@portal/contracts/messages';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { PaymentProviderError } from '../../adapters/tbank/client.js';
@@ -11,7 +12,6 @@ import {
   REFUND_KEY_REUSED,
   REFUND_NOT_PAID,
   REFUND_NOTHING_LEFT,
-  REFUND_PAYMENT_NOT_FOUND,
   REFUND_PROVIDER_REFUSED,
   REFUND_RETURNED,
   REFUND_TOO_LARGE,
@@ -99,11 +99,11 @@ export async function refundPayment(
     throw invalidInput(REFUND_AMOUNT_INVALID);
   }
   const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-  if (!UUID.test(input.paymentId)) throw notFound(REFUND_PAYMENT_NOT_FOUND);
+  if (!UUID.test(input.paymentId)) throw notFound(PAYMENT_NOT_FOUND);
 
   const started = await deps.db.transaction(async (tx) => {
     const payment = await lockPayment(tx, input.paymentId);
-    if (!payment) throw notFound(REFUND_PAYMENT_NOT_FOUND);
+    if (!payment) throw notFound(PAYMENT_NOT_FOUND);
     if (input.idempotencyKey) {
       const [first] = await tx
         .select()
