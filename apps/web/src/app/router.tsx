@@ -19,6 +19,7 @@ const ProfilePage = lazy(() => import('@/features/profile/profile-page'));
 const DevicesPage = lazy(() => import('@/features/devices/devices-page'));
 const SecurityLogPage = lazy(() => import('@/features/security-log/security-log-page'));
 const WalletHistoryPage = lazy(() => import('@/features/wallet/wallet-history-page'));
+const ReceiptPage = lazy(() => import('@/features/wallet/receipt-page'));
 const NotFoundPage = lazy(() => import('@/features/not-found/not-found-page'));
 
 /**
@@ -43,6 +44,7 @@ export function AppRoutes() {
           <Route path={paths.devices.path} element={<DevicesPage />} />
           <Route path={paths.securityLog.path} element={<SecurityLogPage />} />
           <Route path={paths.walletHistory.path} element={<WalletHistoryPage />} />
+          <Route path={paths.walletReceipt.path} element={<ReceiptPage />} />
         </Route>
       </Route>
       <Route path={paths.notFound.path} element={<Loading element={<NotFoundPage />} />} />

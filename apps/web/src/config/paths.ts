@@ -10,6 +10,10 @@ export const paths = {
   devices: { path: '/profile/devices', getHref: () => '/profile/devices' },
   securityLog: { path: '/profile/security-log', getHref: () => '/profile/security-log' },
   walletHistory: { path: '/wallet/history', getHref: () => '/wallet/history' },
+  walletReceipt: {
+    path: '/wallet/receipts/:id',
+    getHref: (id: string) => `/wallet/receipts/${encodeURIComponent(id)}`,
+  },
   oauth: { path: '/oauth', getHref: () => '/oauth' },
   notFound: { path: '*', getHref: () => '/404' },
 } as const;
