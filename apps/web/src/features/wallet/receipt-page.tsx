@@ -57,9 +57,14 @@ export default function ReceiptPage() {
       <PageHeader title="Кассовый чек">
         <PageBackLink to={paths.walletHistory.getHref()}>История</PageBackLink>
       </PageHeader>
-      <Card aria-labelledby="receipt-title" aria-busy={state.status === 'loading'}>
+      <Card
+        {...(state.status === 'ready'
+          ? { 'aria-labelledby': 'receipt-title' }
+          : { 'aria-label': 'Кассовый чек' })}
+        aria-busy={state.status === 'loading'}
+      >
         {state.status === 'loading' ? (
-          <div className={styles.loading} aria-label="Загрузка чека">
+          <div className={styles.loading} role="status" aria-label="Загрузка чека">
             <Skeleton width="40%" height={20} />
             <Skeleton width="70%" height={16} />
             <Skeleton width="60%" height={16} />
