@@ -21,7 +21,8 @@ export function refundLetter(
     subject: 'возврат пополнения',
     greeting: input.firstName ? `Здравствуйте, ${input.firstName}!` : 'Здравствуйте!',
     paragraphs: [
-      `Мы вернули ${formatRoubles(input.amountKopecks / 100)} из пополнения баланса от ${moscowDate.format(input.paidAt)}. На балансе аккаунта их больше нет.`,
+      // The date ends with «г.», so it stands inside the sentence, never before its full stop.
+      `Мы вернули ${formatRoubles(input.amountKopecks / 100)} из пополнения от ${moscowDate.format(input.paidAt)} и списали эту сумму с баланса аккаунта.`,
       'Деньги вернутся на карту или счёт, с которых вы платили; когда именно, зависит от вашего банка.',
       'Чек возврата появится в истории операций, как только его пробьёт касса.',
     ],

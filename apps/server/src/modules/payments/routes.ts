@@ -128,7 +128,8 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Уведомление T-Bank о статусе платежа (вызывает провайдер)',
         description:
           'Проверяется подпись `Token` терминала. CONFIRMED зачисляет деньги ровно один раз, ' +
-          'REFUNDED/PARTIAL_REFUNDED списывают возврат. Ответ — текст `OK`.',
+          'REFUNDED/PARTIAL_REFUNDED списывают возврат (кроме уже списанного при возврате из портала), ' +
+          'RECEIPT сохраняет чек (один раз на фискальный документ, без движения денег). Ответ — текст `OK`.',
         body: notificationSchema,
         response: {
           200: { description: 'Принято', content: { 'text/plain': { schema: z.literal('OK') } } },
