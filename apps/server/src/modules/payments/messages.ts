@@ -40,3 +40,6 @@ export const REFUND_PROVIDER_REFUSED =
 export const REFUND_KEY_REUSED = 'Этот ключ идемпотентности уже использован для другого возврата';
 export const REFUND_RETURNED = 'Возврат не выполнен банком: деньги возвращены на баланс';
 export const RECEIPT_NOT_FOUND = 'Чек не найден';
+export const REFUND_NO_PROVIDER = 'Возврат недоступен: платёжный провайдер не настроен';
+export const REFUND_OTHER_PROVIDER =
+  'Платёж прошёл через другой платёжный провайдер: вернуть его через нынешний нельзя';

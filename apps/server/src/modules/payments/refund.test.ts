@@ -1,12 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { lettersTo } from '../../../test/support/fixtures.js';
+import { createSignedInUser, lettersTo } from '../../../test/support/fixtures.js';
 import type { TestApp } from '../../../test/support/test-app.js';
 import {
   createWalletTestApp,
   expectLedgerBalanced,
   fundUser,
   paidTopUp,
+  requestTopUp,
 } from '../../../test/support/wallet.js';
 import type { FetchLike } from '../../adapters/tbank/client.js';
 import { sandboxPayments } from '../payment-sandbox/schema.js';
@@ -218,5 +219,16 @@ describe('refundPayment: staff refunds a top-up through the provider', () => {
     await expect(refund(t, '00000000-0000-4000-8000-000000000000', 0)).rejects.toMatchObject({
       statusCode: 400,
     });
+    const signedIn = await createSignedInUser(t);
+    expect((await requestTopUp(t, signedIn, 100)).statusCode).toBe(200);
+    const [pending] = await t.database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.userId, signedIn.user.id));
+    await expect(refund(t, pending!.id)).rejects.toMatchObject({
+      statusCode: 409,
+      message: 'Этот платёж не зачислен на баланс: возвращать нечего',
+    });
+    await expectLedgerBalanced(t, signedIn.user.id);
   });
 });

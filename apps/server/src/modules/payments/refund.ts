@@ -10,8 +10,10 @@ import { refundLetter } from './letters.js';
 import {
   REFUND_AMOUNT_INVALID,
   REFUND_KEY_REUSED,
+  REFUND_NO_PROVIDER,
   REFUND_NOT_PAID,
   REFUND_NOTHING_LEFT,
+  REFUND_OTHER_PROVIDER,
   REFUND_PROVIDER_REFUSED,
   REFUND_RETURNED,
   REFUND_TOO_LARGE,
@@ -117,11 +119,12 @@ export async function refundPayment(
         return { repeat: first };
       }
     }
-    if (!payment.creditedAt || !REFUNDABLE_STATUSES.has(payment.status) || !provider) {
+    if (!payment.creditedAt || !REFUNDABLE_STATUSES.has(payment.status)) {
       throw new AppError('conflict', REFUND_NOT_PAID);
     }
+    if (!provider) throw new AppError('unavailable', REFUND_NO_PROVIDER);
     if (!payment.providerPaymentId || payment.provider !== provider.name) {
-      throw new AppError('conflict', REFUND_NOT_PAID);
+      throw new AppError('conflict', REFUND_OTHER_PROVIDER);
     }
     const balances = await lockBalances(tx, payment.userId);
     const available = refundableKopecks(payment, balances?.kopecks ?? 0);
