@@ -4,7 +4,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_API, addressSequence } from '../../../test/support/auth-helpers.js';
+import { addressSequence, AUTH_API } from '../../../test/support/auth-helpers.js';
 import { createUser, DEFAULT_PASSWORD } from '../../../test/support/fixtures.js';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { buildApp } from '../../app.js';
