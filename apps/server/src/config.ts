@@ -86,6 +86,37 @@ const envSchema = z.object({
   TBANK_TIMEOUT_MS: z.coerce.number().int().min(1000).default(15_000),
   TOP_UP_MIN_ROUBLES: z.coerce.number().int().min(1).default(10),
   TOP_UP_MAX_ROUBLES: z.coerce.number().int().min(1).default(100_000),
+  /**
+   * The fiscal receipt (54-FZ) sent with every Init and refund Cancel (modules/payments/receipt.ts,
+   * docs/decisions/0032-receipts.md). A wallet top-up is an advance for services not yet chosen:
+   * PaymentMethod `advance` (признак способа расчёта «аванс») and PaymentObject `payment`
+   * («платёж»), as 54-FZ asks for money taken before the subject of the sale is known.
+   */
+  RECEIPT_TAXATION: z
+    .enum(['osn', 'usn_income', 'usn_income_outcome', 'esn', 'patent'])
+    .default('usn_income'),
+  RECEIPT_VAT: z
+    .enum([
+      'none',
+      'vat0',
+      'vat5',
+      'vat7',
+      'vat10',
+      'vat20',
+      'vat105',
+      'vat107',
+      'vat110',
+      'vat120',
+    ])
+    .default('none'),
+  RECEIPT_PAYMENT_METHOD: z
+    .enum(['full_prepayment', 'prepayment', 'advance', 'full_payment'])
+    .default('advance'),
+  RECEIPT_PAYMENT_OBJECT: z.enum(['payment', 'service', 'another']).default('payment'),
+  /** `1.2` adds FfdVersion and the item's MeasurementUnit; the terminal's register must support it. */
+  RECEIPT_FFD_VERSION: z.enum(['1.05', '1.2']).default('1.05'),
+  /** The tax service's page where anyone checks a receipt by its numbers (the receipt page links it). */
+  RECEIPT_CHECK_URL: z.url().default('https://kkt-online.nalog.ru/'),
   /** Seconds between reconciliation runs (GetState for pending payments); 0 turns it off. */
   PAYMENT_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
   /** Seconds between auto-renewal runs; 0 turns it off. */

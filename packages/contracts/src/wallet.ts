@@ -160,6 +160,8 @@ export const paymentHistoryItemSchema = z.object({
   expiresAt: timestampSchema.optional(),
   /** Pending top-ups only: the payment page (card) or SBP link, to go back and pay. */
   continueUrl: z.url({ protocol: /^https?$/ }).optional(),
+  /** A paid top-up or a refund whose fiscal receipt has arrived: `GET /payments/receipts/:id`. */
+  receiptId: z.uuid().optional(),
 });
 export type PaymentHistoryItem = z.infer<typeof paymentHistoryItemSchema>;
 
@@ -231,3 +233,89 @@ export const paymentHistoryAnswerSchema = z.object({
   nextCursor: z.string().nullable().optional(),
 });
 export type PaymentHistoryAnswer = z.infer<typeof paymentHistoryAnswerSchema>;
+
+// ---------------------------------------------------------------- receipts
+
+/** income: the top-up (приход); refund: its return (возврат прихода). */
+export const receiptTypeSchema = z.enum(['income', 'refund']);
+export type ReceiptType = z.infer<typeof receiptTypeSchema>;
+
+/** One fiscal receipt as its page shows it (`GET /payments/receipts/:id`, the owner's only). */
+export const receiptAnswerSchema = z.object({
+  id: z.uuid(),
+  type: receiptTypeSchema,
+  /** The brand the portal sells under. */
+  seller: z.string(),
+  /** When the register printed it. */
+  issuedAt: timestampSchema,
+  itemName: z.string(),
+  /** Roubles with two decimals. */
+  amount: z.number(),
+  /** The item's VAT code as sent to the register: none, vat0, vat20, … */
+  vat: z.string(),
+  /** The taxation system code: osn, usn_income, …; absent when the receipt did not say. */
+  taxation: z.string().optional(),
+  fnNumber: z.string(),
+  fiscalDocumentNumber: z.number().int(),
+  fiscalDocumentAttribute: z.number().int(),
+  fiscalNumber: z.number().int().nullable(),
+  shiftNumber: z.number().int().nullable(),
+  ecrRegNumber: z.string(),
+  /** What the QR code holds, in the tax service's format: `t=…&s=…&fn=…&i=…&fp=…&n=…`. */
+  qrText: z.string(),
+  /** The QR code of `qrText`: a PNG, base64. */
+  qrCode: z.string(),
+  /** The tax service's page where a receipt is checked by these numbers. */
+  checkUrl: z.url(),
+});
+export type ReceiptAnswer = z.infer<typeof receiptAnswerSchema>;
+
+/** The link from a history entry to its receipt. */
+export const RECEIPT_LINK = 'Чек';
+
+export const RECEIPT_TYPE_TEXTS: Record<ReceiptType, string> = {
+  income: 'Приход',
+  refund: 'Возврат прихода',
+};
+
+/** What a receipt prints for its VAT code. */
+export const RECEIPT_VAT_TEXTS: Record<string, string> = {
+  none: 'Без НДС',
+  vat0: 'НДС 0%',
+  vat5: 'НДС 5%',
+  vat7: 'НДС 7%',
+  vat10: 'НДС 10%',
+  vat20: 'НДС 20%',
+  vat105: 'НДС 5/105',
+  vat107: 'НДС 7/107',
+  vat110: 'НДС 10/110',
+  vat120: 'НДС 20/120',
+};
+
+export const RECEIPT_TAXATION_TEXTS: Record<string, string> = {
+  osn: 'ОСН',
+  usn_income: 'УСН доход',
+  usn_income_outcome: 'УСН доход − расход',
+  esn: 'ЕСХН',
+  patent: 'Патент',
+};
+
+/**
+ * The string of a receipt's QR code in the tax service's format: date and time as printed
+ * (`YYYYMMDDTHHMM`), the total with two decimals, the fiscal storage number, the document number,
+ * its fiscal attribute, and 1 for income or 2 for its return.
+ */
+export function receiptQrText(input: {
+  printedAt: string;
+  amountKopecks: number;
+  fnNumber: string;
+  fiscalDocumentNumber: number;
+  fiscalDocumentAttribute: number;
+  type: ReceiptType;
+}): string {
+  const sum = (input.amountKopecks / 100).toFixed(2);
+  return (
+    `t=${input.printedAt}&s=${sum}&fn=${input.fnNumber}&i=${input.fiscalDocumentNumber}` +
+    `&fp=${input.fiscalDocumentAttribute}&n=${input.type === 'income' ? 1 : 2}`
+  );
+}

@@ -6,6 +6,8 @@ import type { FetchLike } from '../../src/adapters/tbank/client.js';
 import { signTbankRequest } from '../../src/adapters/tbank/token.js';
 import { users } from '../../src/modules/accounts/schema.js';
 import { ledgerTotals, postLedgerEntry } from '../../src/modules/payments/ledger.js';
+import { payments } from '../../src/modules/payments/schema.js';
+import { createSignedInUser } from './fixtures.js';
 import { injectFetch } from './inject-fetch.js';
 import { createTestApp, type TestApp } from './test-app.js';
 
@@ -120,4 +122,31 @@ export async function pressSandboxButton(
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     payload: new URLSearchParams({ action }).toString(),
   });
+}
+
+/**
+ * Fails unless the user's balances equal the sums of their ledger entries, per currency: run
+ * after every money operation of a test.
+ */
+export async function expectLedgerBalanced(testApp: Pick<TestApp, 'app'>, userId: string) {
+  const balances = await balancesOf(testApp, userId);
+  if (balances.kopecks !== balances.ledger.rub || balances.points !== balances.ledger.points) {
+    throw new Error(`ledger out of balance for ${userId}: ${JSON.stringify(balances)}`);
+  }
+  return balances;
+}
+
+/** A signed-in user whose card top-up of `amount` roubles was paid on the sandbox's page. */
+export async function paidTopUp(testApp: TestApp, amount: number) {
+  const signedIn = await createSignedInUser(testApp);
+  const created = await requestTopUp(testApp, signedIn, amount);
+  if (created.statusCode !== 200) throw new Error(`top-up answered ${created.statusCode}`);
+  const pressed = await pressSandboxButton(testApp.app, created.json().data.paymentUrl, 'pay');
+  if (pressed.statusCode !== 303) throw new Error(`paying answered ${pressed.statusCode}`);
+  const [payment] = await testApp.database.db
+    .select()
+    .from(payments)
+    .where(eq(payments.userId, signedIn.user.id));
+  if (!payment?.creditedAt) throw new Error('the top-up was not credited');
+  return { ...signedIn, payment };
 }

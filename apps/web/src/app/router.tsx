@@ -21,6 +21,7 @@ const DevicesPage = lazy(() => import('@/features/devices/devices-page'));
 const SecurityLogPage = lazy(() => import('@/features/security-log/security-log-page'));
 const WalletHistoryPage = lazy(() => import('@/features/wallet/wallet-history-page'));
 const CancelDeletionPage = lazy(() => import('@/features/account-data/cancel-deletion-page'));
+const ReceiptPage = lazy(() => import('@/features/wallet/receipt-page'));
 const NotFoundPage = lazy(() => import('@/features/not-found/not-found-page'));
 
 /**
@@ -47,6 +48,7 @@ export function AppRoutes() {
           <Route path={paths.devices.path} element={<DevicesPage />} />
           <Route path={paths.securityLog.path} element={<SecurityLogPage />} />
           <Route path={paths.walletHistory.path} element={<WalletHistoryPage />} />
+          <Route path={paths.walletReceipt.path} element={<ReceiptPage />} />
         </Route>
       </Route>
       <Route path={paths.notFound.path} element={<Loading element={<NotFoundPage />} />} />

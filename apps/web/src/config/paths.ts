@@ -11,6 +11,10 @@ export const paths = {
   devices: { path: '/profile/devices', getHref: () => '/profile/devices' },
   securityLog: { path: '/profile/security-log', getHref: () => '/profile/security-log' },
   walletHistory: { path: '/wallet/history', getHref: () => '/wallet/history' },
+  walletReceipt: {
+    path: '/wallet/receipts/:id',
+    getHref: (id: string) => `/wallet/receipts/${encodeURIComponent(id)}`,
+  },
   oauth: { path: '/oauth', getHref: () => '/oauth' },
   /** Opened from the deletion letter; the server builds the same address (account-data/letters.ts). */
   cancelDeletion: { path: '/account/cancel-deletion', getHref: () => '/account/cancel-deletion' },

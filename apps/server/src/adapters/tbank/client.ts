@@ -42,6 +42,17 @@ export interface ReceiptItem {
   Tax: string;
   PaymentMethod?: string;
   PaymentObject?: string;
+  /** Required by FFD 1.2 only. */
+  MeasurementUnit?: string;
+}
+
+/** A 54-FZ receipt (FFD 1.05 or 1.2). Nested, so the request's `Token` does not cover it. */
+export interface Receipt {
+  FfdVersion?: '1.05' | '1.2';
+  Email?: string;
+  Phone?: string;
+  Taxation: string;
+  Items: ReceiptItem[];
 }
 
 export interface InitRequest {
@@ -55,7 +66,7 @@ export interface InitRequest {
   FailURL?: string;
   RedirectDueDate?: string;
   DATA?: Record<string, string>;
-  Receipt?: { Email?: string; Phone?: string; Taxation: string; Items: ReceiptItem[] };
+  Receipt?: Receipt;
 }
 
 export interface InitAnswer extends TbankAnswer {
@@ -165,8 +176,15 @@ export class TbankClient {
     }));
   }
 
-  /** Without `Amount` the whole payment is cancelled or refunded. */
-  cancel(request: { PaymentId: string; Amount?: number }): Promise<CancelAnswer> {
+  /**
+   * Without `Amount` the whole payment is cancelled or refunded. A refund of a paid payment
+   * carries the refund receipt, whose total must equal the refunded amount.
+   */
+  cancel(request: {
+    PaymentId: string;
+    Amount?: number;
+    Receipt?: Receipt;
+  }): Promise<CancelAnswer> {
     return this.call<CancelAnswer>(
       'Cancel',
       { ...request },

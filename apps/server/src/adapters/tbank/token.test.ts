@@ -61,6 +61,15 @@ describe('T-Bank token', () => {
     expect(hasValidTbankToken(notification, 'Dfsfh56dgKl')).toBe(true);
   });
 
+  it('verifies the official vector with nested DATA and Receipt added, as a RECEIPT carries them', () => {
+    const withNested = {
+      ...notification,
+      DATA: { Source: 'cards' },
+      Receipt: { Taxation: 'usn_income', Items: [{ Name: 'Пополнение баланса', Amount: 9855 }] },
+    };
+    expect(hasValidTbankToken(withNested, 'Dfsfh56dgKl')).toBe(true);
+  });
+
   it('refuses a notification with a changed field, another password or no token', () => {
     expect(hasValidTbankToken({ ...notification, Amount: 9856 }, 'Dfsfh56dgKl')).toBe(false);
     expect(hasValidTbankToken(notification, 'another')).toBe(false);

@@ -55,3 +55,51 @@ export async function sendSandboxNotification(
     .where(eq(sandboxPayments.id, payment.id));
   return isDelivered;
 }
+
+/**
+ * The signed fiscalization notification T-Bank sends once its register has printed a receipt
+ * (`NotificationFiscalization`: Status RECEIPT, the fiscal fields, the receipt itself, and Type
+ * `Income` or `IncomeReturn`). The nested `Receipt` is not covered by the Token, as in requests.
+ */
+export async function sendSandboxFiscalization(
+  context: { fetch: FetchLike; password: string; log: FastifyBaseLogger },
+  payment: SandboxPaymentRow,
+  document: {
+    type: 'Income' | 'IncomeReturn';
+    amount: number;
+    receipt: Record<string, unknown>;
+    fiscal: Record<string, string | number>;
+  },
+): Promise<boolean> {
+  if (!payment.notificationUrl) return false;
+  const body = signTbankRequest(
+    {
+      TerminalKey: payment.terminalKey,
+      OrderId: payment.orderId,
+      Success: true,
+      Status: 'RECEIPT',
+      PaymentId: payment.id,
+      ErrorCode: '0',
+      Amount: document.amount,
+      ...document.fiscal,
+      Type: document.type,
+      Ofd: 'Тестовый ОФД',
+      Receipt: document.receipt,
+    },
+    context.password,
+  );
+  try {
+    const response = await context.fetch(payment.notificationUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (response.status === 200 && (await response.text()) === 'OK') return true;
+  } catch (error) {
+    context.log.warn({ err: error, orderId: payment.orderId }, 'sandbox receipt not delivered');
+    return false;
+  }
+  context.log.warn({ orderId: payment.orderId }, 'sandbox receipt was not answered OK');
+  return false;
+}

@@ -112,6 +112,54 @@ describe('sandbox provider end to end over HTTP', () => {
     expect(state.Status).toBe('REFUNDED');
   });
 
+  it('receipts and a staff refund over HTTP: RECEIPT Income, Cancel with its receipt, RECEIPT IncomeReturn', async () => {
+    const t = await portal;
+    const { user, headers } = await createSignedInUser(t);
+    const created = await fetch(`${t.base}/paymentms/api/Payment/create`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(buildTopUpPayment({ userId: user.id, email: user.email, amount: 300 })),
+    });
+    const { data } = (await created.json()) as { data: { paymentUrl: string } };
+    expect((await pressButton(data.paymentUrl, 'pay')).answer.status).toBe(303);
+    expect(await balancesOf(t, user.id)).toMatchObject({
+      kopecks: 30_000,
+      ledger: { rub: 30_000 },
+    });
+
+    const [payment] = await t.database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.userId, user.id));
+    const outcome = await t.app.deps.payments.refundPayment({
+      paymentId: payment!.id,
+      amountKopecks: 10_000,
+      reason: 'по просьбе клиента',
+      operator: 'e2e',
+    });
+    expect(outcome).toMatchObject({ status: 'completed', refundedTotalKopecks: 10_000 });
+    expect(await balancesOf(t, user.id)).toMatchObject({
+      kopecks: 20_000,
+      ledger: { rub: 20_000 },
+    });
+
+    const history = (await (
+      await fetch(`${t.base}/payments/payments/user`, { headers })
+    ).json()) as { data: { kind: string; receiptId?: string }[] };
+    const refundItem = history.data.find((item) => item.kind === 'refund')!;
+    const topUpItem = history.data.find((item) => item.kind === 'topUp')!;
+    for (const [item, type, qr] of [
+      [topUpItem, 'income', /&s=300\.00&.*&n=1$/],
+      [refundItem, 'refund', /&s=100\.00&.*&n=2$/],
+    ] as const) {
+      const receipt = await fetch(`${t.base}/payments/receipts/${item.receiptId}`, { headers });
+      expect(receipt.status).toBe(200);
+      const body = (await receipt.json()) as { type: string; qrText: string };
+      expect(body.type).toBe(type);
+      expect(body.qrText).toMatch(qr);
+    }
+  });
+
   it('SBP: the GetQr address leads to the checkout; cancelling returns to the portal unpaid', async () => {
     const t = await portal;
     const { user, headers } = await createSignedInUser(t);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
-/** The sandbox provider's own book of payments (migrations 0410, 0600 and 0650). */
+/** The sandbox provider's own book of payments (migrations 0410, 0600, 0650 and 0760). */
 export const sandboxPayments = pgTable('sandbox_payments', {
   /** The PaymentId of the protocol: digits, like T-Bank's, and sequential, so never in a link. */
   id: bigserial('id', { mode: 'number' }).primaryKey(),
@@ -17,6 +17,8 @@ export const sandboxPayments = pgTable('sandbox_payments', {
   successUrl: text('success_url'),
   failUrl: text('fail_url'),
   isNotified: boolean('is_notified').notNull().default(false),
+  /** The receipt Init brought (migration 0760), printed once the payment is confirmed. */
+  receipt: jsonb('receipt'),
   /** Past it a waiting payment is DEADLINE_EXPIRED, as at T-Bank. */
   redirectDueDate: timestamp('redirect_due_date', { withTimezone: true })
     .notNull()

@@ -7,7 +7,8 @@ import type { FetchLike } from '../../adapters/tbank/client.js';
 import { hasValidTbankToken } from '../../adapters/tbank/token.js';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/database.js';
-import { sendSandboxNotification } from './notify.js';
+import { printFiscalDocument, receiptProblem } from './fiscal.js';
+import { sendSandboxFiscalization, sendSandboxNotification } from './notify.js';
 import { type SandboxPaymentRow, sandboxPayments } from './schema.js';
 
 export const SANDBOX_TERMINAL_KEY = 'PortalSandboxDEMO';
@@ -191,8 +192,33 @@ export class SandboxTerminal {
         .returning();
       return { payment: updated ?? null, isChanged: true };
     });
-    if (payment && isChanged) await this.notify(payment, payment.status, payment.amountKopecks);
+    if (payment && isChanged) {
+      await this.notify(payment, payment.status, payment.amountKopecks);
+      if (payment.status === 'CONFIRMED' && payment.receipt) {
+        await this.printReceipt(payment, 'Income', payment.amountKopecks, payment.receipt);
+      }
+    }
     return payment;
+  }
+
+  /**
+   * Prints a receipt (a fiscal document from the sandbox's own numbering) and sends the
+   * fiscalization notification T-Bank sends after its register has printed one.
+   */
+  async printReceipt(
+    payment: SandboxPaymentRow,
+    type: 'Income' | 'IncomeReturn',
+    amount: number,
+    receipt: unknown,
+  ): Promise<void> {
+    const { db, clock, notificationFetch, password, log } = this.options;
+    const fiscal = await printFiscalDocument(db, clock.now());
+    await sendSandboxFiscalization({ fetch: notificationFetch, password, log }, payment, {
+      type,
+      amount,
+      receipt: receipt as Record<string, unknown>,
+      fiscal,
+    });
   }
 
   /** Tells the portal about a change, as T-Bank would (notify.ts). */
@@ -238,6 +264,9 @@ export class SandboxTerminal {
     if (typeof orderId !== 'string' || orderId.length === 0 || orderId.length > 36) {
       return refuse('9999', 'Неверный OrderId');
     }
+    // A terminal with an online register: a receipt, when sent, must add up to the payment.
+    const problem = body.Receipt === undefined ? null : receiptProblem(body.Receipt, amount);
+    if (problem) return refuse('309', 'Неверные параметры чека', problem);
     const text = (value: unknown) => (typeof value === 'string' ? value : null);
     const now = clock.now();
     let redirectDueDate = new Date(now.getTime() + DEFAULT_LIFETIME_MS);
@@ -262,6 +291,7 @@ export class SandboxTerminal {
         successUrl: text(body.SuccessURL),
         failUrl: text(body.FailURL),
         redirectDueDate,
+        receipt: body.Receipt ?? null,
         createdAt: now,
         updatedAt: now,
       })
@@ -337,6 +367,7 @@ export class SandboxTerminal {
     ) {
       return refuse('251', 'Неверная сумма');
     }
+    const refundReceipt = body.Receipt;
     const outcome = await db.transaction(async (tx) => {
       const [locked] = await tx
         .select()
@@ -357,6 +388,9 @@ export class SandboxTerminal {
       } else if (payment.status === 'CONFIRMED' || payment.status === 'PARTIAL_REFUNDED') {
         const refund = typeof requested === 'number' ? requested : remaining;
         if (refund > remaining) return refuse('8', 'Сумма возврата больше суммы платежа');
+        // The refund receipt's total must equal the refunded amount.
+        const problem = refundReceipt === undefined ? null : receiptProblem(refundReceipt, refund);
+        if (problem) return refuse('309', 'Неверные параметры чека', problem);
         remaining -= refund;
         status = remaining === 0 ? 'REFUNDED' : 'PARTIAL_REFUNDED';
       } else {
@@ -372,6 +406,13 @@ export class SandboxTerminal {
     if ('Success' in outcome) return outcome;
     const { payment, originalAmount } = outcome;
     await this.notify(payment, payment.status, reportedAmount(payment));
+    const refunded = originalAmount - payment.currentAmountKopecks;
+    const isRefund = payment.status === 'REFUNDED' || payment.status === 'PARTIAL_REFUNDED';
+    // A refund is fiscalised with the receipt Cancel brought; a whole refund without one, with
+    // the payment's own receipt, as T-Bank does.
+    const receipt =
+      refundReceipt ?? (refunded === payment.amountKopecks ? payment.receipt : undefined);
+    if (isRefund && receipt) await this.printReceipt(payment, 'IncomeReturn', refunded, receipt);
     return this.accepted({
       Status: payment.status,
       PaymentId: String(payment.id),

@@ -26,9 +26,13 @@ interface HistoryRow {
   /** A pending top-up's page: where to continue paying, and until when. */
   expires_at: string | Date | null;
   continue_url: string | null;
+  receipt_id: string | null;
   /** created_at as text with microseconds: the cursor must not lose precision. */
   created_key: string;
 }
+
+/** A ledger entry's reference that can be a payment's id (others hold orders' ids or nothing). */
+const UUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -95,11 +99,21 @@ export async function listHistory(db: Db, query: HistoryQuery) {
            h.status, h.created_at,
            CASE WHEN h.status = 'pending' THEN h.expires_at END AS expires_at,
            CASE WHEN h.status = 'pending' THEN h.redirect_url END AS continue_url,
+           h.receipt_id::text AS receipt_id,
            to_char(h.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_key
     FROM (
       (SELECT e.id, e.kind, e.currency, e.amount AS signed_amount, e.description,
               'completed' AS status, e.created_at, NULL::timestamptz AS expires_at,
-              NULL::text AS redirect_url
+              NULL::text AS redirect_url,
+              -- A top-up's or refund's receipt: same payment, type and amount (receipts_payment_idx).
+              -- Two refunds of one amount show the first such receipt each.
+              CASE WHEN e.kind IN ('topUp', 'refund') AND e.reference ~ ${UUID_PATTERN} THEN
+                (SELECT r.id FROM receipts r
+                 WHERE r.payment_id = e.reference::uuid
+                   AND r.type = CASE e.kind WHEN 'topUp' THEN 'income' ELSE 'refund' END
+                   AND r.amount_kopecks = abs(e.amount)
+                 ORDER BY r.receipt_datetime, r.id LIMIT 1)
+              END AS receipt_id
        FROM ledger_entries e
        WHERE e.user_id = ${query.userId}${sql.join(ledgerFilters)}
        ORDER BY e.created_at DESC, e.id DESC
@@ -114,7 +128,7 @@ export async function listHistory(db: Db, query: HistoryQuery) {
                 WHEN p.expires_at <= ${query.now.toISOString()}::timestamptz THEN 'unfinished'
                 ELSE 'pending'
               END,
-              p.created_at, p.expires_at, p.redirect_url
+              p.created_at, p.expires_at, p.redirect_url, NULL::uuid
        FROM payments p
        WHERE p.user_id = ${query.userId} AND p.credited_at IS NULL${sql.join(paymentFilters)}
        ORDER BY p.created_at DESC, p.id DESC
@@ -140,6 +154,7 @@ export async function listHistory(db: Db, query: HistoryQuery) {
     };
     if (row.expires_at) item.expiresAt = new Date(row.expires_at).toISOString();
     if (row.continue_url && isWebAddress(row.continue_url)) item.continueUrl = row.continue_url;
+    if (row.receipt_id) item.receiptId = row.receipt_id;
     return item;
   });
   const last = page.at(-1);

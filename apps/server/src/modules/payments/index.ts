@@ -9,4 +9,10 @@ export {
 } from './account-reads.js';
 export { lockBalances, postLedgerEntry } from './ledger.js';
 export { choosePaymentProvider } from './provider-choice.js';
+export {
+  type RefundOutcome,
+  type RefundPaymentInput,
+  refundableKopecks,
+  refundPayment,
+} from './refund.js';
 export { UNSETTLED_STATUSES } from './statuses.js';

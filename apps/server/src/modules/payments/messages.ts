@@ -28,3 +28,18 @@ export const NOTIFICATION_PAYMENT_MISMATCH = 'Идентификатор пла�
 export const TOP_UP_BY_CARD = 'Пополнение баланса картой';
 export const TOP_UP_BY_SBP = 'Пополнение баланса через СБП';
 export const TOP_UP_REFUND = 'Возврат пополнения баланса';
+
+export const REFUND_NOT_PAID = 'Этот платёж не зачислен на баланс: возвращать нечего';
+export const REFUND_NOTHING_LEFT =
+  'Возвращать нечего: платёж уже возвращён или его деньги потрачены';
+export const REFUND_TOO_LARGE = (available: number) =>
+  `Можно вернуть не больше ${formatRoubles(available / 100)}: столько от этого платежа ещё не потрачено`;
+export const REFUND_AMOUNT_INVALID = 'Сумма возврата — целое число копеек больше нуля';
+export const REFUND_PROVIDER_REFUSED =
+  'Банк отказал в возврате. Деньги остались на балансе клиента';
+export const REFUND_KEY_REUSED = 'Этот ключ идемпотентности уже использован для другого возврата';
+export const REFUND_RETURNED = 'Возврат не выполнен банком: деньги возвращены на баланс';
+export const RECEIPT_NOT_FOUND = 'Чек не найден';
+export const REFUND_NO_PROVIDER = 'Возврат недоступен: платёжный провайдер не настроен';
+export const REFUND_OTHER_PROVIDER =
+  'Платёж прошёл через другой платёжный провайдер: вернуть его через нынешний нельзя';

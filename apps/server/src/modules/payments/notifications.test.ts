@@ -238,7 +238,7 @@ describe('payment notifications', () => {
     expect(row).toMatchObject({ refundedKopecks: 100_000, refundShortfallKopecks: 60_000 });
   });
 
-  it('answers 404 for an order it does not know, and OK to signed non-payment notifications', async () => {
+  it('answers 404 for an order it does not know (receipts too), and OK to a card binding', async () => {
     const t = await testApp;
     const unknown = await notify(
       t,
@@ -254,6 +254,11 @@ describe('payment notifications', () => {
       t,
       providerNotification(t.app, { OrderId: 'x', Status: 'RECEIPT' }),
     );
-    expect(receipt.body).toBe('OK');
+    expect(receipt.statusCode).toBe(404);
+    const binding = await notify(
+      t,
+      providerNotification(t.app, { NotificationType: 'LINKACCOUNT', Status: 'ACTIVE' }),
+    );
+    expect(binding.body).toBe('OK');
   });
 });

@@ -9,6 +9,7 @@ import {
   NOTIFICATION_BAD_TOKEN,
   NOTIFICATION_PAYMENT_MISMATCH,
 } from './messages.js';
+import { findPayment, recordReceipt } from './receipts.js';
 import { SettlementRefused, settleReport } from './settlement.js';
 
 /** Wrongly signed notifications per source address before it is refused outright. */
@@ -18,8 +19,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A provider notification (T-Bank's `NotificationPayment`). Its Token must be the signature
- * of the active terminal; anything else is refused without touching a payment. Notifications
- * that are not about a payment's status (card binding, fiscal receipts) are acknowledged.
+ * of the active terminal; anything else is refused without touching a payment. A fiscal receipt
+ * (`Status: RECEIPT`) is stored (receipts.ts) and moves no money; other notifications that are
+ * not about a payment's status (card binding, QR accounts) are acknowledged.
  */
 export async function receiveNotification(
   deps: AppDeps,
@@ -38,11 +40,25 @@ export async function receiveNotification(
     }
   });
   const { OrderId: orderId, Status: status, Amount: amount, PaymentId: paymentId } = body;
-  if (typeof status !== 'string' || status === 'RECEIPT' || body.NotificationType !== undefined) {
-    return;
-  }
+  if (typeof status !== 'string' || body.NotificationType !== undefined) return;
   if (typeof orderId !== 'string' || !UUID.test(orderId)) {
     throw notFound(PAYMENT_NOT_FOUND);
+  }
+  if (status === 'RECEIPT') {
+    const payment = await findPayment(deps.db, orderId);
+    if (!payment) throw notFound(PAYMENT_NOT_FOUND);
+    try {
+      await recordReceipt(deps.db, payment, body, log);
+    } catch (error) {
+      if (!(error instanceof SettlementRefused)) throw error;
+      log.warn({ paymentId: orderId, reason: error.reason }, 'receipt notification refused');
+      throw invalidInput(
+        error.reason === 'amount_mismatch'
+          ? NOTIFICATION_AMOUNT_MISMATCH
+          : NOTIFICATION_PAYMENT_MISMATCH,
+      );
+    }
+    return;
   }
   if (
     typeof amount !== 'number' ||

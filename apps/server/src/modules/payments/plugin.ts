@@ -8,11 +8,14 @@ import type {} from '../payment-sandbox/plugin.js';
 import { createPaymentProvider, type PaymentProvider } from './provider.js';
 import { isLocalPortal } from './provider-choice.js';
 import { reconcilePayments } from './reconcile.js';
+import { type RefundOutcome, type RefundPaymentInput, refundPayment } from './refund.js';
 import { paymentRoutes } from './routes.js';
 
 export interface PaymentsDeps {
   /** Null when no terminal is configured: top-ups then answer 503. */
   provider: PaymentProvider | null;
+  /** `refundPayment` (refund.ts) with this app's dependencies and log: staff refunds. */
+  refundPayment(input: RefundPaymentInput): Promise<RefundOutcome>;
 }
 
 declare module '../../deps.js' {
@@ -35,7 +38,10 @@ export const paymentsPlugin = fp<PaymentsOptions>(
   async (app, options) => {
     const { config, paymentSandbox, metrics } = app.deps;
     const provider = createPaymentProvider(config, paymentSandbox, options.fetch);
-    app.deps.payments = { provider };
+    app.deps.payments = {
+      provider,
+      refundPayment: (input) => refundPayment(app.deps, input, app.log),
+    };
     await app.register(paymentRoutes);
     if (!provider) {
       app.log.warn(

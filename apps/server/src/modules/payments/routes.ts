@@ -7,15 +7,23 @@ import {
   paymentHistoryExportQuerySchema,
   paymentHistoryQuerySchema,
   paymentRequestSchema,
+  receiptAnswerSchema,
   sbpPaymentAnswerSchema,
 } from '@portal/contracts/wallet';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { notFound } from '../../http/app-error.js';
 import { requireSession, sessionOf } from '../auth/index.js';
 import { listHistory } from './history.js';
 import { historyCsv, historyCsvFileName } from './history-csv.js';
-import { IDEMPOTENCY_KEY_INVALID, NOTIFICATION_BAD_TOKEN, PAYMENT_CREATED } from './messages.js';
+import {
+  IDEMPOTENCY_KEY_INVALID,
+  NOTIFICATION_BAD_TOKEN,
+  PAYMENT_CREATED,
+  RECEIPT_NOT_FOUND,
+} from './messages.js';
 import { receiveNotification } from './notifications.js';
+import { findOwnReceipt, receiptView } from './receipts.js';
 import { NOTIFICATION_PATH, startTopUp, type TopUpMethod } from './top-up.js';
 
 const idempotencyHeaders = z.object({
@@ -120,7 +128,8 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Уведомление T-Bank о статусе платежа (вызывает провайдер)',
         description:
           'Проверяется подпись `Token` терминала. CONFIRMED зачисляет деньги ровно один раз, ' +
-          'REFUNDED/PARTIAL_REFUNDED списывают возврат. Ответ — текст `OK`.',
+          'REFUNDED/PARTIAL_REFUNDED списывают возврат (кроме уже списанного при возврате из портала), ' +
+          'RECEIPT сохраняет чек (один раз на фискальный документ, без движения денег). Ответ — текст `OK`.',
         body: notificationSchema,
         response: {
           200: { description: 'Принято', content: { 'text/plain': { schema: z.literal('OK') } } },
@@ -210,6 +219,33 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('content-disposition', `attachment; filename="${name}"`)
         .header('cache-control', 'no-store')
         .send(Readable.from(historyCsv(deps.db, { ...request.query, userId, now })));
+    },
+  );
+
+  app.get(
+    '/payments/receipts/:id',
+    {
+      preHandler: requireSession,
+      schema: {
+        tags: ['wallet'],
+        summary: 'Кассовый чек пополнения или возврата',
+        description:
+          'Чек, который касса провайдера пробила по пополнению (приход) или его возврату ' +
+          '(возврат прихода): фискальные реквизиты, строка QR-кода в формате ФНС ' +
+          '(`t=…&s=…&fn=…&i=…&fp=…&n=…`) и сам QR-код (PNG, base64). Только свой: чужой — 404.',
+        security: [{ bearer: [] }],
+        params: z.object({ id: z.string() }),
+        response: {
+          200: receiptAnswerSchema,
+          401: errorAnswerSchema,
+          404: errorAnswerSchema.describe(RECEIPT_NOT_FOUND),
+        },
+      },
+    },
+    async (request) => {
+      const row = await findOwnReceipt(deps.db, sessionOf(request).userId, request.params.id);
+      if (!row) throw notFound(RECEIPT_NOT_FOUND);
+      return receiptView(deps.config, row);
     },
   );
 };

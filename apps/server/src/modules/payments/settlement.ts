@@ -73,6 +73,37 @@ function creditEntry(payment: PaymentRow, now: Date): LedgerEntryInput {
 }
 
 /**
+ * The ledger debit of a refund that brings the payment's refunded total to `total`, under the
+ * payment's row lock: the bank's REFUNDED / PARTIAL_REFUNDED (here) and a refund staff start
+ * (refund.ts) share the key `payment:<id>:refund:<total>`, and each debits only what takes
+ * `payments.refunded_kopecks` up to its total, so one refund is never debited twice, whichever
+ * path sees it first. A refund the bank refused is given back (refund.ts), and its total may be
+ * reached again later: its key being taken then, the next free `…:<total>:<n>` is used.
+ */
+export async function postRefundDebit(
+  tx: Tx,
+  payment: Pick<PaymentRow, 'id' | 'userId'>,
+  total: number,
+  amount: number,
+  now: Date,
+): Promise<void> {
+  const base = `payment:${payment.id}:refund:${total}`;
+  for (let attempt = 1; ; attempt += 1) {
+    const outcome = await postLedgerEntry(tx, {
+      userId: payment.userId,
+      currency: 'rub',
+      amount: -amount,
+      kind: 'refund',
+      description: TOP_UP_REFUND,
+      reference: payment.id,
+      idempotencyKey: attempt === 1 ? base : `${base}:${attempt}`,
+      createdAt: now,
+    });
+    if (outcome === 'applied') return;
+  }
+}
+
+/**
  * Applies a provider report to a locked payment: the only way money reaches a balance.
  * CONFIRMED credits once (the payment row lock plus the ledger's unique key); a refund debits
  * the newly refunded part, never below zero: what the user already spent is recorded as a
@@ -102,18 +133,7 @@ export async function settlePayment(
     const owed = refundTarget - refunded;
     const balances = await lockBalances(tx, payment.userId);
     const debit = Math.min(owed, balances?.kopecks ?? 0);
-    if (debit > 0) {
-      await postLedgerEntry(tx, {
-        userId: payment.userId,
-        currency: 'rub',
-        amount: -debit,
-        kind: 'refund',
-        description: TOP_UP_REFUND,
-        reference: payment.id,
-        idempotencyKey: `payment:${payment.id}:refund:${refundTarget}`,
-        createdAt: now,
-      });
-    }
+    if (debit > 0) await postRefundDebit(tx, payment, refundTarget, debit, now);
     if (debit < owed) {
       log?.warn(
         { paymentId: payment.id, userId: payment.userId, shortfall: owed - debit },

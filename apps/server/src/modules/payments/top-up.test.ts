@@ -67,9 +67,18 @@ describe('top-up: creating a payment', () => {
       FailURL: 'http://portal.test/?topup=fail',
       Receipt: {
         Email: user.email,
-        Taxation: 'osn',
+        // The settings' defaults (config.ts): a wallet top-up is an advance, its object a payment.
+        Taxation: 'usn_income',
         Items: [
-          { Name: 'Пополнение баланса', Price: 100_050, Quantity: 1, Amount: 100_050, Tax: 'none' },
+          {
+            Name: 'Пополнение баланса',
+            Price: 100_050,
+            Quantity: 1,
+            Amount: 100_050,
+            Tax: 'none',
+            PaymentMethod: 'advance',
+            PaymentObject: 'payment',
+          },
         ],
       },
     });
@@ -89,7 +98,7 @@ describe('top-up: creating a payment', () => {
     recorder.calls.length = 0;
     const payload = buildTopUpPayment({ userId: victim.id, email: victim.email, amount: 500 });
     payload.receipt!.items[0]!.price = 1;
-    payload.receipt!.taxation = 'usn_income';
+    payload.receipt!.taxation = 'patent';
     const response = await t.app.inject({ method: 'POST', url: CREATE, headers, payload });
     expect(response.statusCode).toBe(200);
     const rows = await t.database.db.select().from(payments).where(eq(payments.userId, victim.id));
@@ -99,7 +108,7 @@ describe('top-up: creating a payment', () => {
     const init = recorder.calls.find((call) => call.method === 'Init')!;
     expect(init.body.Receipt).toMatchObject({
       Email: user.email,
-      Taxation: 'osn',
+      Taxation: 'usn_income',
       Items: [{ Price: 50_000, Amount: 50_000, Tax: 'none' }],
     });
   });

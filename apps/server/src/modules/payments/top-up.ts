@@ -1,9 +1,4 @@
-import {
-  RECEIPT_ITEM_QUANTITY,
-  RECEIPT_ITEM_TAX,
-  RECEIPT_TAXATION,
-  TOP_UP_DESCRIPTION,
-} from '@portal/contracts/constants';
+import { TOP_UP_DESCRIPTION } from '@portal/contracts/constants';
 import { TOP_UP_NOT_CONFIGURED, USER_NOT_FOUND } from '@portal/contracts/messages';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -20,6 +15,7 @@ import {
   TOP_UP_TOO_LARGE,
   TOP_UP_TOO_SMALL,
 } from './messages.js';
+import { walletReceipt } from './receipt.js';
 import { type PaymentRow, payments } from './schema.js';
 
 export type TopUpMethod = PaymentRow['method'];
@@ -136,19 +132,7 @@ export async function startTopUp(
       SuccessURL: `${deps.config.PUBLIC_URL}/?topup=success`,
       FailURL: `${deps.config.PUBLIC_URL}/?topup=fail`,
       RedirectDueDate: tbankDateTime(expiresAt),
-      Receipt: {
-        Email: user.email,
-        Taxation: RECEIPT_TAXATION,
-        Items: [
-          {
-            Name: TOP_UP_DESCRIPTION,
-            Price: input.amountKopecks,
-            Quantity: RECEIPT_ITEM_QUANTITY,
-            Amount: input.amountKopecks * RECEIPT_ITEM_QUANTITY,
-            Tax: RECEIPT_ITEM_TAX,
-          },
-        ],
-      },
+      Receipt: walletReceipt(deps.config, user.email, input.amountKopecks),
     });
     if (init.Amount !== input.amountKopecks || init.OrderId !== created.id) {
       throw new PaymentProviderError('Init answered another order or amount');

@@ -170,6 +170,7 @@ async function placeOrderOnce(
       serviceId,
       requestHash,
       answer,
+      months,
       createdAt: now,
     });
     return { isPaid: true, answer };

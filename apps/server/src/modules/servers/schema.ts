@@ -46,6 +46,11 @@ export const serviceOrders = pgTable(
       .references(() => services.id, { onDelete: 'cascade' }),
     requestHash: text('request_hash').notNull(),
     answer: jsonb('answer').notNull(),
+    /** Months paid for (migration 0761); null for orders placed before it. */
+    months: integer('months'),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    /** The answer of the cancel, given again to every repeat. */
+    cancelAnswer: jsonb('cancel_answer'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.sibling, table.orderId] })],

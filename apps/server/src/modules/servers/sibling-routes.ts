@@ -6,12 +6,20 @@ import { z } from 'zod';
 import { notFound } from '../../http/app-error.js';
 import { readBalances } from '../accounts/index.js';
 import { requireSiblingKey, siblingKeys, siblingOf } from '../auth/index.js';
-import { INSUFFICIENT_FUNDS, SERVICE_NOT_FOUND } from './messages.js';
+import {
+  INSUFFICIENT_FUNDS,
+  ORDER_NOT_FOUND,
+  ORDER_OF_ANOTHER_USER,
+  SERVICE_NOT_FOUND,
+} from './messages.js';
+import { cancelOrder } from './order-cancel.js';
 import { placeOrder } from './orders.js';
 import { toOwnerService } from './service-view.js';
 import { listServicesOf, updateSiblingService } from './services-repository.js';
 import {
   siblingOrderAnswerSchema,
+  siblingOrderCancelAnswerSchema,
+  siblingOrderCancelRequestSchema,
   siblingOrderRequestSchema,
   siblingServiceUpdateSchema,
   siblingWalletAnswerSchema,
@@ -66,6 +74,35 @@ export const siblingRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!outcome.isPaid) return reply.status(402).send({ message: INSUFFICIENT_FUNDS });
       return outcome.answer;
     },
+  );
+
+  app.post(
+    '/orders/:orderId/cancel',
+    {
+      preHandler,
+      schema: {
+        tags: ['sibling'],
+        summary: 'Отменить заказ и вернуть его оплату в кошелёк',
+        description:
+          'Одна транзакция: рублёвая часть оплаты возвращается рублями, баллы — баллами; кэшбэк, ' +
+          'начисленный за заказ, списывается, но не больше, чем баллов есть (баланс не уходит в минус). ' +
+          'Услуга теряет оплаченные заказом месяцы; отменённая покупка приостанавливается и не ' +
+          'продлевается. Повтор отвечает тем же ответом и ничего не меняет.',
+        security,
+        params: z.object({ orderId: z.string().min(1).max(64) }),
+        body: siblingOrderCancelRequestSchema,
+        response: {
+          200: siblingOrderCancelAnswerSchema,
+          400: errorAnswerSchema,
+          401: unauthorizedAnswer,
+          403: errorAnswerSchema.describe(ORDER_OF_ANOTHER_USER),
+          404: errorAnswerSchema.describe(ORDER_NOT_FOUND),
+          429: tooManyAnswer,
+        },
+      },
+    },
+    async (request) =>
+      cancelOrder(deps, siblingOf(request), request.params.orderId, request.body.userId),
   );
 
   app.patch(

@@ -77,3 +77,24 @@ export const siblingWalletAnswerSchema = z.object({
   balance: z.number().describe('Рубли'),
   balanceStars: z.number().int().describe('Баллы'),
 });
+
+export const siblingOrderCancelRequestSchema = z.object({
+  userId: z.uuid('userId: ожидается UUID пользователя (из verify-token)'),
+});
+
+export const siblingOrderCancelAnswerSchema = z.object({
+  orderId: z.string(),
+  status: z.literal('cancelled'),
+  returned: z.object({
+    roubles: z.number().describe('Возвращено на рублёвый баланс: рублёвая часть оплаты'),
+    points: z.number().int().describe('Возвращено баллов: баллы, которыми платили'),
+  }),
+  cashbackTakenBack: z
+    .number()
+    .int()
+    .describe('Списано баллов кэшбэка за заказ: сколько было начислено, но не больше, чем есть'),
+  service: ownerServiceSchema,
+  balance: z.number().describe('Рублёвый баланс после отмены'),
+  balanceStars: z.number().int().describe('Баллы после отмены'),
+});
+export type SiblingOrderCancelAnswer = z.infer<typeof siblingOrderCancelAnswerSchema>;

@@ -3,8 +3,11 @@ import {
   HISTORY_STATUS_TEXTS,
   type LedgerKind,
   type PaymentHistoryItem,
+  RECEIPT_LINK,
 } from '@portal/contracts/wallet';
 import type { ComponentType, SVGProps } from 'react';
+import { Link } from 'react-router';
+import { paths } from '@/config/paths';
 import { formatTime } from '@/shared/lib/format-date';
 import { formatSignedAmount } from '@/shared/lib/format-money';
 import { HistoryIcon, PlusIcon, ServerIcon, SparkIcon, WalletIcon } from '@/shared/ui/icons';
@@ -22,7 +25,8 @@ const KINDS: Record<LedgerKind, { label: string; icon: ComponentType<SVGProps<SV
 
 /**
  * One line of the history: what, when, and the signed amount coloured by direction. A top-up
- * waiting for payment links back to its payment page while that page is open.
+ * waiting for payment links back to its payment page while that page is open; a paid top-up or
+ * a refund whose fiscal receipt has arrived links to it («Чек»).
  */
 export function HistoryEntry({ item }: { item: PaymentHistoryItem }) {
   const kind = KINDS[item.kind];
@@ -49,6 +53,15 @@ export function HistoryEntry({ item }: { item: PaymentHistoryItem }) {
             <a className={styles.entryContinue} href={continueUrl}>
               {CONTINUE_PAYMENT}
             </a>
+          ) : null}
+          {item.receiptId ? (
+            <Link
+              className={styles.entryContinue}
+              to={paths.walletReceipt.getHref(item.receiptId)}
+              aria-label={`${RECEIPT_LINK}: ${kind.label.toLowerCase()} ${formatSignedAmount(item.amount, item.currency, item.direction)}`}
+            >
+              {RECEIPT_LINK}
+            </Link>
           ) : null}
         </span>
       </span>

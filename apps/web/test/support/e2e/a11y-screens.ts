@@ -483,6 +483,20 @@ export const SCREENS: Screen[] = [
     show: (page, world) => goTo(page, world, '/wallet/history', 'История начислений и списаний'),
   },
   {
+    name: '/wallet/receipts/:id',
+    isSignedIn: true,
+    async show(page, world) {
+      await goTo(page, world, '/wallet/history', 'История начислений и списаний');
+      await page
+        .getByRole('link', { name: /^Чек: / })
+        .first()
+        .click();
+      await page.getByRole('heading', { level: 1, name: 'Кассовый чек' }).waitFor();
+      await page.getByTestId('receipt').waitFor();
+      await settled(page);
+    },
+  },
+  {
     name: '404 page',
     isSignedIn: false,
     show: (page, world) =>
