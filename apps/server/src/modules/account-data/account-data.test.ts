@@ -320,7 +320,14 @@ describe('«Удалить аккаунт»: erased after 7 days', () => {
       IP,
     ];
     // Tables that keep the account's id after the erasure: money records and the tombstone.
-    const keepsId = new Set(['users', 'ledger_entries', 'payments', 'services', 'service_orders']);
+    const keepsId = new Set([
+      'users',
+      'ledger_entries',
+      'payments',
+      'services',
+      'service_orders',
+      'receipts',
+    ]);
     const columns = (await t.database.db.execute(sql`
       SELECT table_name, column_name, data_type FROM information_schema.columns
       WHERE table_schema = 'public' AND table_name <> 'schema_migrations'
@@ -372,9 +379,24 @@ describe('«Удалить аккаунт»: erased after 7 days', () => {
     await t.database.db.execute(
       sql`UPDATE services SET status = 'suspended' WHERE user_id = ${user.id}`,
     );
-    await t.database.db.execute(sql`
+    const paid = (await t.database.db.execute(sql`
       INSERT INTO payments (user_id, method, amount_kopecks, provider, status, credited_at)
-      VALUES (${user.id}, 'card', 179000, 'sandbox', 'CONFIRMED', now())`);
+      VALUES (${user.id}, 'card', 179000, 'sandbox', 'CONFIRMED', now())
+      RETURNING id::text AS id`)) as unknown as { rows: { id: string }[] };
+    const paymentId = paid.rows[0]!.id;
+    // Its receipt as Init sent it (the sandbox's copy) and as the fiscalization reported it.
+    const receipt = JSON.stringify({ Email: user.email, Phone: PERSONAL.phone, Items: [] });
+    await t.database.db.execute(sql`
+      INSERT INTO sandbox_payments (terminal_key, order_id, amount_kopecks, current_amount_kopecks,
+        checkout_token, receipt)
+      VALUES ('erase-terminal', ${paymentId}, 179000, 179000, ${`erase-${paymentId}`},
+        ${receipt}::jsonb)`);
+    await t.database.db.execute(sql`
+      INSERT INTO receipts (user_id, payment_id, type, amount_kopecks, item_name, vat, fn_number,
+        fiscal_document_number, fiscal_document_attribute, receipt_datetime, raw)
+      VALUES (${user.id}, ${paymentId}, 'income', 179000, 'Пополнение баланса', 'none',
+        '9999078900012345', 77, 1234567890, now(),
+        ${JSON.stringify({ Status: 'RECEIPT', Receipt: JSON.parse(receipt) })}::jsonb)`);
     // A passkey and a challenge handed out for another one.
     await t.database.db.execute(sql`
       INSERT INTO passkeys (user_id, credential_id, public_key, name, created_at)

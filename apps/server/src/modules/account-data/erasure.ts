@@ -22,8 +22,10 @@ const ERASED_PER_RUN = 100;
  * Everything else the portal keeps about an account, by table, deleted in the erasure's
  * transaction. Like the housekeeping purge (housekeeping/purge.ts) it names the tables itself; the
  * erasure test checks every table of the database for what remains, so a new table that keeps
- * personal data and is missing here fails it. Money records are not here: payments, ledger
- * entries, services and service orders stay, and hold no e-mail or name (the test checks that).
+ * personal data and is missing here fails it. Money records stay: payments, ledger entries,
+ * services, service orders and fiscal receipts; only the customer's e-mail and phone are taken out
+ * of the receipts the provider reported and of the sandbox's copy of each receipt sent with Init
+ * (the test checks that none of them holds an e-mail or a name afterwards).
  */
 const erasureStatements = (userId: string, emailKey: string) => ({
   // Letters first: to the account's address and to any address its codes carried (a new e-mail).
@@ -47,6 +49,10 @@ const erasureStatements = (userId: string, emailKey: string) => ({
   security_events: sql`DELETE FROM security_events WHERE user_id = ${userId}`,
   passkeys: sql`DELETE FROM passkeys WHERE user_id = ${userId}`,
   passkey_challenges: sql`DELETE FROM passkey_challenges WHERE user_id = ${userId}`,
+  receipts: sql`UPDATE receipts SET raw = raw - 'Receipt' WHERE user_id = ${userId}`,
+  sandbox_payments: sql`UPDATE sandbox_payments SET receipt = receipt - 'Email' - 'Phone'
+    WHERE receipt IS NOT NULL
+      AND order_id IN (SELECT id::text FROM payments WHERE user_id = ${userId})`,
 });
 
 /** The housekeeping job's step: erases every account whose deletion is due; answers how many. */
