@@ -26,6 +26,8 @@ type Screen = {
   path: string;
   signedIn: boolean;
   ready: (page: Page) => Promise<void>;
+  /** The whole page, not only the window (the profile's security centre is long). */
+  isFullPage?: boolean;
 };
 
 const SCREENS: Screen[] = [
@@ -45,10 +47,19 @@ const SCREENS: Screen[] = [
     name: 'profile',
     path: '/profile',
     signedIn: true,
+    isFullPage: true,
     ready: async (page) => {
       await page.getByRole('button', { name: 'Мои данные' }).waitFor();
       await expect.poll(() => page.getByTestId('devices-count').textContent()).not.toBe('…');
+      await page.getByRole('heading', { name: 'Проверка безопасности' }).waitFor();
+      await page.getByRole('heading', { name: 'Ключи доступа' }).waitFor();
     },
+  },
+  {
+    name: 'security-log',
+    path: '/profile/security-log',
+    signedIn: true,
+    ready: (page) => page.getByTestId('security-event').first().waitFor(),
   },
   {
     name: 'auth',
@@ -92,7 +103,10 @@ describe('README screenshots', () => {
         expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
         const file = path.join(repoRoot, 'docs/screenshots', `${screen.name}-${theme}.png`);
         if (process.env.UPDATE_SCREENSHOT) mkdirSync(path.dirname(file), { recursive: true });
-        const image = await page.screenshot(process.env.UPDATE_SCREENSHOT ? { path: file } : {});
+        const image = await page.screenshot({
+          fullPage: screen.isFullPage ?? false,
+          ...(process.env.UPDATE_SCREENSHOT ? { path: file } : {}),
+        });
         expect(image.byteLength).toBeGreaterThan(10_000);
       });
     }
