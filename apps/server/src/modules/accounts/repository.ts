@@ -166,6 +166,70 @@ export async function unlinkUserYandex(
   return user?.yandexId ? 'only_way_in' : 'not_linked';
 }
 
+// ---------------------------------------------------------------- blocking (modules/operator)
+
+/** Blocks the account (`at` and `reason`) or lifts the block (null); answers the changed row. */
+export async function setUserBlocked(
+  executor: Executor,
+  userId: string,
+  block: { at: Date; reason: string } | null,
+): Promise<UserRow | undefined> {
+  const [row] = await executor
+    .update(users)
+    .set({
+      blockedAt: block?.at ?? null,
+      blockedReason: block?.reason ?? null,
+      updatedAt: block?.at ?? sql`now()`,
+    })
+    .where(eq(users.id, userId))
+    .returning();
+  return row;
+}
+
+/**
+ * Whether the account is blocked, read with a `FOR KEY SHARE`-strong lock on the row until the
+ * caller's transaction ends: a session created in that transaction either commits before a block
+ * (whose revocation then ends it) or waits for the block and sees it. `FOR SHARE`, not a weaker
+ * lock, because the block is a plain update of the row (`FOR NO KEY UPDATE`), which `FOR KEY
+ * SHARE` would not wait for.
+ */
+export async function isUserBlockedForSignIn(executor: Executor, userId: string): Promise<boolean> {
+  const [row] = await executor
+    .select({ blockedAt: users.blockedAt })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('share');
+  return row?.blockedAt != null;
+}
+
+/**
+ * Accounts a support query names: an id, an e-mail, a username, a Telegram or a Yandex id; exact
+ * matches only (case-insensitive for e-mail and username), at most `limit`.
+ */
+export async function searchUsers(
+  executor: Executor,
+  query: string,
+  limit = 20,
+): Promise<UserRow[]> {
+  const text = query.trim();
+  const keys = loginKeys(text);
+  const conditions = [
+    eq(users.emailKey, keys.emailKey),
+    eq(users.userNameKey, keys.userNameKey),
+    eq(users.yandexId, text),
+  ];
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)) {
+    conditions.push(eq(users.id, text.toLowerCase()));
+  }
+  if (/^\d{1,15}$/.test(text)) conditions.push(eq(users.telegramId, Number(text)));
+  return executor
+    .select()
+    .from(users)
+    .where(or(...conditions))
+    .orderBy(users.createdAt)
+    .limit(limit);
+}
+
 // ---------------------------------------------------------------- balances (modules/payments)
 
 export type BalanceCurrency = 'rub' | 'points';
