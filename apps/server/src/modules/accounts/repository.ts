@@ -3,7 +3,7 @@
  * caller's transaction when the read or write belongs to a larger one (a registration, a ledger
  * entry, a code's redemption).
  */
-import { and, eq, isNotNull, or, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, or, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '../../db/database.js';
 import { loginKeys } from './identity.js';
 import { type UserRow, users } from './schema.js';
@@ -168,20 +168,21 @@ export async function unlinkUserYandex(
 
 // ---------------------------------------------------------------- blocking (modules/operator)
 
-/** Blocks the account (`at` and `reason`) or lifts the block (null); answers the changed row. */
+/**
+ * Blocks the account (`block`) or lifts the block (null), only when it is not blocked yet, or is
+ * blocked, respectively: of two operators at once, one changes it. Answers the changed row, or
+ * undefined when nothing changed.
+ */
 export async function setUserBlocked(
   executor: Executor,
   userId: string,
-  block: { at: Date; reason: string } | null,
+  block: { reason: string } | null,
+  now: Date,
 ): Promise<UserRow | undefined> {
   const [row] = await executor
     .update(users)
-    .set({
-      blockedAt: block?.at ?? null,
-      blockedReason: block?.reason ?? null,
-      updatedAt: block?.at ?? sql`now()`,
-    })
-    .where(eq(users.id, userId))
+    .set({ blockedAt: block ? now : null, blockedReason: block?.reason ?? null, updatedAt: now })
+    .where(and(eq(users.id, userId), block ? isNull(users.blockedAt) : isNotNull(users.blockedAt)))
     .returning();
   return row;
 }
