@@ -8,6 +8,7 @@
  * cli.ts.
  */
 import { randomUUID } from 'node:crypto';
+import { AMOUNT_NOT_POSITIVE } from '@portal/contracts/messages';
 import type { AppDeps } from '../../deps.js';
 import { InsufficientFundsError, lockBalances, postLedgerEntry } from '../payments/index.js';
 import { recordOperatorAction } from './audit.js';
@@ -34,7 +35,7 @@ export function parseAmount(text: string, currency: Currency, command: string): 
   const [whole, fraction = ''] = trimmed.split(/[.,]/);
   const amount =
     currency === 'rub' ? Number(whole) * 100 + Number(fraction.padEnd(2, '0')) : Number(whole);
-  if (amount <= 0) throw new UsageError('Сумма должна быть больше нуля', command);
+  if (amount <= 0) throw new UsageError(AMOUNT_NOT_POSITIVE, command);
   if (amount > MAX_CORRECTION[currency]) {
     throw new UsageError(
       `Сумма больше ${money(currency, MAX_CORRECTION[currency])} за одну команду`,
