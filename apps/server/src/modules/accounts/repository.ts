@@ -171,7 +171,9 @@ export async function unlinkUserYandex(
 /**
  * Blocks the account (`block`) or lifts the block (null), only when it is not blocked yet, or is
  * blocked, respectively: of two operators at once, one changes it. Answers the changed row, or
- * undefined when nothing changed.
+ * undefined when nothing changed. Run it in a transaction: the row is taken `FOR UPDATE` first,
+ * the one lock that waits for a sign-in's `FOR KEY SHARE` (`isUserBlockedForSignIn`), so a
+ * session being created right now is committed before this change and can be ended with it.
  */
 export async function setUserBlocked(
   executor: Executor,
@@ -179,6 +181,7 @@ export async function setUserBlocked(
   block: { reason: string } | null,
   now: Date,
 ): Promise<UserRow | undefined> {
+  await executor.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
   const [row] = await executor
     .update(users)
     .set({ blockedAt: block ? now : null, blockedReason: block?.reason ?? null, updatedAt: now })
@@ -188,18 +191,18 @@ export async function setUserBlocked(
 }
 
 /**
- * Whether the account is blocked, read with a `FOR KEY SHARE`-strong lock on the row until the
- * caller's transaction ends: a session created in that transaction either commits before a block
- * (whose revocation then ends it) or waits for the block and sees it. `FOR SHARE`, not a weaker
- * lock, because the block is a plain update of the row (`FOR NO KEY UPDATE`), which `FOR KEY
- * SHARE` would not wait for.
+ * Whether the account is blocked, read under `FOR KEY SHARE` until the caller's transaction
+ * ends: a session created in that transaction either commits before a block (`setUserBlocked`
+ * waits for it, and the block's revocation then ends the session) or waits for the block and
+ * sees it. The weakest lock that does this: it does not wait for the ledger's balance lock
+ * (`FOR NO KEY UPDATE`), so a sign-in never queues behind a payment.
  */
 export async function isUserBlockedForSignIn(executor: Executor, userId: string): Promise<boolean> {
   const [row] = await executor
     .select({ blockedAt: users.blockedAt })
     .from(users)
     .where(eq(users.id, userId))
-    .for('share');
+    .for('key share');
   return row?.blockedAt != null;
 }
 

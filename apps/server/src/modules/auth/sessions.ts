@@ -127,7 +127,7 @@ export class SessionStore {
    * Every sign-in ends here (password, the registration's confirmation, Yandex ID, a hand-off to
    * a sibling site, passkeys), so this is the one place a blocked account is refused
    * (`AccountBlocked`, 403 with the support contact). It is checked after the secrets, so the
-   * refusal tells only the owner that the account is blocked. The row is read under a share lock
+   * refusal tells only the owner that the account is blocked. The row is read under a key-share lock
    * in the same transaction as the insert: a block running at the same time either waits for
    * this session and then ends it, or is seen here.
    */
