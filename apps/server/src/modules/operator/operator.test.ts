@@ -60,6 +60,21 @@ async function admin(...argv: string[]) {
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
+/**
+ * `admin`, repeated with the same arguments when the database did not answer in time (a hundred
+ * commands at once queue for ten PostgreSQL connections, each allowed 2 s to get one), as an
+ * operator repeats a command whose answer was lost: the idempotency key makes that safe.
+ */
+async function adminRepeatedOnTimeout(...argv: string[]) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await admin(...argv);
+    } catch (error) {
+      if (attempt >= 5 || !/timeout|timed out/i.test(String(error))) throw error;
+    }
+  }
+}
+
 async function actionsOf(t: TestApp, accountId: string) {
   return t.database.db
     .select()
@@ -329,7 +344,14 @@ describe('money', () => {
     expect((await admin('credit', user.id, '37', ...args)).code).toBe(0);
     const results = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        admin('debit', user.id, '1', ...args, '--idempotency-key', `parallel-${user.id}-${i}`),
+        adminRepeatedOnTimeout(
+          'debit',
+          user.id,
+          '1',
+          ...args,
+          '--idempotency-key',
+          `parallel-${user.id}-${i}`,
+        ),
       ),
     );
     expect(results.filter((result) => result.code === 0)).toHaveLength(37);
@@ -346,7 +368,14 @@ describe('money', () => {
     expect((await admin('credit', user.id, '10', ...args)).code).toBe(0);
     const same = await Promise.all(
       Array.from({ length: 100 }, () =>
-        admin('debit', user.id, '1', ...args, '--idempotency-key', `same-${user.id}`),
+        adminRepeatedOnTimeout(
+          'debit',
+          user.id,
+          '1',
+          ...args,
+          '--idempotency-key',
+          `same-${user.id}`,
+        ),
       ),
     );
     expect(same.every((result) => result.code === 0)).toBe(true);
