@@ -17,6 +17,19 @@ import { migrate } from './db/migrate.js';
 import { execute, prepare } from './modules/operator/cli.js';
 import { EXIT } from './modules/operator/context.js';
 
+/** Commands that end sessions, which the running portals learn of through Redis. */
+const REVOKING_COMMANDS = new Set(['block', 'end-sessions']);
+const REDIS_WAIT_MS = 5_000;
+
+async function isUpWithin(isUp: () => boolean, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (!isUp()) {
+    if (Date.now() > until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
+}
+
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -62,6 +75,20 @@ async function main(): Promise<number> {
       await migrate(database);
       const app = await buildApp({ config, database, logStream: process.stderr });
       try {
+        // A session ended here reaches the running portals through a mark in Redis. This process
+        // lives for one command: it waits for its connection first, and refuses to end sessions
+        // when Redis does not answer (a mark held back here would die with the process, and the
+        // portals would trust their caches for up to a minute).
+        const redis = app.deps.redis;
+        if (redis && !(await isUpWithin(() => redis.isUp(), REDIS_WAIT_MS))) {
+          if (REVOKING_COMMANDS.has(prepared.command.name)) {
+            err(
+              'REDIS_URL задан, но Redis не отвечает: сеансы не завершены. Проверьте Redis и ' +
+                'повторите команду.',
+            );
+            return EXIT.refused;
+          }
+        }
         return await execute({ deps: app.deps, log: app.log, out, err }, prepared);
       } finally {
         await app.close();

@@ -4,6 +4,7 @@ import { findUserById, searchUsers } from '../accounts/index.js';
 import { loginCounterKeys } from '../auth/index.js';
 import { findPayment, recentLedgerEntries, recentPayments } from '../payments/index.js';
 import { listServicesOf } from '../servers/index.js';
+import { recentOperatorActions } from './audit.js';
 import { accountState, accountTable, type Command, resolveAccount, single } from './command.js';
 import { fields, money, points, Refusal, roubles, table, UsageError, when } from './context.js';
 
@@ -39,7 +40,8 @@ export const showCommand: Command = {
   help: [
     'Профиль, блокировка и ожидание входа после неверных паролей, открытые сеансы, последние',
     'события журнала безопасности, балансы, последние платежи, последние записи журнала',
-    `операций (--ledger N, по умолчанию ${DEFAULT_LEDGER_LINES}) и услуги.`,
+    `операций (--ledger N, по умолчанию ${DEFAULT_LEDGER_LINES}), услуги и последние действия`,
+    'поддержки с аккаунтом.',
     '<аккаунт> — id, почта, никнейм или Telegram id.',
   ],
   options: { ledger: { type: 'string' } },
@@ -165,6 +167,16 @@ export const showCommand: Command = {
         row.autoRenew ? 'да' : 'нет',
         row.status,
       ]),
+    )) {
+      out(`  ${line}`);
+    }
+
+    const actions = await recentOperatorActions(deps.db, user.id, 10);
+    out('');
+    out('Действия поддержки (последние 10)');
+    for (const line of table(
+      ['когда', 'кто', 'команда', 'причина'],
+      actions.map((row) => [when(row.at), row.operator, row.command, row.reason]),
     )) {
       out(`  ${line}`);
     }

@@ -1,3 +1,4 @@
+import { desc, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { operatorActions } from './schema.js';
 
@@ -24,4 +25,14 @@ export async function recordOperatorAction(executor: Executor, action: OperatorA
     reason: action.reason ?? null,
     at: action.at,
   });
+}
+
+/** The latest actions of support on one account, newest first (`show`). */
+export function recentOperatorActions(executor: Executor, accountId: string, limit: number) {
+  return executor
+    .select()
+    .from(operatorActions)
+    .where(eq(operatorActions.accountId, accountId))
+    .orderBy(desc(operatorActions.at), desc(operatorActions.seq))
+    .limit(limit);
 }

@@ -162,6 +162,7 @@ describe('reads', () => {
     }
     expect(shown.out).toContain('12,50 ₽');
     expect(shown.out).toContain('Компенсация простоя');
+    expect(shown.out).toMatch(/Действия поддержки[\s\S]*anna\s+credit\s+Компенсация простоя/);
     expect((await admin('show', user.id, '--ledger', 'many')).code).toBe(2);
     expect((await admin('show', 'nobody-here')).code).toBe(1);
   });
