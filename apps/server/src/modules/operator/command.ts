@@ -79,6 +79,7 @@ export function accountTable(rows: UserRow[]): string[] {
 }
 
 export function accountState(row: UserRow): string {
+  if (row.status === 'deleted') return 'удалён';
   if (row.blockedAt) return 'заблокирован';
   if (!row.confirmedAt) return 'почта не подтверждена';
   return 'активен';
