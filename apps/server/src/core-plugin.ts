@@ -69,6 +69,7 @@ export const corePlugin = fp<CoreOptions>(
       redis ? new RedisRevocationMarks(redis) : undefined,
       userReads,
       config.SESSION_CACHE_SIZE,
+      config.SUPPORT_URL,
     );
     const core: CoreDeps = {
       config,

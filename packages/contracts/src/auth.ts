@@ -117,6 +117,11 @@ export const loginNotConfirmedAnswerSchema = errorAnswerSchema.extend({
   confirmation: pendingConfirmationSchema,
 });
 
+/** Login's 403: the address is not confirmed (with `confirmation`), or the account is blocked. */
+export const loginForbiddenAnswerSchema = errorAnswerSchema.extend({
+  confirmation: pendingConfirmationSchema.optional(),
+});
+
 // ---------------------------------------------------------------- register
 
 /**

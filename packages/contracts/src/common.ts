@@ -25,7 +25,7 @@ import {
  * repeat the call; `code_pending` (429) — a code was mailed a moment ago and is still good: type
  * it, and ask for another after `Retry-After`.
  */
-export const errorReasonSchema = z.enum(['proof_required', 'code_pending']);
+export const errorReasonSchema = z.enum(['proof_required', 'code_pending', 'account_blocked']);
 export type ErrorReason = z.infer<typeof errorReasonSchema>;
 
 /**

@@ -133,6 +133,9 @@ export const YANDEX_SIGN_IN_CODE_REFUSED =
 export const LOGIN_FAILED = 'Неверный логин или пароль';
 export const ACCOUNT_NOT_CONFIRMED =
   'Почта не подтверждена. Код подтверждения отправлен на вашу почту';
+// Ours: support blocked the account (the operator's tool); every sign-in is refused with it.
+// The server adds where to write: «…: <SUPPORT_URL>».
+export const ACCOUNT_BLOCKED = 'Аккаунт заблокирован. Напишите в поддержку';
 export const USERNAME_TAKEN = 'Этот никнейм уже занят';
 // Ours: letters of other scripts look like Latin ones and would make look-alike accounts.
 export const USERNAME_NOT_LATIN = 'Никнейм может содержать только латинские буквы, цифры, _ . -';

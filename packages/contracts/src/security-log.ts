@@ -29,6 +29,10 @@ export const SECURITY_EVENT_KINDS = [
   'not_me',
   'deletion_scheduled',
   'deletion_cancelled',
+  // By support, with the operator's tool (apps/server/src/modules/operator).
+  'blocked',
+  'unblocked',
+  'sessions_ended_by_support',
 ] as const;
 export const securityEventKindSchema = z.enum(SECURITY_EVENT_KINDS);
 export type SecurityEventKind = z.infer<typeof securityEventKindSchema>;
@@ -118,6 +122,9 @@ export const SECURITY_EVENT_TEXTS: Record<SecurityEventKind, string> = {
   not_me: 'Вход отмечен как чужой: все сеансы завершены',
   deletion_scheduled: 'Запрошено удаление аккаунта',
   deletion_cancelled: 'Удаление аккаунта отменено',
+  blocked: 'Аккаунт заблокирован службой поддержки',
+  unblocked: 'Аккаунт разблокирован службой поддержки',
+  sessions_ended_by_support: 'Все сеансы завершены службой поддержки',
 };
 
 const SIGN_IN_TEXTS: Record<SignInMethod, string> = {

@@ -133,6 +133,8 @@ export const ledgerKindSchema = z.enum([
   'renewal',
   'cashback',
   'adjustment',
+  // Support's correction of a balance (the operator's tool); its description is the reason.
+  'correction',
 ]);
 export type LedgerKind = z.infer<typeof ledgerKindSchema>;
 

@@ -3,7 +3,7 @@
  * caller's transaction when the read or write belongs to a larger one (a registration, a ledger
  * entry, a code's redemption).
  */
-import { and, eq, isNotNull, or, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, or, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '../../db/database.js';
 import { loginKeys } from './identity.js';
 import { type UserRow, users } from './schema.js';
@@ -164,6 +164,74 @@ export async function unlinkUserYandex(
   if (rows.length > 0) return 'unlinked';
   const user = await findUserById(executor, userId);
   return user?.yandexId ? 'only_way_in' : 'not_linked';
+}
+
+// ---------------------------------------------------------------- blocking (modules/operator)
+
+/**
+ * Blocks the account (`block`) or lifts the block (null), only when it is not blocked yet, or is
+ * blocked, respectively: of two operators at once, one changes it. Answers the changed row, or
+ * undefined when nothing changed. Run it in a transaction: the row is taken `FOR UPDATE` first,
+ * the one lock that waits for a sign-in's `FOR KEY SHARE` (`isUserBlockedForSignIn`), so a
+ * session being created right now is committed before this change and can be ended with it.
+ */
+export async function setUserBlocked(
+  executor: Executor,
+  userId: string,
+  block: { reason: string } | null,
+  now: Date,
+): Promise<UserRow | undefined> {
+  await executor.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+  const [row] = await executor
+    .update(users)
+    .set({ blockedAt: block ? now : null, blockedReason: block?.reason ?? null, updatedAt: now })
+    .where(and(eq(users.id, userId), block ? isNull(users.blockedAt) : isNotNull(users.blockedAt)))
+    .returning();
+  return row;
+}
+
+/**
+ * Whether the account is blocked, read under `FOR KEY SHARE` until the caller's transaction
+ * ends: a session created in that transaction either commits before a block (`setUserBlocked`
+ * waits for it, and the block's revocation then ends the session) or waits for the block and
+ * sees it. The weakest lock that does this: it does not wait for the ledger's balance lock
+ * (`FOR NO KEY UPDATE`), so a sign-in never queues behind a payment.
+ */
+export async function isUserBlockedForSignIn(executor: Executor, userId: string): Promise<boolean> {
+  const [row] = await executor
+    .select({ blockedAt: users.blockedAt })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('key share');
+  return row?.blockedAt != null;
+}
+
+/**
+ * Accounts a support query names: an id, an e-mail, a username, a Telegram or a Yandex id; exact
+ * matches only (case-insensitive for e-mail and username), at most `limit`.
+ */
+export async function searchUsers(
+  executor: Executor,
+  query: string,
+  limit = 20,
+): Promise<UserRow[]> {
+  const text = query.trim();
+  const keys = loginKeys(text);
+  const conditions = [
+    eq(users.emailKey, keys.emailKey),
+    eq(users.userNameKey, keys.userNameKey),
+    eq(users.yandexId, text),
+  ];
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)) {
+    conditions.push(eq(users.id, text.toLowerCase()));
+  }
+  if (/^\d{1,15}$/.test(text)) conditions.push(eq(users.telegramId, Number(text)));
+  return executor
+    .select()
+    .from(users)
+    .where(or(...conditions))
+    .orderBy(users.createdAt)
+    .limit(limit);
 }
 
 // ---------------------------------------------------------------- balances (modules/payments)

@@ -24,6 +24,9 @@ export const users = pgTable('users', {
   confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
   balanceKopecks: bigint('balance_kopecks', { mode: 'number' }).notNull().default(0),
   balancePoints: bigint('balance_points', { mode: 'number' }).notNull().default(0),
+  /** Set by support (`npm run admin -- block`): no sign-in by any way (migrations/0750_operator.sql). */
+  blockedAt: timestamp('blocked_at', { withTimezone: true }),
+  blockedReason: text('blocked_reason'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   // migrations/0730_sign_in_alerts.sql

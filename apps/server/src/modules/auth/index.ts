@@ -5,6 +5,7 @@ export { hasSignedInThrough } from './hand-off.js';
 export type { LoginOutcome } from './login-guard.js';
 export { LOGIN_OUTCOMES } from './login-guard.js';
 export type { LoginThrottle } from './login-throttle.js';
+export { loginCounterKeys } from './login-throttle.js';
 export type { OneTimeCodes } from './one-time-codes.js';
 export { CodeResendRefused, codeRefusal } from './one-time-codes.js';
 export { assertPasswordAllowed, isCommonPassword } from './password-policy.js';
@@ -14,6 +15,7 @@ export { AUTH_PREFIX } from './routes.js';
 export type { PasskeyStep, SecondFactor } from './second-factor.js';
 export type { SessionStore } from './sessions.js';
 export {
+  AccountBlocked,
   bearerToken,
   generateToken,
   hashToken,

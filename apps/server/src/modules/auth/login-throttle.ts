@@ -121,6 +121,15 @@ export class LoginThrottle {
       .where(eq(loginThrottles.subject, subject));
   }
 
+  /** The subject's count and wait as stored, or null when nothing is counted (support reads it). */
+  async state(subject: string): Promise<{ failures: number; lockedUntil: Date | null } | null> {
+    const [row] = await this.db
+      .select({ failures: loginThrottles.failures, lockedUntil: loginThrottles.lockedUntil })
+      .from(loginThrottles)
+      .where(eq(loginThrottles.subject, subject));
+    return row ?? null;
+  }
+
   async reset(subject: string): Promise<void> {
     await this.db.delete(loginThrottles).where(eq(loginThrottles.subject, subject));
   }

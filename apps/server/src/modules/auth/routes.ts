@@ -2,7 +2,7 @@ import {
   handOffAnswerSchema,
   handOffRequestSchema,
   loginAnswerSchema,
-  loginNotConfirmedAnswerSchema,
+  loginForbiddenAnswerSchema,
   loginRequestSchema,
   logoutAnswerSchema,
   registerAnswerSchema,
@@ -15,6 +15,8 @@ import {
 } from '@portal/contracts/auth';
 import { errorAnswerSchema } from '@portal/contracts/common';
 import {
+  ACCOUNT_BLOCKED,
+  ACCOUNT_NOT_CONFIRMED,
   CODE_SENT_TO_EMAIL,
   LOGOUT_DONE,
   REGISTRATION_CONFIRMED,
@@ -73,7 +75,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Подтверждение почты кодом; вход',
         body: verifyRegistrationRequestSchema,
-        response: { 200: verifyRegistrationAnswerSchema, 400: errors[400], 429: errors[429] },
+        response: {
+          200: verifyRegistrationAnswerSchema,
+          400: errors[400],
+          403: errors[403].describe(ACCOUNT_BLOCKED),
+          429: errors[429],
+        },
       },
     },
     async (request) => {
@@ -94,7 +101,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           200: loginAnswerSchema,
           400: errors[400],
           401: errors[401],
-          403: loginNotConfirmedAnswerSchema,
+          403: loginForbiddenAnswerSchema.describe(`${ACCOUNT_NOT_CONFIRMED}; ${ACCOUNT_BLOCKED}`),
           429: errors[429],
         },
       },
@@ -153,6 +160,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           200: verifyTokenAnswerSchema,
           400: errors[400],
           401: errors[401],
+          403: errors[403].describe(ACCOUNT_BLOCKED),
           429: errors[429],
         },
       },

@@ -1,6 +1,6 @@
 import { hash, randomBytes } from 'node:crypto';
 import { errorAnswerSchema } from '@portal/contracts/common';
-import { PORTAL_ONLY, TOKEN_INVALID } from '@portal/contracts/messages';
+import { ACCOUNT_BLOCKED, PORTAL_ONLY, TOKEN_INVALID } from '@portal/contracts/messages';
 import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
@@ -9,6 +9,7 @@ import { LocalRevocationMarks, type RevocationMarks } from '../../adapters/revoc
 import type { Db, Executor } from '../../db/database.js';
 import { UserReadCache } from '../../db/user-reads.js';
 import { AppError, unauthorized } from '../../http/app-error.js';
+import { isUserBlockedForSignIn } from '../accounts/index.js';
 import { type SessionRow, sessions } from './schema.js';
 
 const MINUTE = 60_000;
@@ -27,6 +28,15 @@ export interface AuthenticatedSession {
   userId: string;
   /** Origin of the sibling site the session was handed to; null for the portal's own sessions. */
   siblingOrigin: string | null;
+}
+
+/** A sign-in of a blocked account (`npm run admin -- block`): 403 naming the support contact. */
+export class AccountBlocked extends AppError {
+  constructor(supportUrl: string) {
+    super('forbidden', supportUrl ? `${ACCOUNT_BLOCKED}: ${supportUrl}` : ACCOUNT_BLOCKED, {
+      reason: 'account_blocked',
+    });
+  }
 }
 
 export function generateToken(): string {
@@ -105,12 +115,30 @@ export class SessionStore {
     private readonly reads = new UserReadCache(),
     /** Beyond it the session checked longest ago is forgotten; 0: every check reads the database. */
     cacheSize = DEFAULT_SESSION_CACHE_SIZE,
+    /** Where a blocked account is sent (SUPPORT_URL), in the refusal of its sign-in. */
+    private readonly supportUrl = '',
   ) {
     this.cache = cacheSize > 0 ? new LRUCache({ max: cacheSize }) : null;
   }
 
-  /** Creates a session and answers its bearer token, which is never stored. */
-  async create(input: NewSession, executor: Executor = this.db) {
+  /**
+   * Creates a session and answers its bearer token, which is never stored.
+   *
+   * Every sign-in ends here (password, the registration's confirmation, Yandex ID, a hand-off to
+   * a sibling site, passkeys), so this is the one place a blocked account is refused
+   * (`AccountBlocked`, 403 with the support contact). It is checked after the secrets, so the
+   * refusal tells only the owner that the account is blocked. The row is read under a key-share lock
+   * in the same transaction as the insert: a block running at the same time either waits for
+   * this session and then ends it, or is seen here.
+   */
+  async create(
+    input: NewSession,
+    executor: Executor = this.db,
+  ): Promise<{ token: string; session: SessionRow }> {
+    if (executor === this.db) return this.db.transaction((tx) => this.create(input, tx));
+    if (await isUserBlockedForSignIn(executor, input.userId)) {
+      throw new AccountBlocked(this.supportUrl);
+    }
     const token = generateToken();
     const now = this.clock.now();
     const limits = input.rememberMe ? SESSION_LIMITS.rememberMe : SESSION_LIMITS.normal;

@@ -1,3 +1,4 @@
+import { ACCOUNT_BLOCKED } from '@portal/contracts/messages';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -10,6 +11,7 @@ import { createSignedInUser, DEFAULT_PASSWORD, signIn } from '../../../test/supp
 import { securityEventsOf, securityKindsOf } from '../../../test/support/security-log.js';
 import { SoftwarePasskey, type Where } from '../../../test/support/software-authenticator.js';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { users } from '../accounts/schema.js';
 import { totpCode } from '../two-factor/index.js';
 import { listPasskeysForExport } from './index.js';
 import { PASSKEY_CHALLENGE_TTL_MS } from './passkey-service.js';
@@ -237,6 +239,20 @@ describe('signing in with a passkey', () => {
     expect(response.json().message).toBe(
       'Не удалось войти с ключом доступа. Попробуйте ещё раз или войдите по паролю',
     );
+  });
+
+  it("refuses a blocked account (support's block) with the support contact", async () => {
+    const { user, key } = await userWithPasskey();
+    await testApp.database.db
+      .update(users)
+      .set({ blockedAt: new Date(), blockedReason: 'test' })
+      .where(eq(users.id, user.id));
+    const response = await passkeySignIn(key.get(await signInOptions(), PORTAL));
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({
+      message: `${ACCOUNT_BLOCKED}: ${testApp.config.SUPPORT_URL}`,
+      reason: 'account_blocked',
+    });
   });
 
   it('refuses a reused challenge, an expired one and an unknown passkey', async () => {

@@ -1,4 +1,5 @@
 import { errorAnswerSchema, messageAnswerSchema } from '@portal/contracts/common';
+import { ACCOUNT_BLOCKED } from '@portal/contracts/messages';
 import {
   PASSKEY_MESSAGES,
   passkeyCreationOptionsAnswerSchema,
@@ -163,6 +164,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
           200: passkeySignInAnswerSchema,
           400: errorAnswerSchema,
           401: errorAnswerSchema,
+          403: errorAnswerSchema.describe(ACCOUNT_BLOCKED),
         },
       },
     },

@@ -7,12 +7,21 @@ export {
   paymentPageOf,
   type RowKey,
 } from './account-reads.js';
-export { lockBalances, postLedgerEntry } from './ledger.js';
+export type { Currency, LedgerKind } from './ledger.js';
+export { InsufficientFundsError, lockBalances, postLedgerEntry } from './ledger.js';
+export { findPayment, recentLedgerEntries, recentPayments } from './operator-reads.js';
 export { choosePaymentProvider } from './provider-choice.js';
+export {
+  type ReconcileCounts,
+  reconcilePayment,
+  reconcilePayments,
+  type SinglePaymentOutcome,
+} from './reconcile.js';
 export {
   type RefundOutcome,
   type RefundPaymentInput,
   refundableKopecks,
   refundPayment,
 } from './refund.js';
+export type { LedgerEntryRow, PaymentRow } from './schema.js';
 export { UNSETTLED_STATUSES } from './statuses.js';

@@ -108,48 +108,103 @@ async function reconcileOpenPayments(
 
   for (const candidate of due) {
     counts.checked++;
-    const providerPaymentId = candidate.providerPaymentId!;
-    try {
-      let state = await provider.client.getState({ PaymentId: providerPaymentId });
-      const isAbandoned = now.getTime() > candidate.expiresAt.getTime() + expiryMarginMs;
-      let isCancelled = false;
-      if (isAbandoned && isWaiting(state.Status)) {
-        const cancelled = await provider.client.cancel({ PaymentId: providerPaymentId });
-        state = { ...state, Status: cancelled.Status };
-        isCancelled = true;
-      }
-      const isChanged = await deps.db.transaction(async (tx) => {
-        const payment = await lockPayment(tx, candidate.id);
-        if (!payment) return false;
-        const settled = await settlePayment(
-          tx,
-          payment,
-          { status: state.Status, amount: state.Amount, providerPaymentId: state.PaymentId },
-          deps.clock.now(),
-          log,
-        );
-        await tx
-          .update(payments)
-          .set({ checkedAt: deps.clock.now() })
-          .where(eq(payments.id, payment.id));
-        return (
-          settled.status !== payment.status ||
-          settled.creditedAt?.getTime() !== payment.creditedAt?.getTime() ||
-          settled.refundedKopecks !== payment.refundedKopecks
-        );
-      });
-      if (isChanged) counts.changed++;
-      if (isChanged && isCancelled) counts.abandoned++;
-    } catch (error) {
-      counts.failed++;
-      log.warn({ err: error, paymentId: candidate.id }, 'payment reconciliation failed');
-      await deps.db
+    const outcome = await checkOpenPayment(deps, provider, log, candidate, expiryMarginMs);
+    if (outcome === 'failed') counts.failed++;
+    if (outcome === 'changed' || outcome === 'abandoned') counts.changed++;
+    if (outcome === 'abandoned') counts.abandoned++;
+  }
+}
+
+type OpenPaymentOutcome = 'unchanged' | 'changed' | 'abandoned' | 'failed';
+
+/** GetState of one payment sent to the customer (Cancel once long expired), applied under its lock. */
+async function checkOpenPayment(
+  deps: AppDeps,
+  provider: Provider,
+  log: FastifyBaseLogger,
+  candidate: { id: string; providerPaymentId: string | null; expiresAt: Date },
+  expiryMarginMs: number,
+): Promise<OpenPaymentOutcome> {
+  const now = deps.clock.now();
+  const providerPaymentId = candidate.providerPaymentId!;
+  try {
+    let state = await provider.client.getState({ PaymentId: providerPaymentId });
+    const isAbandoned = now.getTime() > candidate.expiresAt.getTime() + expiryMarginMs;
+    let isCancelled = false;
+    if (isAbandoned && isWaiting(state.Status)) {
+      const cancelled = await provider.client.cancel({ PaymentId: providerPaymentId });
+      state = { ...state, Status: cancelled.Status };
+      isCancelled = true;
+    }
+    const isChanged = await deps.db.transaction(async (tx) => {
+      const payment = await lockPayment(tx, candidate.id);
+      if (!payment) return false;
+      const settled = await settlePayment(
+        tx,
+        payment,
+        { status: state.Status, amount: state.Amount, providerPaymentId: state.PaymentId },
+        deps.clock.now(),
+        log,
+      );
+      await tx
         .update(payments)
         .set({ checkedAt: deps.clock.now() })
-        .where(eq(payments.id, candidate.id))
-        .catch(() => {});
-    }
+        .where(eq(payments.id, payment.id));
+      return (
+        settled.status !== payment.status ||
+        settled.creditedAt?.getTime() !== payment.creditedAt?.getTime() ||
+        settled.refundedKopecks !== payment.refundedKopecks
+      );
+    });
+    if (!isChanged) return 'unchanged';
+    return isCancelled ? 'abandoned' : 'changed';
+  } catch (error) {
+    log.warn({ err: error, paymentId: candidate.id }, 'payment reconciliation failed');
+    await deps.db
+      .update(payments)
+      .set({ checkedAt: deps.clock.now() })
+      .where(eq(payments.id, candidate.id))
+      .catch(() => {});
+    return 'failed';
   }
+}
+
+/** What `reconcilePayment` found about one payment. */
+export type SinglePaymentOutcome =
+  | OpenPaymentOutcome
+  /** No such payment. */
+  | 'unknown'
+  /** Settled already (credited, failed, refunded in full): nothing to ask. */
+  | 'settled'
+  /** The provider of the payment is not the one configured now. */
+  | 'other_provider'
+  /** Its start never reached the customer: `reconcilePayments` closes it when its time comes. */
+  | 'not_started'
+  /** No provider is configured. */
+  | 'no_provider';
+
+/**
+ * Asks the provider about one payment now, whatever its age (support's `npm run admin --
+ * reconcile <id>`), and applies the answer exactly as the periodic run would: credited at most
+ * once, under the payment's lock. A credited payment is asked again too: its refunds are news.
+ */
+export async function reconcilePayment(
+  deps: AppDeps,
+  log: FastifyBaseLogger,
+  paymentId: string,
+): Promise<SinglePaymentOutcome> {
+  const provider = deps.payments.provider;
+  if (!provider) return 'no_provider';
+  const [payment] = await deps.db.select().from(payments).where(eq(payments.id, paymentId));
+  if (!payment) return 'unknown';
+  if (payment.provider !== provider.name) return 'other_provider';
+  if (!payment.providerPaymentId || !payment.redirectUrl) {
+    return isUnsettled(payment.status) ? 'not_started' : 'settled';
+  }
+  if (!isUnsettled(payment.status) && !payment.creditedAt) return 'settled';
+  if (payment.status === 'REFUNDED') return 'settled';
+  // Never cancelled from here: support asks, the periodic run decides what is abandoned.
+  return checkOpenPayment(deps, provider, log, payment, Number.POSITIVE_INFINITY);
 }
 
 /**

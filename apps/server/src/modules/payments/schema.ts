@@ -10,7 +10,7 @@ export const ledgerEntries = pgTable('ledger_entries', {
   currency: text('currency', { enum: ['rub', 'points'] }).notNull(),
   amount: bigint('amount', { mode: 'number' }).notNull(),
   kind: text('kind', {
-    enum: ['topUp', 'refund', 'purchase', 'renewal', 'cashback', 'adjustment'],
+    enum: ['topUp', 'refund', 'purchase', 'renewal', 'cashback', 'adjustment', 'correction'],
   }).notNull(),
   description: text('description').notNull(),
   reference: text('reference'),

@@ -1,5 +1,6 @@
 import { errorAnswerSchema, messageAnswerSchema } from '@portal/contracts/common';
 import {
+  ACCOUNT_BLOCKED,
   CODE_WRONG,
   PORTAL_ONLY,
   PROOF_REQUIRED,
@@ -216,6 +217,7 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
         response: {
           200: yandexExchangeAnswerSchema,
           400: errorAnswerSchema,
+          403: errorAnswerSchema.describe(ACCOUNT_BLOCKED),
           429: errorAnswerSchema,
         },
       },

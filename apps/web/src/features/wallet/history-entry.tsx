@@ -21,6 +21,7 @@ const KINDS: Record<LedgerKind, { label: string; icon: ComponentType<SVGProps<SV
   renewal: { label: 'Продление услуги', icon: ServerIcon },
   cashback: { label: 'Кэшбэк', icon: SparkIcon },
   adjustment: { label: 'Корректировка', icon: WalletIcon },
+  correction: { label: 'Корректировка', icon: WalletIcon },
 };
 
 /**

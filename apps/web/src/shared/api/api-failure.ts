@@ -43,7 +43,11 @@ function isHttpError(error: unknown): error is AxiosError {
   );
 }
 
-const reasons: ReadonlySet<unknown> = new Set<ErrorReason>(['proof_required', 'code_pending']);
+const reasons: ReadonlySet<unknown> = new Set<ErrorReason>([
+  'proof_required',
+  'code_pending',
+  'account_blocked',
+]);
 
 function isErrorReason(value: unknown): value is ErrorReason {
   return reasons.has(value);

@@ -1,0 +1,52 @@
+/**
+ * What support reads of the wallet with the operator's tool (modules/operator): a payment by its
+ * id or the provider's, the account's latest payments and ledger entries. Plain reads, no locks.
+ */
+import { desc, eq, or } from 'drizzle-orm';
+import type { Executor } from '../../db/database.js';
+import { type LedgerEntryRow, ledgerEntries, type PaymentRow, payments } from './schema.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The payment with our id (the provider's OrderId) or the provider's PaymentId. */
+export async function findPayment(executor: Executor, id: string): Promise<PaymentRow | undefined> {
+  const text = id.trim();
+  const [row] = await executor
+    .select()
+    .from(payments)
+    .where(
+      UUID.test(text)
+        ? or(eq(payments.id, text.toLowerCase()), eq(payments.providerPaymentId, text))
+        : eq(payments.providerPaymentId, text),
+    )
+    .limit(1);
+  return row;
+}
+
+/** The account's latest payments, newest first. */
+export function recentPayments(
+  executor: Executor,
+  userId: string,
+  limit: number,
+): Promise<PaymentRow[]> {
+  return executor
+    .select()
+    .from(payments)
+    .where(eq(payments.userId, userId))
+    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .limit(limit);
+}
+
+/** The account's latest ledger entries, newest first. */
+export function recentLedgerEntries(
+  executor: Executor,
+  userId: string,
+  limit: number,
+): Promise<LedgerEntryRow[]> {
+  return executor
+    .select()
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.userId, userId))
+    .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
+    .limit(limit);
+}
