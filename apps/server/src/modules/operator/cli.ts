@@ -16,11 +16,11 @@ import type { Command, ParsedValues } from './command.js';
 import { EXIT, type OperatorContext, Refusal, UsageError } from './context.js';
 import { lettersCommand } from './letter-commands.js';
 import { creditCommand, debitCommand } from './money-commands.js';
-import { reconcileCommand } from './payment-commands.js';
+import { reconcileCommand, refundCommand } from './payment-commands.js';
 
 /**
- * Every command, in the order `--help` lists them. A new one (the coming `refund`, beside
- * credit and debit) is one `Command` in a file of its group and one line here.
+ * Every command, in the order `--help` lists them. A new one is one `Command` in a file of its
+ * group and one line here.
  */
 export const COMMANDS: readonly Command[] = [
   findCommand,
@@ -31,7 +31,7 @@ export const COMMANDS: readonly Command[] = [
   unblockCommand,
   creditCommand,
   debitCommand,
-  // refund: added here by the refunds work (money-commands.ts or a file of its own).
+  refundCommand,
   reconcileCommand,
   lettersCommand,
 ];
@@ -50,7 +50,7 @@ export function toolHelp(): string[] {
     ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
     '',
     'Каждое действие (не чтение) требует --operator <имя> и записывается в журнал действий',
-    'поддержки (operator_actions), который нельзя изменить; block, credit, debit и letters drop',
+    'поддержки (operator_actions), который нельзя изменить; block, credit, debit, refund и letters drop',
     'требуют ещё --reason "…".',
     '',
     'База: та же, что у портала (DATABASE_URL или встроенная в DATA_DIR). Встроенную базу',

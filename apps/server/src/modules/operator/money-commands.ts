@@ -3,9 +3,8 @@
  * description is the reason (the customer's history shows «Корректировка» and the reason). Through
  * the ledger's own `postLedgerEntry`, in one transaction with the user's balance lock and the
  * record of the action. A debit never takes a balance below zero: the database refuses it.
- *
- * `refund` (a payment's money back to the card) belongs here too: see the place left for it in
- * cli.ts.
+
+ * `refund` (a payment's money back to the card) is in payment-commands.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { AMOUNT_NOT_POSITIVE } from '@portal/contracts/messages';

@@ -418,6 +418,69 @@ describe('payments and letters', () => {
     ).toBe(1);
   });
 
+  it('refund: part, then the rest of a paid top-up, each once, to the card; recorded; nothing past it', async () => {
+    const t = await testApp;
+    const { user, headers } = await createSignedInUser(t);
+    const started = await requestTopUp(t, { user, headers }, 250);
+    await pressSandboxButton(t.app, started.json().data.paymentUrl, 'pay');
+    const [payment] = await t.database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.userId, user.id));
+    expect((await admin('reconcile', payment!.id, '--operator', 'anna')).code).toBe(0);
+    expect(await expectBalanced(t, user.id)).toMatchObject({ kopecks: 25_000 });
+
+    // A reason is required, as for every change of money.
+    expect((await admin('refund', payment!.id, '100', '--operator', 'anna')).code).toBe(2);
+    const part = await admin(
+      'refund',
+      payment!.id,
+      '100',
+      '--operator',
+      'anna',
+      '--reason',
+      'Сервер не понадобился',
+      '--idempotency-key',
+      'ticket-1',
+    );
+    expect(part.code).toBe(0);
+    expect(part.out).toContain('Возвращено 100,00');
+    // The same key again refunds nothing more.
+    const repeated = await admin(
+      'refund',
+      payment!.id,
+      '100',
+      '--operator',
+      'anna',
+      '--reason',
+      'Сервер не понадобился',
+      '--idempotency-key',
+      'ticket-1',
+    );
+    expect(repeated.code).toBe(0);
+    expect(await expectBalanced(t, user.id)).toMatchObject({ kopecks: 15_000 });
+
+    const rest = await admin('refund', payment!.id, '--operator', 'boris', '--reason', 'Остаток');
+    expect(rest.code).toBe(0);
+    expect(rest.out).toContain('всего возвращено по платежу: 250,00');
+    expect(await expectBalanced(t, user.id)).toMatchObject({ kopecks: 0 });
+    const refunds = await t.database.db
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.userId, user.id), eq(ledgerEntries.kind, 'refund')));
+    expect(refunds.map((entry) => entry.amount).sort((a, b) => a - b)).toEqual([-15_000, -10_000]);
+
+    const nothingLeft = await admin('refund', payment!.id, '--operator', 'anna', '--reason', 'x');
+    expect(nothingLeft.code).toBe(1);
+    expect(await expectBalanced(t, user.id)).toMatchObject({ kopecks: 0 });
+    const recorded = (await actionsOf(t, user.id)).filter((row) => row.command === 'refund');
+    expect(recorded.map((row) => [row.operator, row.reason])).toEqual([
+      ['anna', 'Сервер не понадобился'],
+      ['anna', 'Сервер не понадобился'],
+      ['boris', 'Остаток'],
+    ]);
+  });
+
   it('letters: stuck ones are listed, sent again, dropped with a reason; all recorded', async () => {
     const t = await testApp;
     const { db } = t.database;

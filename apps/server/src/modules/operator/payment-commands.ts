@@ -1,8 +1,13 @@
-/** `reconcile`: ask the payment provider about one payment, or about every unsettled one, now. */
+/**
+ * Payments: `reconcile` asks the payment provider about one payment, or about every unsettled one,
+ * now; `refund` gives a paid top-up's money back to the card.
+ */
+import { AppError } from '../../http/app-error.js';
 import { findPayment, reconcilePayment, reconcilePayments } from '../payments/index.js';
 import { recordOperatorAction } from './audit.js';
 import { ACTION_OPTIONS, actorOf, type Command } from './command.js';
-import { Refusal, UsageError } from './context.js';
+import { money, Refusal, UsageError } from './context.js';
+import { parseAmount } from './money-commands.js';
 
 const OUTCOME_TEXTS = {
   unchanged: 'провайдер подтвердил то, что уже записано: ничего не изменилось',
@@ -75,5 +80,62 @@ export const reconcileCommand: Command = {
     if (outcome === 'failed' || outcome === 'no_provider' || outcome === 'other_provider') {
       throw new Refusal('Платёж не сверен');
     }
+  },
+};
+
+export const refundCommand: Command = {
+  name: 'refund',
+  summary: 'вернуть деньги за пополнение на карту (целиком или часть)',
+  usage: ['refund <id платежа> [<сумма>] --operator <имя> --reason "…" [--idempotency-key <ключ>]'],
+  help: [
+    'Возвращает пополнение через провайдера (Cancel с чеком возврата) и списывает возвращённое',
+    'с рублёвого баланса записью «Возврат»; клиент получает письмо. Без суммы — всё, что ещё',
+    'можно вернуть: не больше невозвращённой части платежа и не больше рублёвого баланса',
+    '(потраченное на услуги и баллы не возвращаются).',
+    'Если провайдер не ответил, деньги остаются списанными, а возврат помечен «неизвестно»:',
+    'проверьте платёж у банка, прежде чем повторять. Повтор с тем же --idempotency-key',
+    'отвечает первым возвратом и ничего не возвращает второй раз.',
+  ],
+  options: { ...ACTION_OPTIONS, 'idempotency-key': { type: 'string' } },
+  async run(ctx, positionals, values) {
+    const actor = actorOf(values, 'refund', true);
+    if (positionals.length < 1 || positionals.length > 2) {
+      throw new UsageError('Нужны аргументы: <id платежа> [<сумма>]', 'refund');
+    }
+    const amountKopecks =
+      positionals[1] === undefined ? undefined : parseAmount(positionals[1], 'rub', 'refund');
+    const payment = await findPayment(ctx.deps.db, positionals[0]!);
+    if (!payment) throw new Refusal(`Платёж не найден: ${positionals[0]}`);
+    const key =
+      typeof values['idempotency-key'] === 'string' ? values['idempotency-key'].trim() : '';
+    let outcome: Awaited<ReturnType<typeof ctx.deps.payments.refundPayment>>;
+    try {
+      outcome = await ctx.deps.payments.refundPayment({
+        paymentId: payment.id,
+        reason: actor.reason!,
+        operator: actor.operator,
+        ...(amountKopecks === undefined ? {} : { amountKopecks }),
+        ...(key ? { idempotencyKey: key } : {}),
+      });
+    } catch (error) {
+      // The payments module's refusals (nothing to refund, over the limit, refused by the bank)
+      // are already in Russian and changed nothing.
+      if (error instanceof AppError) throw new Refusal(error.message);
+      throw error;
+    }
+    await recordOperatorAction(ctx.deps.db, {
+      ...actor,
+      command: 'refund',
+      accountId: payment.userId,
+      details: { ...outcome },
+      at: ctx.deps.clock.now(),
+    });
+    ctx.out(
+      outcome.status === 'completed'
+        ? `Возвращено ${money('rub', outcome.amountKopecks)}; всего возвращено по платежу: ` +
+            `${money('rub', outcome.refundedTotalKopecks)}`
+        : `Провайдер не ответил: ${money('rub', outcome.amountKopecks)} списано и помечено ` +
+            '«неизвестно» — проверьте платёж у банка',
+    );
   },
 };
