@@ -1,6 +1,6 @@
 /**
- * Access to an account: `unlock` (the wait after wrong passwords), `end-sessions`, `block` and
- * `unblock`. Each records who did it and why (`operator_actions`), and the ones the customer should
+ * Access to an account: `unlock` (the wait after wrong passwords), `end-sessions`, `block`,
+ * `unblock` and `reset-second-factors`. Each records who did it and why (`operator_actions`), and the ones the customer should
  * know about are written into the account's security log, in the transaction of the change.
  */
 import { setUserBlocked } from '../accounts/index.js';
@@ -149,5 +149,45 @@ export const unblockCommand: Command = {
       });
     });
     ctx.out(`Блокировка снята: ${user.userName}`);
+  },
+};
+
+export const resetSecondFactorsCommand: Command = {
+  name: 'reset-second-factors',
+  summary: 'выключить приложение-аутентификатор и удалить ключи доступа (потерян телефон)',
+  usage: ['reset-second-factors <аккаунт> --operator <имя> --reason "…"'],
+  help: [
+    'Путь назад для владельца, который потерял и телефон с приложением (и резервные коды), и',
+    'все ключи доступа: после команды он входит по паролю без второго шага. Сначала убедитесь,',
+    'что просит владелец (например, письмом с его почты). Клиент видит в журнале безопасности',
+    'выключение защиты и удаление каждого ключа. Сеансы не завершаются (end-sessions — отдельно).',
+    ACCOUNT_HINT,
+  ],
+  options: { ...ACTION_OPTIONS },
+  async run(ctx, positionals, values) {
+    const actor = actorOf(values, 'reset-second-factors', true);
+    const user = await resolveAccount(ctx, single(positionals, 'аккаунт', 'reset-second-factors'));
+    const { deps } = ctx;
+    const { wasAuthenticatorOn, passkeysRemoved } = await deps.db.transaction(async (tx) => {
+      const result = {
+        wasAuthenticatorOn: await deps.twoFactor.disableBySupport(tx, user.id, NO_CLIENT),
+        passkeysRemoved: await deps.passkeys.removeAllBySupport(tx, user.id, NO_CLIENT),
+      };
+      if (!result.wasAuthenticatorOn && result.passkeysRemoved === 0) {
+        throw new Refusal(`У аккаунта ${user.userName} нет второго шага входа: менять нечего`);
+      }
+      await recordOperatorAction(tx, {
+        ...actor,
+        command: 'reset-second-factors',
+        accountId: user.id,
+        details: result,
+        at: deps.clock.now(),
+      });
+      return result;
+    });
+    ctx.out(
+      `${user.userName}: приложение-аутентификатор ${wasAuthenticatorOn ? 'выключено' : 'не было включено'}; ` +
+        `удалено ключей доступа: ${passkeysRemoved}`,
+    );
   },
 };

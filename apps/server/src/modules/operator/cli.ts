@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import {
   blockCommand,
   endSessionsCommand,
+  resetSecondFactorsCommand,
   unblockCommand,
   unlockCommand,
 } from './access-commands.js';
@@ -29,6 +30,7 @@ export const COMMANDS: readonly Command[] = [
   endSessionsCommand,
   blockCommand,
   unblockCommand,
+  resetSecondFactorsCommand,
   creditCommand,
   debitCommand,
   refundCommand,
@@ -50,8 +52,8 @@ export function toolHelp(): string[] {
     ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
     '',
     'Каждое действие (не чтение) требует --operator <имя> и записывается в журнал действий',
-    'поддержки (operator_actions), который нельзя изменить; block, credit, debit, refund и letters drop',
-    'требуют ещё --reason "…".',
+    'поддержки (operator_actions), который нельзя изменить; block, reset-second-factors,',
+    'credit, debit, refund и letters drop требуют ещё --reason "…".',
     '',
     'База: та же, что у портала (DATABASE_URL или встроенная в DATA_DIR). Встроенную базу',
     'открывает только один процесс: пока портал работает, остановите его или работайте на',

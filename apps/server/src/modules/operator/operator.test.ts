@@ -5,7 +5,11 @@ import path from 'node:path';
 import { ACCOUNT_BLOCKED } from '@portal/contracts/messages';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AUTH_API, sessionStatus } from '../../../test/support/auth-helpers.js';
+import {
+  AUTH_API,
+  sessionStatus,
+  turnOnAuthenticator,
+} from '../../../test/support/auth-helpers.js';
 import {
   createSignedInUser,
   createUser,
@@ -288,6 +292,53 @@ describe('access', () => {
       expect(status).toBe(401);
     }
     expect(await t.app.deps.sessions.listActive(user.id)).toEqual([]);
+  });
+});
+
+describe('second factors', () => {
+  it('reset-second-factors: the owner who lost the phone and every passkey signs in by password again', async () => {
+    const t = await testApp;
+    const { user, headers } = await createSignedInUser(t);
+    await turnOnAuthenticator(t, headers);
+    await t.database.db.execute(sql`
+      INSERT INTO passkeys (user_id, credential_id, public_key, name, created_at)
+      VALUES (${user.id}, ${`lost-${user.id}`}, 'key', 'Потерянный телефон', now())`);
+    expect((await login(t, user.userName)).json()).toMatchObject({ requiresTwoFactor: true });
+
+    expect((await admin('reset-second-factors', user.userName, '--operator', 'anna')).code).toBe(2);
+    const reset = await admin(
+      'reset-second-factors',
+      user.userName,
+      '--operator',
+      'anna',
+      '--reason',
+      'Письмо владельца с его почты',
+    );
+    expect(reset.code).toBe(0);
+    expect(reset.out).toContain('удалено ключей доступа: 1');
+    const signedIn = await login(t, user.userName);
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.json().token).toEqual(expect.any(String));
+    expect(await eventKinds(t, user.id)).toEqual(
+      expect.arrayContaining(['two_factor_disabled', 'passkey_removed']),
+    );
+    const [recorded] = (await actionsOf(t, user.id)).filter(
+      (row) => row.command === 'reset-second-factors',
+    );
+    expect(recorded).toMatchObject({ operator: 'anna', reason: 'Письмо владельца с его почты' });
+    // Nothing left to reset: refused, nothing recorded.
+    const again = await admin(
+      'reset-second-factors',
+      user.id,
+      '--operator',
+      'anna',
+      '--reason',
+      'x',
+    );
+    expect(again.code).toBe(1);
+    expect(
+      (await actionsOf(t, user.id)).filter((row) => row.command === 'reset-second-factors'),
+    ).toHaveLength(1);
   });
 });
 

@@ -123,6 +123,19 @@ export class PasskeyService implements PasskeyStep {
     });
   }
 
+  /**
+   * Deletes every passkey of the account in the caller's transaction, each logged: support's way
+   * back for an owner who lost them all (a password sign-in asks for one). Answers how many.
+   */
+  async removeAllBySupport(tx: Executor, userId: string, client: EventClient): Promise<number> {
+    const rows = await listPasskeys(tx, userId);
+    for (const row of rows) {
+      await deletePasskey(tx, userId, row.id);
+      await this.deps.securityLog.record(tx, userId, 'passkey_removed', client);
+    }
+    return rows.length;
+  }
+
   // ------------------------------------------------------------------ adding one
 
   /** Options for `navigator.credentials.create`; the user's passkeys are excluded. */

@@ -158,6 +158,22 @@ export class TwoFactorService implements SecondFactor {
     });
   }
 
+  /**
+   * Switches the authenticator off without a code, in the caller's transaction: support's way back
+   * for an owner who lost the phone and the recovery codes (the operator tool checks who asks).
+   * Answers whether it was on.
+   */
+  async disableBySupport(tx: Executor, userId: string, client: EventClient): Promise<boolean> {
+    await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, userId));
+    const removed = await tx
+      .delete(twoFactorAuthenticators)
+      .where(eq(twoFactorAuthenticators.userId, userId))
+      .returning({ userId: twoFactorAuthenticators.userId });
+    if (removed.length === 0) return false;
+    await this.options.securityLog.record(tx, userId, 'two_factor_disabled', client);
+    return true;
+  }
+
   /** New recovery codes after a valid code; every earlier one stops working. */
   async regenerateRecoveryCodes(
     userId: string,
