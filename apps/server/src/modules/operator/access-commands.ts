@@ -1,7 +1,8 @@
 /**
  * Access to an account: `unlock` (the wait after wrong passwords), `end-sessions`, `block`,
- * `unblock` and `reset-second-factors`. Each records who did it and why (`operator_actions`), and the ones the customer should
- * know about are written into the account's security log, in the transaction of the change.
+ * `unblock` and `reset-second-factors`. Each records who did it and why (`operator_actions`), and
+ * the ones the customer should know about are written into the account's security log, in the
+ * transaction of the change.
  */
 import { setUserBlocked } from '../accounts/index.js';
 import { loginCounterKeys } from '../auth/index.js';
