@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { RECEIPT_TAXATIONS, RECEIPT_VATS } from './adapters/tbank/receipt-codes.js';
 import { DEFAULT_WEB_DIST_DIR } from './paths.js';
 
 /** The brand's sibling sites; each lives at the origin of its URL setting (HOSTING_URL, …). */
@@ -92,23 +93,8 @@ const envSchema = z.object({
    * PaymentMethod `advance` (признак способа расчёта «аванс») and PaymentObject `payment`
    * («платёж»), as 54-FZ asks for money taken before the subject of the sale is known.
    */
-  RECEIPT_TAXATION: z
-    .enum(['osn', 'usn_income', 'usn_income_outcome', 'esn', 'patent'])
-    .default('usn_income'),
-  RECEIPT_VAT: z
-    .enum([
-      'none',
-      'vat0',
-      'vat5',
-      'vat7',
-      'vat10',
-      'vat20',
-      'vat105',
-      'vat107',
-      'vat110',
-      'vat120',
-    ])
-    .default('none'),
+  RECEIPT_TAXATION: z.enum(RECEIPT_TAXATIONS).default('usn_income'),
+  RECEIPT_VAT: z.enum(RECEIPT_VATS).default('none'),
   RECEIPT_PAYMENT_METHOD: z
     .enum(['full_prepayment', 'prepayment', 'advance', 'full_payment'])
     .default('advance'),

@@ -1,25 +1,15 @@
 import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { tbankDateTime } from '../../adapters/tbank/client.js';
+import { RECEIPT_TAXATIONS, RECEIPT_VATS } from '../../adapters/tbank/receipt-codes.js';
 import type { Executor } from '../../db/database.js';
 
 /** The sandbox's pretend fiscal storage (ФН) and cash register: 16 digits each, like real ones. */
 export const SANDBOX_FN_NUMBER = '9999078900012345';
 export const SANDBOX_ECR_REG_NUMBER = '0000000001012345';
 
-const TAXATIONS = new Set(['osn', 'usn_income', 'usn_income_outcome', 'esn', 'patent']);
-const TAXES = new Set([
-  'none',
-  'vat0',
-  'vat5',
-  'vat7',
-  'vat10',
-  'vat20',
-  'vat105',
-  'vat107',
-  'vat110',
-  'vat120',
-]);
+const TAXATIONS: ReadonlySet<string> = new Set(RECEIPT_TAXATIONS);
+const TAXES: ReadonlySet<string> = new Set(RECEIPT_VATS);
 
 interface ReceiptItemLike {
   Name?: unknown;
