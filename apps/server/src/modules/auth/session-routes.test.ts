@@ -262,11 +262,11 @@ describe('OpenAPI', () => {
     const document = (await testApp.app.inject({ method: 'GET', url: '/docs/json' })).json();
     const expected: Record<string, string[]> = {
       register: ['200', '400', '409', '429'],
-      'verify-registration': ['200', '400', '429'],
+      'verify-registration': ['200', '400', '403', '429'],
       login: ['200', '400', '401', '403', '429'],
       logout: ['200', '401'],
       user: ['200', '401'],
-      'verify-token': ['200', '400', '401', '429'],
+      'verify-token': ['200', '400', '401', '403', '429'],
       handoff: ['200', '400', '401', '403'],
     };
     for (const [name, statuses] of Object.entries(expected)) {
