@@ -12,7 +12,9 @@ import { BOT_TEXT } from './messages.js';
  * Sends "new sign-in" messages, with a button that ends that session and the «Это был не я» link
  * of the sign-in (modules/security), as sessions are created.
  * Sessions may be created inside a transaction that commits a moment later, so the session is
- * looked up a few times before giving up; a rolled-back sign-in is never announced.
+ * looked up a few times before giving up; a rolled-back sign-in is never announced. Only an
+ * account linked when the session was created is told: a sign-in just before the linking is not
+ * announced to the Telegram linked a moment later.
  */
 export class SignInNotices {
   private readonly pending = new Set<Promise<void>>();
@@ -28,7 +30,7 @@ export class SignInNotices {
   /** The listener for SessionStore.onCreated: schedules, never throws. */
   readonly onSessionCreated = (session: SessionRow) => {
     if (this.stopped) return;
-    const task = this.announce(session.id)
+    const task = this.announce(session.id, session.userId)
       .catch((error) => this.log.warn({ err: error }, 'telegram sign-in notice failed'))
       .finally(() => this.pending.delete(task));
     this.pending.add(task);
@@ -44,7 +46,9 @@ export class SignInNotices {
     await this.drain();
   }
 
-  private async announce(sessionId: string) {
+  private async announce(sessionId: string, userId: string) {
+    const linkedAtSignIn = (await findUserById(this.db, userId))?.telegramId ?? null;
+    if (linkedAtSignIn === null) return;
     for (let attempt = 0; attempt < 5 && !this.stopped; attempt++) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
       const [session] = await this.db
@@ -54,7 +58,8 @@ export class SignInNotices {
         .limit(1);
       const user = session && (await findUserById(this.db, session.userId));
       if (!session || !user) continue;
-      if (user.telegramId === null) return;
+      // Unlinked, or linked to another Telegram, while the session was being committed.
+      if (user.telegramId !== linkedAtSignIn) return;
       const eventId = await findSignInEventOf(this.db, session);
       const notMeUrl = eventId && this.notMeLinks.url(user.id, eventId, session.createdAt);
       // Telegram takes only public https addresses in buttons; a local portal's link goes in
