@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { portalConfigFromServer } from './vite-portal-config';
+import { portalConfigFromServer } from './vite-portal-config.ts';
 
 // In development the API runs as a separate process; everything the browser sends to a server
 // path goes there, so the web app uses the same relative URLs as in production.
@@ -76,32 +76,12 @@ function precompress(): Plugin {
   };
 }
 
-/**
- * The built app renders with Preact through its React layer (`preact/compat`): the same hooks,
- * portals and Suspense the app and its libraries use, at a tenth of React DOM's bytes, which
- * `/auth`'s first-visit budget needs. Only the build swaps it in; development, the types and the
- * unit tests stay on React (docs/decisions/0026-preact-in-the-build.md).
- */
-const PREACT_ALIASES = [
-  { find: /^react$/, replacement: 'preact/compat' },
-  { find: /^react-dom$/, replacement: 'preact/compat' },
-  {
-    find: /^react-dom\/client$/,
-    replacement: fileURLToPath(new URL('./src/app/preact-client.ts', import.meta.url)),
-  },
-  { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
-  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
-];
-
-export default defineConfig(({ command }) => ({
+export default defineConfig({
   // `npm run dev` starts Vite from the repository root with --config; the app lives here.
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react(), portalConfigFromServer(serverUrl), precompress()],
   resolve: {
-    alias: [
-      { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
-      ...(command === 'build' ? PREACT_ALIASES : []),
-    ],
+    alias: [{ find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) }],
   },
   server: {
     proxy: Object.fromEntries(serverPaths.map((prefix) => [prefix, { target: serverUrl }])),
@@ -119,11 +99,11 @@ export default defineConfig(({ command }) => ({
           groups: [
             {
               name: 'vendor',
-              test: /node_modules[\\/](preact|react|react-dom|scheduler|react-router|react-redux|redux|@reduxjs[\\/]toolkit|immer|use-sync-external-store|zod)[\\/]/,
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-redux|redux|@reduxjs[\\/]toolkit|immer|use-sync-external-store)[\\/]/,
             },
           ],
         },
       },
     },
   },
-}));
+});
