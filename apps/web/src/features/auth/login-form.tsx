@@ -174,7 +174,7 @@ export function LoginForm({ onSignedIn, onConfirmationNeeded }: LoginFormProps) 
 
   // Where the browser offers passkeys in the login field's autofill, the field asks for one in the
   // background (conditional mediation) from its first focus: started with the page it would load
-  // the WebAuthn library and axios on every first visit of /auth, past its script budget
+  // the WebAuthn library on every first visit of /auth, past its script budget
   // (docs/decisions/0028-passkeys.md). The button below starts the same sign-in in a dialog.
   const isAutofillStarted = useRef(false);
   function startAutofill() {
