@@ -35,20 +35,20 @@ const VISITS: Visit[] = [
     scenario: '/auth, both tabs',
     path: '/auth',
     signedIn: false,
-    scriptsGoal: 100 * KB,
-    allGoal: 150 * KB,
+    scriptsGoal: 110 * KB,
+    allGoal: 125 * KB,
     afterShown: async (page) => {
       await page.getByRole('tab', { name: 'Регистрация' }).click();
       await page.getByRole('button', { name: 'Зарегистрироваться' }).waitFor();
     },
   },
-  { scenario: 'home (signed in)', path: '/', signedIn: true, scriptsGoal: 200 * KB },
-  { scenario: '/profile (signed in)', path: '/profile', signedIn: true, scriptsGoal: 200 * KB },
+  { scenario: 'home (signed in)', path: '/', signedIn: true, scriptsGoal: 170 * KB },
+  { scenario: '/profile (signed in)', path: '/profile', signedIn: true, scriptsGoal: 170 * KB },
   {
     scenario: '/wallet/history (signed in)',
     path: '/wallet/history',
     signedIn: true,
-    scriptsGoal: 200 * KB,
+    scriptsGoal: 170 * KB,
   },
 ];
 
