@@ -55,10 +55,8 @@ export const cyrillicPattern = /[а-яё]/i;
  */
 const usernameAlphabet = /^[A-Za-z0-9_.-]*$/;
 
-/** A username has no spaces: registration, the profile and the server strip them alike. */
-export function withoutSpaces(value: string): string {
-  return value.replace(/\s+/g, '');
-}
+// Apart from the schemas, so the registration form strips spaces as typed before zod loads.
+export { withoutSpaces } from './without-spaces';
 
 /** Cyrillic keeps the product's own message; any other foreign character gets ours (never both). */
 export function usernameCharactersProblem(value: string): string | null {
