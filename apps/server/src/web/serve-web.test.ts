@@ -17,6 +17,11 @@ const script = 'export const greeting = "hello";\n'.repeat(40);
 writeFileSync(path.join(dist, 'assets', 'big-5678.js'), script);
 writeFileSync(path.join(dist, 'assets', 'big-5678.js.br'), brotliCompressSync(script));
 writeFileSync(path.join(dist, 'assets', 'big-5678.js.gz'), gzipSync(script));
+// A file whose name stays across builds, compressed as the build does.
+const icon = `<svg xmlns="http://www.w3.org/2000/svg">${'<path d="M0 0h1v1z"/>'.repeat(40)}</svg>`;
+writeFileSync(path.join(dist, 'favicon.svg'), icon);
+writeFileSync(path.join(dist, 'favicon.svg.br'), brotliCompressSync(icon));
+writeFileSync(path.join(dist, 'favicon.svg.gz'), gzipSync(icon));
 afterAll(() => rmSync(dist, { recursive: true, force: true }));
 
 describe('serving the web app', () => {
@@ -104,6 +109,10 @@ describe('serving the web app', () => {
         /^(text|application)\/javascript; charset=utf-8$/,
       );
       expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      // Never asked again, so no validators or ranges: bytes on every file of a first visit.
+      for (const header of ['etag', 'last-modified', 'accept-ranges']) {
+        expect(response.headers[header], header).toBeUndefined();
+      }
     }
     // A file the build left uncompressed (too small to gain) is sent as it is.
     const small = await app.inject({
@@ -115,12 +124,12 @@ describe('serving the web app', () => {
     expect(small.body).toBe('console.log(1)');
   });
 
-  it("answers a revalidation with 304 per encoding, never another encoding's body", async () => {
+  it("answers a revalidation of a file kept across builds with 304 per encoding, never another encoding's body", async () => {
     const { app } = await createTestApp({ config: { WEB_DIST_DIR: dist } });
     const get = (acceptEncoding: string, ifNoneMatch?: string) =>
       app.inject({
         method: 'GET',
-        url: '/assets/big-5678.js',
+        url: '/favicon.svg',
         headers: {
           'accept-encoding': acceptEncoding,
           ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}),
@@ -137,12 +146,17 @@ describe('serving the web app', () => {
     // The brotli tag does not match what a gzip-only client gets: it receives its full body.
     const other = await get('gzip', String(brotli.headers.etag));
     expect(other.statusCode).toBe(200);
-    expect(gunzipSync(other.rawPayload).toString()).toBe(script);
+    expect(gunzipSync(other.rawPayload).toString()).toBe(icon);
   });
 
   it('does not serve the compressed copies under their own names', async () => {
     const { app } = await createTestApp({ config: { WEB_DIST_DIR: dist } });
-    for (const url of ['/assets/big-5678.js.br', '/assets/big-5678.js.gz']) {
+    for (const url of [
+      '/assets/big-5678.js.br',
+      '/assets/big-5678.js.gz',
+      '/favicon.svg.br',
+      '/favicon.svg.gz',
+    ]) {
       const response = await app.inject({ method: 'GET', url });
       expect(response.statusCode).toBe(404);
     }

@@ -48,19 +48,33 @@ export async function registerWebApp(app: FastifyInstance, config: Config) {
     : null;
 
   if (page) {
-    await app.register(fastifyStatic, {
-      root: config.WEB_DIST_DIR,
-      index: false,
+    const files = {
+      index: false as const,
       wildcard: false,
       preCompressed: true,
       // The copies are chosen by Accept-Encoding, never addressed by their own names.
       globIgnore: ['**/*.br', '**/*.gz'],
+    };
+    // The build's scripts and styles: a hashed name never changes its content, so a browser
+    // keeps them for a year without asking again, and they carry no validators (ETag,
+    // Last-Modified) or range support: each such header is bytes on every file of a first visit.
+    await app.register(fastifyStatic, {
+      ...files,
+      root: path.join(config.WEB_DIST_DIR, 'assets'),
+      prefix: '/assets/',
+      maxAge: '365d',
+      immutable: true,
+      etag: false,
+      lastModified: false,
+      acceptRanges: false,
+    });
+    // The rest (icons, images) keeps its name across builds: revalidated by its validators.
+    await app.register(fastifyStatic, {
+      ...files,
+      root: config.WEB_DIST_DIR,
+      decorateReply: false,
+      globIgnore: [...files.globIgnore, 'assets/**'],
       allowedPath: (pathName) => pathName !== '/index.html',
-      setHeaders(res, filePath) {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-          res.header('Cache-Control', 'public, max-age=31536000, immutable');
-        }
-      },
     });
   }
 
