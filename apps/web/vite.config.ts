@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { routePreloads } from './route-preloads.ts';
 import { portalConfigFromServer } from './vite-portal-config.ts';
 
 // In development the API runs as a separate process; everything the browser sends to a server
@@ -79,7 +80,7 @@ function precompress(): Plugin {
 export default defineConfig({
   // `npm run dev` starts Vite from the repository root with --config; the app lives here.
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), portalConfigFromServer(serverUrl), precompress()],
+  plugins: [react(), portalConfigFromServer(serverUrl), routePreloads(), precompress()],
   resolve: {
     alias: [{ find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) }],
   },

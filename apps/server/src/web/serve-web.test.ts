@@ -22,6 +22,11 @@ const icon = `<svg xmlns="http://www.w3.org/2000/svg">${'<path d="M0 0h1v1z"/>'.
 writeFileSync(path.join(dist, 'favicon.svg'), icon);
 writeFileSync(path.join(dist, 'favicon.svg.br'), brotliCompressSync(icon));
 writeFileSync(path.join(dist, 'favicon.svg.gz'), gzipSync(icon));
+// What the build lists for /auth (apps/web/route-preloads.ts).
+writeFileSync(
+  path.join(dist, 'route-preloads.json'),
+  JSON.stringify({ '/auth': ['/assets/auth-page-1.js', '/assets/auth-page-2.css'] }),
+);
 afterAll(() => rmSync(dist, { recursive: true, force: true }));
 
 describe('serving the web app', () => {
@@ -66,6 +71,23 @@ describe('serving the web app', () => {
     expect(
       await settingsOf({ TELEGRAM_BOT_TOKEN: undefined, YANDEX_CLIENT_ID: 'yandex-app' }),
     ).toMatchObject({ isTelegramOffered: false, isYandexOffered: true });
+  });
+
+  it('names the files /auth loads lazily in its page, so they download beside the app', async () => {
+    const { app } = await createTestApp({ config: { WEB_DIST_DIR: dist } });
+    const pageOf = (url: string) =>
+      app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+    for (const url of ['/auth', '/auth?next=%2Fprofile']) {
+      const auth = await pageOf(url);
+      expect(auth.statusCode).toBe(200);
+      expect(auth.body).toContain(
+        '<link rel="modulepreload" crossorigin href="/assets/auth-page-1.js">' +
+          '<link rel="preload" as="style" href="/assets/auth-page-2.css"></head>',
+      );
+    }
+    for (const url of ['/', '/profile', '/authx']) {
+      expect((await pageOf(url)).body).not.toContain('preload');
+    }
   });
 
   it('serves built files with long caching and never the raw template', async () => {

@@ -8,6 +8,7 @@ import { type WebSettings, webSettingsSchema } from '@portal/contracts/web-setti
 import { injectWebSettings, WEB_SETTINGS_PATH } from '@portal/contracts/web-settings-html';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { z } from 'zod';
 import type { Config } from '../config.js';
 import type {} from '../core-plugin.js';
 
@@ -35,6 +36,24 @@ function encodedPage(html: string) {
   };
 }
 
+/** The build's `route-preloads.json`: address → files its first paint loads; none when absent. */
+function readRoutePreloads(distDir: string): Record<string, string[]> {
+  const file = path.join(distDir, 'route-preloads.json');
+  if (!existsSync(file)) return {};
+  const preloads = z.record(z.string(), z.array(z.string().regex(/^\/assets\/[\w.-]+$/)));
+  return preloads.parse(JSON.parse(readFileSync(file, 'utf8')));
+}
+
+/** index.html with a preload link per file: scripts as modules (as Vite links its own), styles. */
+function withPreloads(html: string, files: string[]): string {
+  const links = files.map((file) =>
+    file.endsWith('.css')
+      ? `<link rel="preload" as="style" href="${file}">`
+      : `<link rel="modulepreload" crossorigin href="${file}">`,
+  );
+  return html.replace('</head>', `${links.join('')}</head>`);
+}
+
 /**
  * Serves the built single-page app: its files, each as the brotli or gzip copy the build wrote
  * beside it when the browser accepts one (apps/web/vite.config.ts), and index.html (with the
@@ -43,9 +62,20 @@ function encodedPage(html: string) {
  */
 export async function registerWebApp(app: FastifyInstance, config: Config) {
   const indexFile = path.join(config.WEB_DIST_DIR, 'index.html');
-  const page = existsSync(indexFile)
-    ? encodedPage(injectWebSettings(readFileSync(indexFile, 'utf8'), webSettings(config)))
+  const template = existsSync(indexFile)
+    ? injectWebSettings(readFileSync(indexFile, 'utf8'), webSettings(config))
     : null;
+  const page = template === null ? null : encodedPage(template);
+  // The page of an address whose first paint loads files lazily names them, so they download
+  // beside the app's own (apps/web/route-preloads.ts writes the list at build).
+  const routePages = new Map(
+    template === null
+      ? []
+      : Object.entries(readRoutePreloads(config.WEB_DIST_DIR)).map(([route, files]) => [
+          route,
+          encodedPage(withPreloads(template, files)),
+        ]),
+  );
 
   if (page) {
     const files = {
@@ -102,7 +132,7 @@ export async function registerWebApp(app: FastifyInstance, config: Config) {
         .type('text/html; charset=utf-8')
         .header('Cache-Control', 'no-cache')
         .header('Vary', 'Accept-Encoding')
-        .send(page[encoding ?? 'identity']);
+        .send((routePages.get(request.url.split('?')[0] ?? '') ?? page)[encoding ?? 'identity']);
     }
     return reply.status(404).send({ message: NOT_FOUND });
   });
