@@ -18,6 +18,9 @@ import {
   USERNAME_HAS_CYRILLIC,
   USERNAME_NOT_LATIN,
 } from './messages';
+import { normalizeTypedCode } from './typed-code';
+
+export { normalizeTypedCode };
 
 /**
  * Why a call was refused, for clients that act on it rather than only show the message:
@@ -102,15 +105,6 @@ export const emailSchema = z
   .trim()
   .max(EMAIL_MAX_LENGTH, EMAIL_INVALID)
   .pipe(z.email({ error: EMAIL_INVALID }));
-
-/**
- * A code as people type and paste it: «123 456», «123-456», a line break or spaces around it,
- * full-width digits. Only its letters and digits count (NFKC makes full-width ones ASCII), so a
- * well-formed code is never refused for how it was typed. Every code field's schema starts here.
- */
-export function normalizeTypedCode(value: string): string {
-  return value.normalize('NFKC').replace(/[\s\p{Pd}\u2212]/gu, '');
-}
 
 /** A six-digit one-time code (registration, reset, e-mail change, authenticator). */
 export const oneTimeCodeSchema = z
