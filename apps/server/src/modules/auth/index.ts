@@ -3,7 +3,7 @@
 
 export { hasSignedInThrough } from './hand-off.js';
 export type { LoginOutcome } from './login-guard.js';
-export { LOGIN_OUTCOMES } from './login-guard.js';
+export { LOGIN_OUTCOMES, LoginRefused } from './login-guard.js';
 export type { LoginThrottle } from './login-throttle.js';
 export { loginCounterKeys } from './login-throttle.js';
 export type { OneTimeCodes } from './one-time-codes.js';
@@ -25,3 +25,4 @@ export {
 } from './sessions.js';
 export type { Sibling } from './siblings.js';
 export { requireSiblingKey, siblingKeys, siblingOf, siblingSites, siteName } from './siblings.js';
+export type { SecondStep, SignInPolicy, SignInResult, WayIn } from './sign-in-policy.js';
