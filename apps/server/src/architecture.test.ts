@@ -91,6 +91,12 @@ function signInsPastThePolicy(text: string): string[] {
   return uses;
 }
 
+/** Where only the mailed codes' helper issues a code (`issueMailedCode`). */
+const MAILED_CODES = 'modules/auth/mailed-codes.ts';
+
+/** Whether the text issues a one-time code itself instead of through `issueMailedCode`. */
+const issuesCodeItself = (text: string) => /\bcodes\s*\??\.\s*issue\s*\(/.test(text);
+
 /** The files of `src` a file imports, by relative path (static, type-only and dynamic). */
 function localImportsOf(file: string, text: string): string[] {
   const specifiers = [
@@ -171,6 +177,14 @@ describe('the shape of the server code', () => {
     ]);
   });
 
+  it('lets only issueMailedCode issue a one-time code, so every code goes with its letter', () => {
+    const offenders = files
+      .filter((file) => relative(file) !== MAILED_CODES)
+      .filter((file) => issuesCodeItself(readFileSync(file, 'utf8')))
+      .map(relative);
+    expect(offenders).toEqual([]);
+  });
+
   it('has no import cycle', () => {
     const graph = new Map(
       files.map((file) => [file, localImportsOf(file, readFileSync(file, 'utf8'))] as const),
@@ -223,5 +237,9 @@ describe('the shape of the server code', () => {
     for (const text of planted) expect(signInsPastThePolicy(text), text).not.toEqual([]);
     expect(signInsPastThePolicy('await signInPolicy.signIn({ userId, way, client });')).toEqual([]);
     expect(signInsPastThePolicy('await codes.issue({ purpose }, tx); mail.create()')).toEqual([]);
+    expect(issuesCodeItself('const issued = await this.deps.codes.issue({ purpose }, tx);')).toBe(
+      true,
+    );
+    expect(issuesCodeItself('await issueMailedCode(deps, { purpose }, letter, tx);')).toBe(false);
   });
 });

@@ -35,6 +35,7 @@ import type { SecurityLog } from '../security-log/index.js';
 import { registrationAttemptLetter, registrationCodeLetter } from './letters.js';
 import { LoginGuard, type LoginOutcome, LoginRefused, loginFailed } from './login-guard.js';
 import type { LoginThrottle } from './login-throttle.js';
+import { issueMailedCode } from './mailed-codes.js';
 import { CodeResendRefused, codeRefusal, type OneTimeCodes } from './one-time-codes.js';
 import { assertPasswordAllowed, isCommonPassword } from './password-policy.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -139,12 +140,14 @@ export class AuthService {
         await this.freeUserName(tx, userNameKey(userName), owner?.id);
 
         if (owner?.confirmedAt) {
-          // Same countdown as a real registration, so timing of repeats reveals nothing either.
-          await this.deps.codes.issue(
+          // Same countdown as a real registration, so timing of repeats reveals nothing either;
+          // the letter tells the owner, and carries no code.
+          await issueMailedCode(
+            this.deps,
             { purpose: REGISTRATION_PURPOSE, subject: key, userId: owner.id },
+            () => registrationAttemptLetter(config, { to: owner.email }),
             tx,
           );
-          await this.deps.mail.enqueue(registrationAttemptLetter(config, { to: owner.email }), tx);
           return;
         }
 
@@ -165,18 +168,17 @@ export class AuthService {
         const userId = owner
           ? (await updateUser(tx, owner.id, details))!.id
           : (await insertUser(tx, { ...details, createdAt: now })).id;
-        const issued = await this.deps.codes.issue(
+        await issueMailedCode(
+          this.deps,
           { purpose: REGISTRATION_PURPOSE, subject: key, userId },
-          tx,
-        );
-        await this.deps.mail.enqueue(
-          registrationCodeLetter(config, {
-            to: email,
-            firstName: details.firstName,
-            userName,
-            code: issued.code,
-            expiresAt: issued.expiresAt,
-          }),
+          (issued) =>
+            registrationCodeLetter(config, {
+              to: email,
+              firstName: details.firstName,
+              userName,
+              code: issued.code,
+              expiresAt: issued.expiresAt,
+            }),
           tx,
         );
       });
@@ -324,18 +326,17 @@ export class AuthService {
   private async resendRegistrationCode(user: UserRow): Promise<number> {
     try {
       return await this.deps.db.transaction(async (tx) => {
-        const issued = await this.deps.codes.issue(
+        const issued = await issueMailedCode(
+          this.deps,
           { purpose: REGISTRATION_PURPOSE, subject: user.emailKey, userId: user.id },
-          tx,
-        );
-        await this.deps.mail.enqueue(
-          registrationCodeLetter(this.deps.config, {
-            to: user.email,
-            firstName: user.firstName,
-            userName: user.userName,
-            code: issued.code,
-            expiresAt: issued.expiresAt,
-          }),
+          ({ code, expiresAt }) =>
+            registrationCodeLetter(this.deps.config, {
+              to: user.email,
+              firstName: user.firstName,
+              userName: user.userName,
+              code,
+              expiresAt,
+            }),
           tx,
         );
         return issued.resendAfterSeconds;

@@ -6,6 +6,7 @@ export type { LoginOutcome } from './login-guard.js';
 export { LOGIN_OUTCOMES, LoginRefused } from './login-guard.js';
 export type { LoginThrottle } from './login-throttle.js';
 export { loginCounterKeys } from './login-throttle.js';
+export { issueMailedCode } from './mailed-codes.js';
 export type { OneTimeCodes } from './one-time-codes.js';
 export { CodeResendRefused, codeRefusal } from './one-time-codes.js';
 export { assertPasswordAllowed, isCommonPassword } from './password-policy.js';
