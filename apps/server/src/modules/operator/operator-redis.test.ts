@@ -73,6 +73,9 @@ describe('the tool without Redis beside a portal that runs with it', () => {
     // A listening portal records that it runs with Redis; one built without listening does not.
     expect(await lastPortalStart(portal.database.db)).toBeNull();
     await portal.app.listen({ port: 0, host: '127.0.0.1' });
+    await waitFor('the portal to record its start', async () =>
+      Boolean(await lastPortalStart(portal.database.db)),
+    );
     expect(await lastPortalStart(portal.database.db)).toMatchObject({ usesRedis: true });
 
     const tool = await buildApp({
@@ -120,6 +123,9 @@ describe('the tool without Redis beside a portal that runs with it', () => {
   it('goes ahead beside a portal that runs without Redis', async () => {
     const portal = await createTestApp();
     await portal.app.listen({ port: 0, host: '127.0.0.1' });
+    await waitFor('the portal to record its start', async () =>
+      Boolean(await lastPortalStart(portal.database.db)),
+    );
     expect(await lastPortalStart(portal.database.db)).toMatchObject({ usesRedis: false });
     const tool = await buildApp({
       config: portal.config,
