@@ -96,7 +96,10 @@ export function useYandexCodeExchange(): YandexCodeExchange {
       }
       const answer = await postYandexExchange(code, { passkey });
       // The stored flag is the authenticator's (auth-session.ts), as after the password's step.
-      if ('token' in answer) finish(answer.token, false);
+      if ('token' in answer) {
+        finish(answer.token, false);
+        return;
+      }
     } catch (error) {
       const failure = toApiFailure(error);
       notify.error(failure.text);
