@@ -1,5 +1,6 @@
 // `npm run dev`: the server restarting on change (port 3000) and Vite with hot reload (5173),
 // which forwards API calls to the server.
+import './require-node.mjs';
 import { spawn } from 'node:child_process';
 
 const children = [

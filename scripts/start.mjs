@@ -1,6 +1,7 @@
 // `npm start`: builds whatever is missing or older than its sources, then serves the portal
 // (web app, API, uploads) from one process on one port, on the embedded database unless
 // DATABASE_URL says otherwise.
+import './require-node.mjs';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';

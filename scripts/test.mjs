@@ -1,5 +1,6 @@
 // The one test command: lint, types, the web build the browser tests need, then every test
 // project (contracts, server, browser) in one Vitest run. Extra arguments go to Vitest.
+import './require-node.mjs';
 import { run } from './run.mjs';
 
 const vitestArgs = process.argv.slice(2);

@@ -2,11 +2,11 @@ import type { Plugin } from 'vite';
 // By path, not as '@portal/contracts/web-settings': Vite bundles its config's relative imports but
 // leaves every package import to Node, which cannot load the contracts' TypeScript source, so the
 // package name would break `vite`, `vite build` and every other way the config is loaded.
+import { webSettingsSchema } from '../../packages/contracts/src/web-settings.ts';
 import {
   injectWebSettings,
   WEB_SETTINGS_PATH,
-  webSettingsSchema,
-} from '../../packages/contracts/src/web-settings';
+} from '../../packages/contracts/src/web-settings-html.ts';
 
 /** `npm run dev` starts Vite and the server together; the server may take a moment to listen. */
 const WAIT_FOR_SERVER_MS = 15_000;

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { portalConfigFromServer } from './vite-portal-config';
+import { portalConfigFromServer } from './vite-portal-config.ts';
 
 // In development the API runs as a separate process; everything the browser sends to a server
 // path goes there, so the web app uses the same relative URLs as in production.
@@ -76,32 +76,12 @@ function precompress(): Plugin {
   };
 }
 
-/**
- * The built app renders with Preact through its React layer (`preact/compat`): the same hooks,
- * portals and Suspense the app and its libraries use, at a tenth of React DOM's bytes, which
- * `/auth`'s first-visit budget needs. Only the build swaps it in; development, the types and the
- * unit tests stay on React (docs/decisions/0026-preact-in-the-build.md).
- */
-const PREACT_ALIASES = [
-  { find: /^react$/, replacement: 'preact/compat' },
-  { find: /^react-dom$/, replacement: 'preact/compat' },
-  {
-    find: /^react-dom\/client$/,
-    replacement: fileURLToPath(new URL('./src/app/preact-client.ts', import.meta.url)),
-  },
-  { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
-  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
-];
-
-export default defineConfig(({ command }) => ({
+export default defineConfig({
   // `npm run dev` starts Vite from the repository root with --config; the app lives here.
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react(), portalConfigFromServer(serverUrl), precompress()],
   resolve: {
-    alias: [
-      { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
-      ...(command === 'build' ? PREACT_ALIASES : []),
-    ],
+    alias: [{ find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) }],
   },
   server: {
     proxy: Object.fromEntries(serverPaths.map((prefix) => [prefix, { target: serverUrl }])),
@@ -112,18 +92,39 @@ export default defineConfig(({ command }) => ({
     rolldownOptions: {
       output: {
         codeSplitting: {
-          // The libraries every page starts with, in one file: fewer requests (each costs its
-          // headers) and better compression than the dozen small chunks the split makes of them.
-          // Libraries only some screens use (axios, dialogs, toasts, device names, code input)
-          // stay in chunks of their own, loaded with those screens.
+          // Every file costs its response headers (about 0.5 KB on the wire), so what loads
+          // together goes in one file; what only some screens use stays out of the first load.
           groups: [
+            // The libraries every page starts with: fewer requests and better compression than
+            // the dozen small chunks the split makes of them. zod is not among them: it loads
+            // with the first form check or the first answer read by a schema.
             {
               name: 'vendor',
-              test: /node_modules[\\/](preact|react|react-dom|scheduler|react-router|react-redux|redux|@reduxjs[\\/]toolkit|immer|use-sync-external-store|zod)[\\/]/,
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-redux|redux|@reduxjs[\\/]toolkit|immer|use-sync-external-store)[\\/]/,
+            },
+            // The app's own code every page starts with (store, router, frames).
+            {
+              name: 'start',
+              tags: ['$initial'],
+              test: /apps[\\/]web[\\/]src[\\/]|packages[\\/]contracts[\\/]|vite[\\/]preload-helper/,
+              includeDependenciesRecursively: false,
+            },
+            // Small pieces several screens share (fields, buttons, icons, formatting, CSS class
+            // maps): one file instead of one each. Not the pieces that bring a library of their
+            // own (dialogs, the toaster, the code input), which would then load with every screen.
+            {
+              name: 'shared',
+              test: (id) =>
+                /apps[\\/]web[\\/]src[\\/](shared[\\/]|.*\.module\.css$)|contracts[\\/]src[\\/](passkey-messages|without-spaces)\./.test(
+                  id,
+                ) && !/shared[\\/]ui[\\/](modal|toaster|code-input)\.tsx$/.test(id),
+              minShareCount: 2,
+              maxModuleSize: 8192,
+              includeDependenciesRecursively: false,
             },
           ],
         },
       },
     },
   },
-}));
+});

@@ -29,6 +29,7 @@ import {
   WARM_UP_S,
 } from './harness.js';
 import { scaleScenarios } from './scale-scenarios.js';
+import { slowPhoneTable } from './slow-phone.js';
 import { webBytesRows, webBytesTable } from './web-bytes.js';
 
 const NOTIFICATIONS = Number(process.env.BENCH_NOTIFICATIONS ?? 3000);
@@ -349,7 +350,10 @@ async function main() {
     rows,
     `Бенчмарк (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${DURATION_S} с на сценарий после ${WARM_UP_S} с разогрева, ${CONNECTIONS} соединений; CPU — время процесса сервера за прогон / ответы)`,
   );
-  if (chosen.has('web')) console.info(webBytesTable(await webBytesRows()));
+  if (chosen.has('web')) {
+    console.info(webBytesTable(await webBytesRows()));
+    console.info(await slowPhoneTable());
+  }
 }
 
 await main();

@@ -1,23 +1,14 @@
 // What a browser downloads on a first visit: the built portal in Debian's Chromium, an empty cache
 // per page, bytes counted as they came over the wire (compressed, headers included). Part of
 // `npm run bench`; alone: `npm run bench:web` (builds the web app first).
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ACCESS_TOKEN_STORAGE_KEY } from '@portal/contracts/constants';
 import { chromium, type Page } from 'playwright-core';
 // The browser tests' counter: one way to count, so the bench and the budget test agree.
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../web/test/support/e2e/chromium.js';
 import { totalBytes, watchWireBytes } from '../../web/test/support/e2e/wire-bytes.js';
-import { systemClock } from '../src/adapters/clock.js';
-import { openPglite } from '../src/db/database.js';
-import { migrate } from '../src/db/migrate.js';
-import { users } from '../src/modules/accounts/schema.js';
-import { hashPassword } from '../src/modules/auth/passwords.js';
-import { SessionStore } from '../src/modules/auth/sessions.js';
-import { DEFAULT_WEB_DIST_DIR } from '../src/paths.js';
-import { freePort, startProcess } from './processes.js';
+import { slowPhoneTable } from './slow-phone.js';
+import { startWebPortal } from './web-portal.js';
 
 const KB = 1024;
 
@@ -44,69 +35,29 @@ const VISITS: Visit[] = [
     scenario: '/auth, both tabs',
     path: '/auth',
     signedIn: false,
-    scriptsGoal: 100 * KB,
-    allGoal: 150 * KB,
+    scriptsGoal: 110 * KB,
+    allGoal: 125 * KB,
     afterShown: async (page) => {
       await page.getByRole('tab', { name: 'Регистрация' }).click();
       await page.getByRole('button', { name: 'Зарегистрироваться' }).waitFor();
     },
   },
-  { scenario: 'home (signed in)', path: '/', signedIn: true, scriptsGoal: 200 * KB },
-  { scenario: '/profile (signed in)', path: '/profile', signedIn: true, scriptsGoal: 200 * KB },
+  { scenario: 'home (signed in)', path: '/', signedIn: true, scriptsGoal: 170 * KB },
+  { scenario: '/profile (signed in)', path: '/profile', signedIn: true, scriptsGoal: 170 * KB },
   {
     scenario: '/wallet/history (signed in)',
     path: '/wallet/history',
     signedIn: true,
-    scriptsGoal: 200 * KB,
+    scriptsGoal: 170 * KB,
   },
 ];
-
-/** One account with a live session, written before the portal starts (PGlite has one owner). */
-async function seedSession(dataDir: string) {
-  const database = await openPglite(path.join(dataDir, 'pgdata'));
-  try {
-    await migrate(database);
-    const [user] = await database.db
-      .insert(users)
-      .values({
-        email: 'bench_web@example.com',
-        emailKey: 'bench_web@example.com',
-        userName: 'bench_web',
-        userNameKey: 'bench_web',
-        passwordHash: await hashPassword('Bench-Pass1'),
-        firstName: 'Бенч',
-        lastName: 'Тестов',
-        confirmedAt: new Date(),
-      })
-      .returning();
-    const sessions = new SessionStore(database.db, systemClock);
-    const { token } = await sessions.create({
-      userId: user!.id,
-      userAgent: 'bench',
-      ipAddress: '127.0.0.1',
-    });
-    return token;
-  } finally {
-    await database.close();
-  }
-}
 
 const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
 
 /** Opens each page once in a fresh browser context and returns its row against the goals. */
 export async function webBytesRows(): Promise<WebBytesRow[]> {
-  if (!existsSync(path.join(DEFAULT_WEB_DIST_DIR, 'index.html'))) {
-    throw new Error('apps/web/dist is missing: run `npm run build -w apps/web` first');
-  }
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-web-'));
-  const token = await seedSession(dataDir);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const portal = await startProcess(
-    ['--import', 'tsx', 'src/server.ts'],
-    { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
-    `${base}/ready`,
-  );
+  const portal = await startWebPortal();
+  const { base, token } = portal;
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,
@@ -153,7 +104,6 @@ export async function webBytesRows(): Promise<WebBytesRow[]> {
   } finally {
     await browser.close();
     await portal.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   }
   return rows;
 }
@@ -171,4 +121,5 @@ export function webBytesTable(rows: WebBytesRow[]): string {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   console.info(webBytesTable(await webBytesRows()));
+  console.info(await slowPhoneTable());
 }

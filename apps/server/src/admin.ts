@@ -8,6 +8,7 @@
  * The embedded database (no DATABASE_URL) belongs to one process (db/data-dir-lock.ts): while a
  * portal runs on it, the tool refuses with one line and touches nothing.
  */
+import '../../../scripts/require-node.mjs';
 import { z } from 'zod';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';

@@ -16,6 +16,7 @@
  * Restore goes only into a new place: an empty DATA_DIR for the embedded database, an empty
  * database for PostgreSQL. Nothing existing is overwritten.
  */
+import '../../../scripts/require-node.mjs';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -83,6 +83,10 @@ describe('start without a payment terminal', () => {
     const lines = await startAndListen({ PUBLIC_URL: 'https://lk.example.com', LOG_LEVEL: 'warn' });
     const advice = lines.filter((line) => line.includes('TBANK_TERMINAL_KEY'));
     expect(advice).toHaveLength(1);
+    // The start line names the runtime the portal runs on: the project's Node.js 24.
+    expect(lines.find((line) => line.startsWith('Портал запущен'))).toMatch(
+      /; Node\.js 24\.\d+\.\d+$/,
+    );
     expect(JSON.parse(advice[0]!)).toMatchObject({
       level: 40,
       msg:

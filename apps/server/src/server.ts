@@ -1,3 +1,4 @@
+import '../../../scripts/require-node.mjs';
 import { z } from 'zod';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -79,7 +80,7 @@ async function main() {
   }
   const where = config.DATABASE_URL ? 'PostgreSQL' : `встроенная база в ${config.DATA_DIR}`;
   console.info(
-    `Портал запущен: ${config.PUBLIC_URL} (${where}); письма: ${app.deps.mail.describe()}`,
+    `Портал запущен: ${config.PUBLIC_URL} (${where}); письма: ${app.deps.mail.describe()}; Node.js ${process.versions.node}`,
   );
 }
 

@@ -5,12 +5,13 @@ import { openSignedInPage, setupPortalWithAccount } from '../test/support/e2e/fi
 import { totalBytes, type WireFile, watchWireBytes } from '../test/support/e2e/wire-bytes';
 
 // Bytes on the wire of a first visit (empty cache): compressed bodies and headers, as Chromium
-// counted them. /auth reaches 100 KB of scripts because the build renders with Preact instead of
-// React DOM (docs/decisions/0026-preact-in-the-build.md).
+// counted them. With React DOM the largest library of every page, /auth stays within its budget by
+// loading later what its first paint does not need: zod and the schemas, the Регистрация tab,
+// passkeys, the code screen (docs/decisions/0034-react-in-the-build.md).
 const KB = 1024;
-const AUTH_SCRIPTS_BUDGET = 100 * KB;
-const AUTH_ALL_BUDGET = 150 * KB;
-const SIGNED_IN_SCRIPTS_BUDGET = 200 * KB;
+const AUTH_SCRIPTS_BUDGET = 110 * KB;
+const AUTH_ALL_BUDGET = 125 * KB;
+const SIGNED_IN_SCRIPTS_BUDGET = 170 * KB;
 
 const world = setupPortalWithAccount();
 const browser = setupBrowser();
@@ -46,7 +47,7 @@ function expectScriptsCompressed(files: WireFile[]) {
   }
 }
 
-it('/auth, both tabs, downloads at most 100 KB of scripts and 150 KB in all', async () => {
+it('/auth, both tabs, downloads at most 110 KB of scripts and 125 KB in all', async () => {
   const page = await browser.newPage();
   const files = await visit(page, '/auth', async () => {
     // The other tab may load code of its own: it counts, a visitor opens it.
@@ -58,7 +59,7 @@ it('/auth, both tabs, downloads at most 100 KB of scripts and 150 KB in all', as
   expect(totalBytes(files)).toBeLessThanOrEqual(AUTH_ALL_BUDGET);
 });
 
-it('a signed-in page downloads at most 200 KB of scripts on its first visit', async () => {
+it('a signed-in page downloads at most 170 KB of scripts on its first visit', async () => {
   for (const path of ['/', '/profile', '/wallet/history']) {
     const page = await openSignedInPage(browser, world().account.token);
     const files = await visit(page, path);

@@ -4,6 +4,7 @@ import {
   errorAnswerSchema,
   isCleanName,
   messageAnswerSchema,
+  normalizeTypedCode,
   oneTimeCodeSchema,
   passwordSchema,
   timestampSchema,
@@ -40,7 +41,7 @@ import { isRecoveryCodeShaped, recoveryCodeSchema } from './security';
 /** The second-factor code of the login form: exactly 6 characters. */
 export const twoFactorCodeSchema = z
   .string({ error: TWO_FACTOR_CODE_REQUIRED })
-  .trim()
+  .overwrite(normalizeTypedCode)
   .min(1, { error: TWO_FACTOR_CODE_REQUIRED, abort: true })
   .length(LOGIN_TWO_FACTOR_CODE_LENGTH, TWO_FACTOR_CODE_LENGTH);
 
@@ -51,7 +52,7 @@ export const twoFactorCodeSchema = z
  */
 export const loginSecondFactorSchema = z
   .string({ error: TWO_FACTOR_CODE_REQUIRED })
-  .trim()
+  .overwrite(normalizeTypedCode)
   .min(1, { error: TWO_FACTOR_CODE_REQUIRED, abort: true })
   .refine(
     (value) => value.length === LOGIN_TWO_FACTOR_CODE_LENGTH || isRecoveryCodeShaped(value),

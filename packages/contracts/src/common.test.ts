@@ -10,6 +10,7 @@ import {
   isCleanName,
   kopecksToRoubles,
   messageAnswerSchema,
+  normalizeTypedCode,
   oneTimeCodeSchema,
   passwordSchema,
   roublesToKopecks,
@@ -84,6 +85,31 @@ describe('one-time code', () => {
       expect(messagesOf(oneTimeCodeSchema, input)).toEqual(['Неверный код']);
     },
   );
+});
+
+describe('codes as people type and paste them', () => {
+  const typings = [
+    ['123 456', 'a space in the middle'],
+    ['123-456', 'a hyphen'],
+    ['123–456', 'an en dash'],
+    [' 123456\n', 'a pasted line with spaces and a line break'],
+    ['\t123 456\r\n', 'a tab, a space and CRLF'],
+    ['１２３４５６', 'full-width digits'],
+    ['１２３ ４５６', 'full-width digits with a space'],
+    ['123\u00a0456', 'a no-break space'],
+  ] as const;
+
+  it.each(typings)('«%s» (%s) is the code 123456', (typed) => {
+    expect(normalizeTypedCode(typed)).toBe('123456');
+    expect(oneTimeCodeSchema.parse(typed)).toBe('123456');
+  });
+
+  it('keeps what is not a digit, a space or a dash, so a wrong code stays wrong', () => {
+    expect(normalizeTypedCode('12a 456')).toBe('12a456');
+    expect(messagesOf(oneTimeCodeSchema, '12a 456')).toEqual(['Неверный код']);
+    expect(messagesOf(oneTimeCodeSchema, '123 45')).toEqual(['Неверный код']);
+    expect(messagesOf(oneTimeCodeSchema, '1234 567')).toEqual(['Неверный код']);
+  });
 });
 
 describe('answers', () => {

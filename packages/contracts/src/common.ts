@@ -55,10 +55,8 @@ export const cyrillicPattern = /[а-яё]/i;
  */
 const usernameAlphabet = /^[A-Za-z0-9_.-]*$/;
 
-/** A username has no spaces: registration, the profile and the server strip them alike. */
-export function withoutSpaces(value: string): string {
-  return value.replace(/\s+/g, '');
-}
+// Apart from the schemas, so the registration form strips spaces as typed before zod loads.
+export { withoutSpaces } from './without-spaces';
 
 /** Cyrillic keeps the product's own message; any other foreign character gets ours (never both). */
 export function usernameCharactersProblem(value: string): string | null {
@@ -126,10 +124,19 @@ export const emailSchema = z
   .max(EMAIL_MAX_LENGTH, EMAIL_INVALID)
   .pipe(z.email({ error: EMAIL_INVALID }));
 
+/**
+ * A code as people type and paste it: «123 456», «123-456», a line break or spaces around it,
+ * full-width digits. Only its letters and digits count (NFKC makes full-width ones ASCII), so a
+ * well-formed code is never refused for how it was typed. Every code field's schema starts here.
+ */
+export function normalizeTypedCode(value: string): string {
+  return value.normalize('NFKC').replace(/[\s\p{Pd}\u2212]/gu, '');
+}
+
 /** A six-digit one-time code (registration, reset, e-mail change, authenticator). */
 export const oneTimeCodeSchema = z
   .string({ error: CODE_WRONG })
-  .trim()
+  .overwrite(normalizeTypedCode)
   .regex(new RegExp(`^\\d{${ONE_TIME_CODE_LENGTH}}$`), CODE_WRONG);
 
 /** An ISO 8601 timestamp in UTC, as every answer sends times. */

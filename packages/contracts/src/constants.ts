@@ -1,5 +1,7 @@
 /** The product's business constants and the server's own limits. One definition for both sides. */
 
+import type { PaymentMethodId } from './wallet';
+
 // Top-up: quick picks, the default, and the receipt every top-up carries
 export const QUICK_TOP_UP_AMOUNTS = [500, 1000, 1500, 2000, 2500] as const;
 export const DEFAULT_TOP_UP_AMOUNT = 500;
@@ -8,6 +10,11 @@ export const RECEIPT_TAXATION = 'osn';
 export const RECEIPT_ITEM_TAX = 'none';
 export const RECEIPT_ITEM_QUANTITY = 1;
 export const TOP_UP_IS_RECURRENT = false;
+/** Only card and sbp are offered; the other methods are known but not offered. */
+export const OFFERED_PAYMENT_METHODS = [
+  'card',
+  'sbp',
+] as const satisfies readonly PaymentMethodId[];
 
 // Points: 1 point = 1 rouble; a purchase earns 5 percent of its rouble part.
 export const ROUBLES_PER_POINT = 1;

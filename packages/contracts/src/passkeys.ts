@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { messageAnswerSchema, timestampSchema } from './common';
+import { PASSKEY_MESSAGES, PASSKEY_NAME_MAX_LENGTH } from './passkey-messages';
 
 /**
  * Passkeys (WebAuthn) of the account: the calls under `/authms/api/Auth/passkeys`
@@ -8,21 +9,8 @@ import { messageAnswerSchema, timestampSchema } from './common';
  * them.
  */
 
-export const PASSKEY_NAME_MAX_LENGTH = 64;
-
-export const PASSKEY_MESSAGES = {
-  nameRequired: 'Введите название ключа',
-  nameTooLong: `Название — не длиннее ${PASSKEY_NAME_MAX_LENGTH} символов`,
-  added: 'Ключ доступа добавлен',
-  renamed: 'Ключ доступа переименован',
-  removed: 'Ключ доступа удалён',
-  notFound: 'Ключ доступа не найден',
-  alreadyAdded: 'Этот ключ доступа уже добавлен',
-  registrationFailed: 'Не удалось добавить ключ доступа. Попробуйте ещё раз',
-  signInFailed: 'Не удалось войти с ключом доступа. Попробуйте ещё раз или войдите по паролю',
-  secondFactorWrong: 'Ключ доступа не подошёл',
-} as const;
-
+// The texts live apart from the schemas, so a screen can show them without loading zod.
+export { PASSKEY_MESSAGES, PASSKEY_NAME_MAX_LENGTH } from './passkey-messages';
 export const passkeyNameSchema = z
   .string({ error: PASSKEY_MESSAGES.nameRequired })
   .trim()

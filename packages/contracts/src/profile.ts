@@ -3,6 +3,7 @@ import {
   emailSchema,
   isCleanName,
   messageAnswerSchema,
+  normalizeTypedCode,
   oneTimeCodeSchema,
   usernameCharactersProblem,
   withoutSpaces,
@@ -110,7 +111,10 @@ export type AvatarMimeType = z.infer<typeof avatarMimeTypeSchema>;
 
 /** A code step of the e-mail change modal: digits only, six of them. */
 export const emailChangeCodeFormSchema = z.object({
-  code: z.string({ error: CODE_WRONG }).regex(/^\d{6}$/, CODE_WRONG),
+  code: z
+    .string({ error: CODE_WRONG })
+    .overwrite(normalizeTypedCode)
+    .regex(/^\d{6}$/, CODE_WRONG),
 });
 export type EmailChangeCodeForm = z.infer<typeof emailChangeCodeFormSchema>;
 

@@ -3,6 +3,7 @@ import {
   answerStatusSchema,
   emailSchema,
   messageAnswerSchema,
+  normalizeTypedCode,
   oneTimeCodeSchema,
   passwordSchema,
   timestampSchema,
@@ -39,7 +40,7 @@ export type ForgotPasswordAnswer = z.infer<typeof forgotPasswordAnswerSchema>;
 /** The reset code: at least 6 characters (the form's rule), and the server only issues 6 digits. */
 export const resetCodeSchema = z
   .string({ error: RESET_CODE_REQUIRED })
-  .trim()
+  .overwrite(normalizeTypedCode)
   .min(RESET_CODE_MIN_LENGTH, { error: RESET_CODE_REQUIRED, abort: true })
   .regex(/^\d{6}$/, CODE_WRONG);
 
@@ -67,7 +68,7 @@ export const resetPasswordFormSchema = z
   .object({
     code: z
       .string({ error: RESET_CODE_REQUIRED })
-      .trim()
+      .overwrite(normalizeTypedCode)
       .min(RESET_CODE_MIN_LENGTH, RESET_CODE_REQUIRED),
     newPassword: passwordSchema,
     repeatPassword: z.string(),
@@ -113,6 +114,7 @@ export type TwoFactorCodeAnswer = z.infer<typeof twoFactorCodeAnswerSchema>;
 export const twoFactorSetupFormSchema = z.object({
   code: z
     .string({ error: FIELD_REQUIRED })
+    .overwrite(normalizeTypedCode)
     .regex(new RegExp(`^\\d{1,${TWO_FACTOR_SETUP_CODE_MAX_LENGTH}}$`), FIELD_REQUIRED),
 });
 export type TwoFactorSetupForm = z.infer<typeof twoFactorSetupFormSchema>;
@@ -132,14 +134,14 @@ export const RECOVERY_CODE_INVALID =
 /** A recovery code as typed, shown as `xxxxx-xxxxx` when issued. */
 export const recoveryCodeSchema = z
   .string({ error: RECOVERY_CODE_REQUIRED })
-  .trim()
+  .overwrite(normalizeTypedCode)
   .min(1, { error: RECOVERY_CODE_REQUIRED, abort: true })
   .refine(isRecoveryCodeShaped, RECOVERY_CODE_INVALID);
 
 /** Where a second factor is asked for: the authenticator's six digits or a recovery code. */
 export const secondFactorCodeSchema = z
   .string({ error: CODE_WRONG })
-  .trim()
+  .overwrite(normalizeTypedCode)
   .refine((value) => /^\d{6}$/.test(value) || isRecoveryCodeShaped(value), CODE_WRONG);
 
 /** `2fa/disable` and `2fa/recovery-codes`: a valid authenticator code or recovery code. */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { fieldMessagesOf, messagesOf } from '../test/support/schema-messages';
+import { OFFERED_PAYMENT_METHODS } from './constants';
 import { AMOUNT_NOT_POSITIVE, AMOUNT_TOO_PRECISE } from './messages';
 import {
   buildTopUpPayment,
   cardPaymentAnswerSchema,
-  OFFERED_PAYMENT_METHODS,
   PAYMENT_METHOD_TITLES,
   paymentAmountSchema,
   paymentHistoryAnswerSchema,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { answerStatusSchema, emailSchema, hasAtMostTwoDecimals, timestampSchema } from './common';
 import {
+  type OFFERED_PAYMENT_METHODS,
   RECEIPT_ITEM_QUANTITY,
   RECEIPT_ITEM_TAX,
   RECEIPT_TAXATION,
@@ -23,11 +24,6 @@ export const PAYMENT_METHOD_TITLES: Record<PaymentMethodId, string> = {
   yaSplit: 'Яндекс Сплит',
 };
 
-/** Only card and sbp are offered; the other methods are known but not offered. */
-export const OFFERED_PAYMENT_METHODS = [
-  'card',
-  'sbp',
-] as const satisfies readonly PaymentMethodId[];
 export type OfferedPaymentMethod = (typeof OFFERED_PAYMENT_METHODS)[number];
 
 // ---------------------------------------------------------------- top-up

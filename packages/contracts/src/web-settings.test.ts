@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { injectWebSettings, type WebSettings } from './web-settings';
+import type { WebSettings } from './web-settings';
+import { injectWebSettings } from './web-settings-html';
 
 const settings: WebSettings = {
   apiBaseUrl: '',

@@ -4,12 +4,8 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import { NOT_FOUND } from '@portal/contracts/messages';
-import {
-  injectWebSettings,
-  WEB_SETTINGS_PATH,
-  type WebSettings,
-  webSettingsSchema,
-} from '@portal/contracts/web-settings';
+import { type WebSettings, webSettingsSchema } from '@portal/contracts/web-settings';
+import { injectWebSettings, WEB_SETTINGS_PATH } from '@portal/contracts/web-settings-html';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';

@@ -1,11 +1,10 @@
-import { lazy, type ReactNode, Suspense } from 'react';
+import { lazy } from 'react';
 import { Route, Routes } from 'react-router';
 import { paths } from '@/config/paths';
 import { RedirectIfSignedIn } from '@/features/auth/redirect-if-signed-in';
 import { RequireAuth } from '@/features/auth/require-auth';
 import { PublicFrame } from '@/features/layout/public-frame';
 import { OAuthRedirectPage } from '@/features/oauth/oauth-redirect-page';
-import { PageLoader } from '@/shared/ui/page-loader';
 
 // Pages load on demand, so a visitor on /auth downloads none of the signed-in screens (nor their
 // frame: sidebar, mobile header, bottom bar).
@@ -42,7 +41,7 @@ export function AppRoutes() {
         <Route path={paths.cancelDeletion.path} element={<CancelDeletionPage />} />
       </Route>
       <Route element={<RequireAuth />}>
-        <Route element={<Loading element={<AppFrame />} />}>
+        <Route element={<AppFrame />}>
           <Route path={paths.home.path} element={<HomePage />} />
           <Route path={paths.profile.path} element={<ProfilePage />} />
           <Route path={paths.devices.path} element={<DevicesPage />} />
@@ -51,16 +50,7 @@ export function AppRoutes() {
           <Route path={paths.walletReceipt.path} element={<ReceiptPage />} />
         </Route>
       </Route>
-      <Route path={paths.notFound.path} element={<Loading element={<NotFoundPage />} />} />
+      <Route path={paths.notFound.path} element={<NotFoundPage />} />
     </Routes>
   );
-}
-
-/**
- * A lazily loaded element outside the frames, with a boundary of its own: one boundary shared by
- * elements that replace each other stays blank in the build's Preact when the visitor moves on
- * before the code arrives (features/layout/page-suspense.tsx says more).
- */
-function Loading({ element }: { element: ReactNode }) {
-  return <Suspense fallback={<PageLoader />}>{element}</Suspense>;
 }

@@ -94,6 +94,16 @@ describe('register and verify-registration', () => {
     expect((await verify('wrong@example.com', code)).statusCode).toBe(200);
   });
 
+  it('takes the code as people type it: «123 456», with a dash, full-width digits', async () => {
+    await register({ email: 'typed@example.com', username: 'typed_code' });
+    const code = await latestCodeTo(testApp, 'typed@example.com');
+    const fullWidth = [...code].map((digit) => String.fromCharCode(0xff10 + Number(digit)));
+    const typed = ` ${fullWidth.slice(0, 3).join('')} - ${fullWidth.slice(3).join('')}\n`;
+    const response = await verify('typed@example.com', typed);
+    expect(response.statusCode).toBe(200);
+    expect((await userRow('typed@example.com'))?.confirmedAt).not.toBeNull();
+  });
+
   it('refuses a code used once already', async () => {
     await register({ email: 'reuse@example.com', username: 'reuse_me' });
     const code = await latestCodeTo(testApp, 'reuse@example.com');

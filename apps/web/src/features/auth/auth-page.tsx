@@ -13,15 +13,20 @@ import { leaveCodeStep, openCodeStep } from './code-step-actions';
 import { LoginForm } from './login-form';
 import { pendingConfirmationOf } from './pending-confirmation';
 import { RedirectNotice } from './redirect-notice';
-import { emptyRegisterDraft, type RegisterDraft, RegisterForm } from './register-form';
+import { emptyRegisterDraft, type RegisterDraft } from './register-draft';
 import { useSsoHandOff } from './use-sso-hand-off';
 import { useYandexCodeExchange } from './use-yandex-code-exchange';
-import { YandexTwoFactorStep } from './yandex-two-factor-step';
 
-// The code screen (and its six-box input library) loads only after a registration: /auth's own
-// JavaScript stays under its budget (apps/web/README.md, "Budgets").
+// What the first paint of the Войти tab does not show loads when it is needed: the Регистрация
+// tab when it is chosen, the code screen (and its six-box input library) after a registration,
+// the second factor of a Yandex ID sign-in on its return. /auth's first visit stays within its
+// budget (apps/web/e2e/budgets-auth-bundle.e2e.ts).
+const RegisterForm = lazy(() => import('./register-form'));
 const RegistrationCodeStep = lazy(() =>
   import('./registration-code-step').then((module) => ({ default: module.RegistrationCodeStep })),
+);
+const YandexTwoFactorStep = lazy(() =>
+  import('./yandex-two-factor-step').then((module) => ({ default: module.YandexTwoFactorStep })),
 );
 
 const TABS = [
@@ -65,7 +70,9 @@ export default function AuthPage() {
   if (yandexExchange.phase === 'second-factor') {
     return (
       <BrandCard>
-        <YandexTwoFactorStep exchange={yandexExchange} />
+        <Suspense fallback={<PageLoader />}>
+          <YandexTwoFactorStep exchange={yandexExchange} />
+        </Suspense>
       </BrandCard>
     );
   }
@@ -131,21 +138,23 @@ export default function AuthPage() {
             }}
           />
         ) : (
-          <RegisterForm
-            draft={registerDraft}
-            onCodeOnItsWay={(draft, request, { resendAfterSeconds, isNewCode }) => {
-              setRegisterDraft(draft);
-              // The register call is also the resend.
-              resendOfPending = async () => (await postRegister(request)).message;
-              dispatch(
-                openCodeStep(
-                  pendingConfirmationOf(request.email, 'register', resendAfterSeconds, {
-                    isNewCode,
-                  }),
-                ),
-              );
-            }}
-          />
+          <Suspense fallback={<PageLoader />}>
+            <RegisterForm
+              draft={registerDraft}
+              onCodeOnItsWay={(draft, request, { resendAfterSeconds, isNewCode }) => {
+                setRegisterDraft(draft);
+                // The register call is also the resend.
+                resendOfPending = async () => (await postRegister(request)).message;
+                dispatch(
+                  openCodeStep(
+                    pendingConfirmationOf(request.email, 'register', resendAfterSeconds, {
+                      isNewCode,
+                    }),
+                  ),
+                );
+              }}
+            />
+          </Suspense>
         )}
       </Tabs>
     </BrandCard>

@@ -1,8 +1,6 @@
 import { combineSlices, configureStore } from '@reduxjs/toolkit';
 import { memoryStorage } from '@test-support/memory-storage';
-import { type AxiosAdapter, AxiosError, type InternalAxiosRequestConfig } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { msApi } from '@/shared/api/http';
 import { signIn } from './auth-session';
 import { authSlice, secondFactorKindChosen, selectLoginStep, tabChosen } from './auth-slice';
 import { loginUser, logoutUser, registerUser, verifyRegistration } from './auth-thunks';
@@ -16,26 +14,19 @@ type Answer = { status: number; data: unknown; headers?: Record<string, string> 
 let answers: Record<string, Answer>;
 let calls: { url: string; body: unknown; authorization: string | null }[];
 
-const fakeServer: AxiosAdapter = async (config: InternalAxiosRequestConfig) => {
-  const url = config.url ?? '';
+/** Stands in for `fetch`: answers each path from `answers`, 404 for any other. */
+async function fakeServer(url: string, init: RequestInit = {}): Promise<Response> {
   calls.push({
     url,
-    body: config.data ? JSON.parse(String(config.data)) : undefined,
-    authorization: (config.headers.get('Authorization') as string | undefined) ?? null,
+    body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+    authorization: new Headers(init.headers).get('Authorization'),
   });
   const answer = answers[url] ?? { status: 404, data: { message: 'Не найдено' } };
-  const response = {
-    data: answer.data,
+  return new Response(JSON.stringify(answer.data), {
     status: answer.status,
-    statusText: String(answer.status),
-    headers: answer.headers ?? {},
-    config,
-  };
-  if (answer.status >= 400) {
-    throw new AxiosError('failed', String(answer.status), config, undefined, response);
-  }
-  return response;
-};
+    headers: answer.headers,
+  });
+}
 
 const newStore = () => configureStore({ reducer: combineSlices(authSlice, userSlice) });
 
@@ -66,19 +57,17 @@ const pending = {
   expiresAt: Date.now() + 600_000,
 };
 const AUTH = '/authms/api/Auth';
-const realAdapter = msApi.defaults.adapter;
 
 beforeEach(() => {
   vi.stubGlobal('localStorage', memoryStorage());
   vi.stubGlobal('sessionStorage', memoryStorage());
   answers = {};
   calls = [];
-  msApi.defaults.adapter = fakeServer;
+  vi.stubGlobal('fetch', fakeServer);
 });
 
 afterEach(() => {
   vi.unstubAllGlobals();
-  msApi.defaults.adapter = realAdapter;
 });
 
 describe('login', () => {

@@ -1,22 +1,15 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  type LoginRequest,
-  loginFormSchema,
-  loginRecoveryFormSchema,
-  type loginRequestSchema,
-  loginTwoFactorFormSchema,
-  type PendingConfirmation,
-} from '@portal/contracts/auth';
+import type { LoginRequest, loginRequestSchema, PendingConfirmation } from '@portal/contracts/auth';
 import { LOGIN_SUCCESS, UNKNOWN_ERROR } from '@portal/contracts/messages';
+import { PASSKEY_MESSAGES } from '@portal/contracts/passkey-messages';
 import type { PasskeyAssertion, PasskeyRequestOptions } from '@portal/contracts/passkeys';
-import { PASSKEY_MESSAGES } from '@portal/contracts/passkeys';
 import { useRef, useState } from 'react';
-import { type Resolver, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
 import { toApiFailure } from '@/shared/api/api-failure';
+import { lazyResolver } from '@/shared/lib/lazy-resolver';
 import {
   isAutofillAvailable,
   isPasskeyCancelled,
@@ -42,15 +35,19 @@ const TWO_FACTOR_INFO = 'Введите код двухфакторной аут
 /** Our text: the password was right, the browser's passkey dialog comes next. */
 const PASSKEY_STEP_INFO = 'Подтвердите вход ключом доступа';
 
-// Every step's schema reads the same form and gives a login request, so one form serves them all.
-const schemaOf: Record<LoginStep, z.ZodType<LoginRequest, LoginValues>> = {
-  credentials: loginFormSchema,
-  authenticator: loginTwoFactorFormSchema,
-  recovery: loginRecoveryFormSchema,
-};
-/** Checks the form by the schema of the step it is at, which react-hook-form passes as context. */
-const loginResolver: Resolver<LoginValues, LoginStep, LoginRequest> = (values, step, options) =>
-  zodResolver(schemaOf[step ?? 'credentials'])(values, step, options);
+/**
+ * Checks the form by the schema of the step it is at, which react-hook-form passes as context:
+ * every step's schema reads the same form and gives a login request, so one form serves them all.
+ */
+const loginResolver = lazyResolver<LoginValues, LoginStep, LoginRequest>(async (step) => {
+  const schemas = await import('@portal/contracts/auth');
+  const schemaOf: Record<LoginStep, z.ZodType<LoginRequest, LoginValues>> = {
+    credentials: schemas.loginFormSchema,
+    authenticator: schemas.loginTwoFactorFormSchema,
+    recovery: schemas.loginRecoveryFormSchema,
+  };
+  return schemaOf[step ?? 'credentials'];
+});
 
 /** Logging in to an unconfirmed account mails a new code; its 403 is the success here. */
 async function resendByLogin(body: LoginRequest): Promise<string> {
@@ -177,7 +174,7 @@ export function LoginForm({ onSignedIn, onConfirmationNeeded }: LoginFormProps) 
 
   // Where the browser offers passkeys in the login field's autofill, the field asks for one in the
   // background (conditional mediation) from its first focus: started with the page it would load
-  // the WebAuthn library and axios on every first visit of /auth, past its script budget
+  // the WebAuthn library on every first visit of /auth, past its script budget
   // (docs/decisions/0028-passkeys.md). The button below starts the same sign-in in a dialog.
   const isAutofillStarted = useRef(false);
   function startAutofill() {

@@ -1,19 +1,13 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  type RegisterForm as RegisterFormValues,
-  type RegisterRequest,
-  registerFormSchema,
-  registerFormToRequest,
-} from '@portal/contracts/auth';
-import { withoutSpaces } from '@portal/contracts/common';
+import type { RegisterForm as RegisterFormValues, RegisterRequest } from '@portal/contracts/auth';
 import {
   RESEND_COUNTDOWN_FIRST_SECONDS,
   RESEND_COUNTDOWN_NEXT_SECONDS,
 } from '@portal/contracts/constants';
+import { withoutSpaces } from '@portal/contracts/without-spaces';
 import { type Path, useForm, useWatch } from 'react-hook-form';
-import type { z } from 'zod';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { runtimeConfig } from '@/config/runtime-config';
+import { lazyResolver } from '@/shared/lib/lazy-resolver';
 import { Button } from '@/shared/ui/button';
 import { Checkbox } from '@/shared/ui/checkbox';
 import { TextField } from '@/shared/ui/text-field';
@@ -21,18 +15,12 @@ import { notify } from '@/shared/ui/toast';
 import styles from './auth-forms.module.css';
 import { selectAuth } from './auth-slice';
 import { registerUser } from './auth-thunks';
+import type { RegisterDraft } from './register-draft';
 import { registrationErrorTexts } from './registration-error-texts';
 
-export type RegisterDraft = z.input<typeof registerFormSchema>;
-
-export const emptyRegisterDraft: RegisterDraft = {
-  email: '',
-  name: '',
-  username: '',
-  password: '',
-  confirmPassword: '',
-  consent: false,
-};
+const registerResolver = lazyResolver<RegisterDraft, unknown, RegisterFormValues>(
+  async () => (await import('@portal/contracts/auth')).registerFormSchema,
+);
 
 // Server field names (of the register call) → the form's fields, for 400 answers.
 const formFieldOf: Record<string, Path<RegisterDraft>> = {
@@ -58,7 +46,7 @@ type RegisterFormProps = {
 };
 
 /** The Регистрация tab, validated on change. */
-export function RegisterForm({ draft, onCodeOnItsWay }: RegisterFormProps) {
+export default function RegisterForm({ draft, onCodeOnItsWay }: RegisterFormProps) {
   const dispatch = useAppDispatch();
   const { registerStatus } = useAppSelector(selectAuth);
   const isLoading = registerStatus === 'loading';
@@ -73,7 +61,7 @@ export function RegisterForm({ draft, onCodeOnItsWay }: RegisterFormProps) {
     formState: { errors },
   } = useForm<RegisterDraft, unknown, RegisterFormValues>({
     mode: 'onChange',
-    resolver: zodResolver(registerFormSchema),
+    resolver: registerResolver,
     defaultValues: draft,
   });
   const hasConsent = useWatch({ control, name: 'consent' });
@@ -87,6 +75,8 @@ export function RegisterForm({ draft, onCodeOnItsWay }: RegisterFormProps) {
   });
 
   const onSubmit = handleSubmit(async (values) => {
+    // Loaded with the form's first check, before any submit.
+    const { registerFormToRequest } = await import('@portal/contracts/auth');
     const request = registerFormToRequest(values);
     const result = await dispatch(registerUser(request));
     if (registerUser.rejected.match(result)) {

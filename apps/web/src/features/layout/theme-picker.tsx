@@ -1,5 +1,5 @@
-import { MoonIcon, SunIcon } from '@/shared/ui/icons';
 import { type Theme, useTheme } from '@/shared/ui/theme';
+import { MoonIcon, SunIcon } from '@/shared/ui/theme-icons';
 import styles from './theme-picker.module.css';
 
 const options: { value: Theme; label: string; Icon: typeof SunIcon }[] = [

@@ -1,5 +1,5 @@
-import { MoonIcon } from '@/shared/ui/icons';
 import { useTheme } from '@/shared/ui/theme';
+import { MoonIcon } from '@/shared/ui/theme-icons';
 import styles from './theme-switch.module.css';
 
 /** The sidebar's dark-theme switch: on = dark, off = light; the choice is stored. */

@@ -1,5 +1,5 @@
-import { MoonIcon, SunIcon } from '@/shared/ui/icons';
 import { useTheme } from '@/shared/ui/theme';
+import { MoonIcon, SunIcon } from '@/shared/ui/theme-icons';
 import styles from './theme-toggle-button.module.css';
 
 /** A compact theme toggle for the pages without a sidebar (sign-in, password recovery). */

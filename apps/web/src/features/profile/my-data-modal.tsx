@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { User } from '@portal/contracts/auth';
-import { withoutSpaces } from '@portal/contracts/common';
 import { type UpdateProfileForm, updateProfileFormSchema } from '@portal/contracts/profile';
+import { withoutSpaces } from '@portal/contracts/without-spaces';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useAppDispatch } from '@/app/hooks';

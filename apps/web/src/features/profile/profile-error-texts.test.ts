@@ -4,21 +4,13 @@ import {
   UNKNOWN_ERROR_OCCURRED,
   USER_NOT_FOUND,
 } from '@portal/contracts/messages';
-import { AxiosError, AxiosHeaders } from 'axios';
 import { describe, expect, it } from 'vitest';
 import { toApiFailure } from '@/shared/api/api-failure';
+import { HttpError } from '@/shared/api/http';
 import { profileErrorTexts } from './profile-error-texts';
 
 function failure(status: number, data: unknown) {
-  const config = { headers: new AxiosHeaders() };
-  const error = new AxiosError('Request failed', 'ERR_BAD_REQUEST', config, null, {
-    status,
-    statusText: '',
-    headers: {},
-    config,
-    data,
-  });
-  return toApiFailure(error);
+  return toApiFailure(new HttpError('Request failed', { status, headers: {}, data }));
 }
 
 describe('profileErrorTexts', () => {

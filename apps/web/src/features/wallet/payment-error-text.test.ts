@@ -1,15 +1,11 @@
 import { TOP_UP_NOT_CONFIGURED } from '@portal/contracts/messages';
-import { AxiosError, AxiosHeaders } from 'axios';
 import { describe, expect, it } from 'vitest';
+import { HttpError } from '@/shared/api/http';
 import { PaymentRefusedError, paymentErrorText } from './payment-error-text';
 
 function requestError(status: number | null, data?: unknown) {
-  const config = { headers: new AxiosHeaders() };
-  const response =
-    status === null
-      ? undefined
-      : { status, statusText: '', headers: {}, config, data: data ?? null };
-  return new AxiosError('Request failed', 'ERR_BAD_RESPONSE', config, null, response);
+  const response = status === null ? undefined : { status, headers: {}, data: data ?? null };
+  return new HttpError('Request failed', response);
 }
 
 describe('paymentErrorText', () => {

@@ -1,18 +1,10 @@
 import { REQUEST_FAILED, UNKNOWN_ERROR } from '@portal/contracts/messages';
-import { AxiosError, AxiosHeaders, type AxiosResponse } from 'axios';
 import { describe, expect, it } from 'vitest';
 import { isProofRequired, toApiFailure } from './api-failure';
+import { HttpError } from './http';
 
-function answered(status: number, data: unknown, headers: Record<string, string> = {}): AxiosError {
-  const config = { headers: new AxiosHeaders() };
-  const response: AxiosResponse = { status, statusText: '', headers, config, data };
-  return new AxiosError(
-    `Request failed with status code ${status}`,
-    'ERR_BAD_RESPONSE',
-    config,
-    {},
-    response,
-  );
+function answered(status: number, data: unknown, headers: Record<string, string> = {}): HttpError {
+  return new HttpError(`Request failed with status code ${status}`, { status, headers, data });
 }
 
 describe('toApiFailure', () => {
@@ -76,7 +68,7 @@ describe('toApiFailure', () => {
   });
 
   it("shows the error's own message when nothing answered", () => {
-    expect(toApiFailure(new AxiosError('Network Error', 'ERR_NETWORK'))).toMatchObject({
+    expect(toApiFailure(new HttpError('Network Error'))).toMatchObject({
       isRequestError: true,
       status: null,
       text: 'Network Error',
@@ -85,13 +77,13 @@ describe('toApiFailure', () => {
   });
 
   it('tells a failed call from any other error', () => {
-    expect(toApiFailure(new AxiosError('Network Error', 'ERR_NETWORK')).isRequestError).toBe(true);
+    expect(toApiFailure(new HttpError('Network Error')).isRequestError).toBe(true);
     expect(toApiFailure(answered(500, {})).isRequestError).toBe(true);
     expect(toApiFailure(new TypeError('x is undefined')).isRequestError).toBe(false);
   });
 
   it('says "Неизвестная ошибка" for anything without a message', () => {
-    expect(toApiFailure(new AxiosError('')).text).toBe(UNKNOWN_ERROR);
+    expect(toApiFailure(new HttpError('')).text).toBe(UNKNOWN_ERROR);
     expect(toApiFailure(new Error('')).text).toBe(UNKNOWN_ERROR);
     expect(toApiFailure('boom').text).toBe(UNKNOWN_ERROR);
     expect(toApiFailure(undefined).text).toBe(UNKNOWN_ERROR);
@@ -109,7 +101,7 @@ describe('isProofRequired', () => {
     ['the reason on another status', answered(400, { message: 'x', reason: 'proof_required' })],
     ['an unknown reason', answered(403, { message: 'x', reason: 'something_else' })],
     ['an answer that is not JSON', answered(403, '<html>403</html>')],
-    ['no answer at all', new AxiosError('Network Error', 'ERR_NETWORK')],
+    ['no answer at all', new HttpError('Network Error')],
     ['not an HTTP error', new Error('boom')],
   ])('is not %s', (_, error) => {
     expect(isProofRequired(toApiFailure(error))).toBe(false);

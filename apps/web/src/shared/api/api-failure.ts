@@ -1,12 +1,12 @@
 import type { PendingConfirmation } from '@portal/contracts/auth';
 import type { ErrorAnswer, ErrorReason } from '@portal/contracts/common';
 import { REQUEST_FAILED, UNKNOWN_ERROR } from '@portal/contracts/messages';
-import type { AxiosError } from 'axios';
+import { HttpError } from './http';
 
 /**
  * A refused call, reduced to what the screens decide on. The one place that reads a server error
  * (`{ message, errors?, reason? }` with its status and headers); each feature maps this to its own
- * texts. Plain data, so it can travel as a thunk's rejected value (an AxiosError cannot: Redux
+ * texts. Plain data, so it can travel as a thunk's rejected value (an HttpError cannot: Redux
  * would drop its response).
  */
 export type ApiFailure = {
@@ -31,18 +31,6 @@ export type ApiFailure = {
   text: string;
 };
 
-/**
- * `axios.isAxiosError` without importing axios, which loads with the first request (see `http.ts`):
- * the same test axios itself makes.
- */
-function isHttpError(error: unknown): error is AxiosError {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { isAxiosError?: unknown }).isAxiosError === true
-  );
-}
-
 const reasons: ReadonlySet<unknown> = new Set<ErrorReason>([
   'proof_required',
   'code_pending',
@@ -54,7 +42,7 @@ function isErrorReason(value: unknown): value is ErrorReason {
 }
 
 export function toApiFailure(error: unknown): ApiFailure {
-  const isRequestError = isHttpError(error);
+  const isRequestError = error instanceof HttpError;
   const response = isRequestError ? error.response : undefined;
   if (!response) {
     const text = error instanceof Error && error.message ? error.message : UNKNOWN_ERROR;

@@ -1,48 +1,90 @@
 import { NO_AUTHORISATION } from '@portal/contracts/messages';
 import { memoryStorage } from '@test-support/memory-storage';
-import type { AxiosAdapter } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api, msApi } from './http';
+import { api, HttpError, msApi } from './http';
 
-// Answers with what would have been sent, so no network is involved.
-const echo: AxiosAdapter = async (config) => ({
-  data: { authorization: config.headers.get('Authorization') ?? null, url: config.url },
-  status: 200,
-  statusText: 'OK',
-  headers: {},
-  config,
-});
+type Sent = { url: string; init: RequestInit };
+
+/** Stands in for `fetch`: records what was sent and answers with `answer`. */
+function fakeFetch(answer: () => Response) {
+  const sent: Sent[] = [];
+  vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+    sent.push({ url, init });
+    return answer();
+  });
+  return sent;
+}
+
+const json = (data: unknown, init?: ResponseInit) =>
+  new Response(JSON.stringify(data), {
+    ...init,
+    headers: { 'Content-Type': 'application/json', ...init?.headers },
+  });
 
 describe('http clients', () => {
   beforeEach(() => vi.stubGlobal('localStorage', memoryStorage({})));
   afterEach(() => vi.unstubAllGlobals());
 
   it('refuses protected calls locally without a token, before any network', async () => {
-    const adapter = vi.fn(echo);
+    const sent = fakeFetch(() => json({}));
     await expect(
-      msApi.post('/authms/api/Auth/user', undefined, { requiresAuth: true, adapter }),
+      msApi.post('/authms/api/Auth/user', undefined, { requiresAuth: true }),
     ).rejects.toThrow(NO_AUTHORISATION);
-    expect(adapter).not.toHaveBeenCalled();
+    expect(sent).toEqual([]);
   });
 
   it('sends public calls without a token and without an Authorization header', async () => {
-    const { data } = await msApi.post('/authms/api/Auth/login', {}, { adapter: echo });
-    expect(data.authorization).toBeNull();
+    const sent = fakeFetch(() => json({ ok: true }));
+    const { data } = await msApi.post('/authms/api/Auth/login', { usernameOrEmail: 'a' });
+    expect(data).toEqual({ ok: true });
+    const headers = new Headers(sent[0]!.init.headers);
+    expect(headers.get('Authorization')).toBeNull();
+    expect(headers.get('Content-Type')).toBe('application/json');
+    expect(sent[0]!.init.body).toBe('{"usernameOrEmail":"a"}');
   });
 
   it('adds the stored token as a bearer header on both bases', async () => {
     vi.stubGlobal('localStorage', memoryStorage({ access_token: 'tok-123' }));
-    const main = await api.get('/payments/payments/user', { requiresAuth: true, adapter: echo });
-    const ms = await msApi.post('/authms/api/Auth/devices', undefined, {
-      requiresAuth: true,
-      adapter: echo,
-    });
-    expect(main.data.authorization).toBe('Bearer tok-123');
-    expect(ms.data.authorization).toBe('Bearer tok-123');
+    const sent = fakeFetch(() => json({}));
+    await api.get('/payments/payments/user', { requiresAuth: true });
+    await msApi.post('/authms/api/Auth/devices', undefined, { requiresAuth: true });
+    for (const { init } of sent) {
+      expect(new Headers(init.headers).get('Authorization')).toBe('Bearer tok-123');
+    }
   });
 
-  it('has no request timeout, since uploads and payments can take long', () => {
-    expect(api.defaults.timeout).toBe(0);
-    expect(msApi.defaults.timeout).toBe(0);
+  it('puts the parameters that have a value into the query', async () => {
+    const sent = fakeFetch(() => json({}));
+    await api.get('/payments/payments/user', {
+      params: { limit: 20, cursor: undefined, direction: 'in', currency: null },
+    });
+    expect(sent[0]!.url).toBe('/payments/payments/user?limit=20&direction=in');
+  });
+
+  it('rejects an answer outside 2xx with its status, body and headers', async () => {
+    fakeFetch(() =>
+      json({ message: 'Слишком много попыток' }, { status: 429, headers: { 'Retry-After': '30' } }),
+    );
+    const error = await msApi.post('/authms/api/Auth/login', {}).catch((caught) => caught);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error.response).toMatchObject({
+      status: 429,
+      data: { message: 'Слишком много попыток' },
+      headers: { 'retry-after': '30' },
+    });
+  });
+
+  it('rejects with no answer when the network fails', async () => {
+    vi.stubGlobal('fetch', async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    const error = await msApi.get('/authms/api/Auth/user').catch((caught) => caught);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error.response).toBeUndefined();
+  });
+
+  it('reads a text answer that is not JSON as text', async () => {
+    fakeFetch(() => new Response('plain'));
+    expect((await api.get('/health')).data).toBe('plain');
   });
 });

@@ -1,48 +1,180 @@
-import type { AxiosInstance } from 'axios';
+import { NO_AUTHORISATION } from '@portal/contracts/messages';
 import { runtimeConfig } from '@/config/runtime-config';
+import { readAccessToken } from './token-storage';
 
-type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-
-/** An axios instance as the features use it: its request methods and its defaults. */
-export type HttpClient = Pick<AxiosInstance, Method> & {
-  defaults: Partial<AxiosInstance['defaults']>;
+export type RequestConfig = {
+  /** Query parameters; `undefined` and `null` ones are left out. */
+  params?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /**
+   * Protected data (user, services, devices, payment history): without a stored token the
+   * request is refused here with 'No authorisation' and never reaches the network.
+   */
+  requiresAuth?: boolean;
+  /** `json` (the default) reads JSON, or the text when the answer is not JSON; `blob` a file. */
+  responseType?: 'json' | 'blob';
+  /** Progress of the body's upload (only an upload asks, and it is sent by XMLHttpRequest). */
+  onUploadProgress?: (progress: { loaded: number; total: number }) => void;
 };
 
+/** An answer: its body as `responseType` reads it, its status and its headers (names in lower case). */
+export type HttpResponse<T> = { data: T; status: number; headers: Record<string, string> };
+
 /**
- * A client whose axios loads with its first request: a visitor of /auth downloads axios only when
- * the form is sent (the JavaScript budget of apps/web/README.md, "Budgets"). Until then `defaults`
- * is a plain object, merged into the instance when it is made; from then on it is the instance's
- * own.
+ * A call that failed: refused locally (no token), not answered (network down, aborted) or
+ * answered with a status outside 2xx (`response`). `shared/api/api-failure.ts` reads it.
  */
-function lazyClient(baseURL: string): HttpClient {
-  let instance: Promise<AxiosInstance> | undefined;
-  const load = () => {
-    instance ??= import('./axios-client').then(({ createAxiosClient }) => {
-      const created = createAxiosClient(baseURL, client.defaults);
-      client.defaults = created.defaults;
-      return created;
-    });
-    return instance;
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  readonly isHttpError = true;
+  readonly response: HttpResponse<unknown> | undefined;
+
+  constructor(message: string, response?: HttpResponse<unknown>) {
+    super(message);
+    this.response = response;
+  }
+}
+
+// What a call that got no answer says (the words axios used, which the toasts showed before).
+const NETWORK_ERROR = 'Network Error';
+const CANCELED = 'canceled';
+
+type BodyMethod = <T = unknown>(
+  url: string,
+  body?: unknown,
+  config?: RequestConfig,
+) => Promise<HttpResponse<T>>;
+type BodilessMethod = <T = unknown>(
+  url: string,
+  config?: RequestConfig,
+) => Promise<HttpResponse<T>>;
+
+/** One API base's client: the request methods the features call. */
+export type HttpClient = {
+  get: BodilessMethod;
+  delete: BodilessMethod;
+  post: BodyMethod;
+  put: BodyMethod;
+  patch: BodyMethod;
+};
+
+function urlOf(base: string, path: string, params: RequestConfig['params']): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params ?? {})) {
+    if (value !== undefined && value !== null) query.append(name, String(value));
+  }
+  const search = query.toString();
+  return `${base}${path}${search ? `?${search}` : ''}`;
+}
+
+/** A JSON body is sent as JSON; FormData, Blob and text as they are. */
+function encodeBody(body: unknown, headers: Headers): BodyInit | undefined {
+  if (body === undefined) return undefined;
+  if (body instanceof FormData || body instanceof Blob || typeof body === 'string') return body;
+  headers.set('Content-Type', 'application/json');
+  return JSON.stringify(body);
+}
+
+function parseText(text: string): unknown {
+  if (!text) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function headersOf(headers: Headers): Record<string, string> {
+  return Object.fromEntries(headers.entries());
+}
+
+type Prepared = { url: string; method: string; headers: Headers; body: BodyInit | undefined };
+
+async function sendByFetch(request: Prepared, config: RequestConfig) {
+  let answer: Response;
+  try {
+    answer = await fetch(request.url, { ...request, signal: config.signal });
+  } catch {
+    throw new HttpError(config.signal?.aborted ? CANCELED : NETWORK_ERROR);
+  }
+  const data =
+    config.responseType === 'blob' && answer.ok
+      ? await answer.blob()
+      : parseText(await answer.text());
+  return { data, status: answer.status, headers: headersOf(answer.headers) };
+}
+
+/** fetch cannot report an upload's progress; XMLHttpRequest can. */
+function sendByXhr(request: Prepared, config: RequestConfig): Promise<HttpResponse<unknown>> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(request.method, request.url);
+    for (const [name, value] of request.headers) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (event) =>
+      config.onUploadProgress?.({ loaded: event.loaded, total: event.total });
+    xhr.onload = () => {
+      const headers = new Headers();
+      for (const line of xhr
+        .getAllResponseHeaders()
+        .trim()
+        .split(/[\r\n]+/)) {
+        const colon = line.indexOf(':');
+        if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+      }
+      resolve({
+        data: parseText(xhr.responseText),
+        status: xhr.status,
+        headers: headersOf(headers),
+      });
+    };
+    xhr.onerror = () => reject(new HttpError(NETWORK_ERROR));
+    xhr.onabort = () => reject(new HttpError(CANCELED));
+    config.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send((request.body as XMLHttpRequestBodyInit | undefined) ?? null);
+  });
+}
+
+async function send<T>(
+  base: string,
+  method: string,
+  path: string,
+  body: unknown,
+  config: RequestConfig = {},
+): Promise<HttpResponse<T>> {
+  const headers = new Headers(config.headers);
+  const token = readAccessToken();
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  else if (config.requiresAuth) throw new HttpError(NO_AUTHORISATION);
+  const request: Prepared = {
+    url: urlOf(base, path, config.params),
+    method,
+    headers,
+    body: encodeBody(body, headers),
   };
-  const method =
-    (name: Method) =>
-    (...args: unknown[]) =>
-      load().then((axios) => (axios[name] as (...rest: unknown[]) => unknown)(...args));
-  const client: HttpClient = {
-    // No request timeout (uploads and payments can take long); axios' default of 0 is
-    // "none", set explicitly so nobody adds one by accident.
-    defaults: { timeout: 0 },
-    get: method('get') as AxiosInstance['get'],
-    post: method('post') as AxiosInstance['post'],
-    put: method('put') as AxiosInstance['put'],
-    patch: method('patch') as AxiosInstance['patch'],
-    delete: method('delete') as AxiosInstance['delete'],
+  const response = await (config.onUploadProgress ? sendByXhr : sendByFetch)(request, config);
+  if (response.status < 200 || response.status >= 300) {
+    throw new HttpError(`Request failed with status code ${response.status}`, response);
+  }
+  return response as HttpResponse<T>;
+}
+
+/**
+ * A client for one API base, with the bearer token of the stored session. No request timeout:
+ * uploads and payments can take long.
+ */
+export function createHttpClient(base: string): HttpClient {
+  return {
+    get: (url, config) => send(base, 'GET', url, undefined, config),
+    delete: (url, config) => send(base, 'DELETE', url, undefined, config),
+    post: (url, body, config) => send(base, 'POST', url, body, config),
+    put: (url, body, config) => send(base, 'PUT', url, body, config),
+    patch: (url, body, config) => send(base, 'PATCH', url, body, config),
   };
-  return client;
 }
 
 /** Main base: `/upload`, `/auth/yandex/*`, `/payments/*`, `/{product}/auth/password/change`. */
-export const api = lazyClient(runtimeConfig.apiBaseUrl);
+export const api = createHttpClient(runtimeConfig.apiBaseUrl);
 
 /** Microservice base: `/authms`, `/paymentms`, `/serversms`, `/telegrambotms`. */
-export const msApi = lazyClient(runtimeConfig.msApiBaseUrl);
+export const msApi = createHttpClient(runtimeConfig.msApiBaseUrl);

@@ -39,12 +39,7 @@ export function CodeInput({
     <OTPInput
       ref={ref}
       value={value}
-      // input-otp re-dispatches `input` events with the same value (after each change and
-      // focus) and counts on React to drop them; the built app renders with Preact, which does
-      // not, so an unchanged value is dropped here (else a full code would submit again).
-      onChange={(next) => {
-        if (next !== value) onChange(next);
-      }}
+      onChange={onChange}
       onComplete={onComplete}
       maxLength={length}
       pattern={pattern}

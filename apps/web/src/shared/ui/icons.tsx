@@ -1,27 +1,6 @@
-import type { SVGProps } from 'react';
+import { Icon, type IconProps } from './icon';
 
-// Small stroke icons drawn for the portal (24×24, currentColor), so no icon font is shipped.
-type IconProps = SVGProps<SVGSVGElement>;
-
-function Icon({ children, ...props }: IconProps) {
-  return (
-    <svg
-      width="20"
-      height="20"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      {...props}
-    >
-      {children}
-    </svg>
-  );
-}
+// The portal's icons, drawn by `Icon` (icon.tsx); the theme's two are in theme-icons.tsx.
 
 export function HomeIcon(props: IconProps) {
   return (
@@ -58,23 +37,6 @@ export function ServerIcon(props: IconProps) {
       <rect x="3.5" y="13" width="17" height="7" rx="2" />
       <path d="M7.5 7.5h.01M7.5 16.5h.01" strokeWidth="2.6" />
       <path d="M11.5 7.5h5M11.5 16.5h5" />
-    </Icon>
-  );
-}
-
-export function MoonIcon(props: IconProps) {
-  return (
-    <Icon {...props}>
-      <path d="M20 14.5A8 8 0 1 1 9.5 4a6.5 6.5 0 0 0 10.5 10.5Z" />
-    </Icon>
-  );
-}
-
-export function SunIcon(props: IconProps) {
-  return (
-    <Icon {...props}>
-      <circle cx="12" cy="12" r="4" />
-      <path d="M12 2.5v2M12 19.5v2M2.5 12h2M19.5 12h2M5.3 5.3l1.4 1.4M17.3 17.3l1.4 1.4M5.3 18.7l1.4-1.4M17.3 6.7l1.4-1.4" />
     </Icon>
   );
 }

@@ -5,7 +5,7 @@ import { api } from '@/shared/api/http';
  * POST /auth/yandex/exchange (main base, like getUrl): the code of `/auth?yandexCode=` for a
  * session, or `requiresTwoFactor` until the account's second factor (its code, or the browser's
  * answer to `passkeyOptions`) is sent along. The browser sends the HttpOnly flow cookie that
- * getUrl set; same origin, so axios needs nothing more.
+ * getUrl set; same origin, so the request needs nothing more.
  */
 export async function postYandexExchange(
   code: string,

@@ -1,0 +1,53 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import rootPackage from '../../../package.json' with { type: 'json' };
+import { runtimeProblem } from '../../../scripts/require-node.mjs';
+import { REPO_ROOT } from './paths.js';
+
+/** What `node --version` answers where npm scripts run: node_modules/.bin comes first on PATH. */
+function nodeOnScriptPath(): string {
+  return spawnSync('node', ['--version'], { encoding: 'utf8' }).stdout.trim();
+}
+
+function systemNodeIsOlder(): boolean {
+  if (!existsSync('/usr/bin/node')) return false;
+  const version = spawnSync('/usr/bin/node', ['--version'], { encoding: 'utf8' }).stdout;
+  return Number(version.slice(1).split('.')[0]) < 24;
+}
+
+describe('the runtime', () => {
+  it('is Node.js 24 inside npm test, whatever node the machine has', () => {
+    expect(process.version).toMatch(/^v24\./);
+    expect(nodeOnScriptPath()).toBe(process.version);
+  });
+
+  it('is what engines asks for', () => {
+    expect(rootPackage.engines.node).toMatch(/^>=24\.\d+$/);
+    expect(runtimeProblem(process.versions.node)).toBeNull();
+  });
+
+  it('refuses an older Node.js with one Russian line naming the version it needs', () => {
+    expect(runtimeProblem('20.20.2')).toBe(
+      'Нужен Node.js 24.11 или новее, а запущен 20.20.2: установите зависимости (npm install) ' +
+        'и запускайте командами npm, они берут Node.js 24 из node_modules.',
+    );
+    expect(runtimeProblem('24.10.0')).not.toBeNull();
+    expect(runtimeProblem('24.11.0')).toBeNull();
+    expect(runtimeProblem('26.0.0')).toBeNull();
+  });
+
+  // The machine's own older Node.js, where it has one: the real start stops before building.
+  it.runIf(systemNodeIsOlder())(
+    'a start on the machine’s older node stops with that line and exit code 1',
+    () => {
+      const result = spawnSync('/usr/bin/node', ['scripts/start.mjs'], {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+      });
+      expect(result.status).toBe(1);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(/^Нужен Node\.js 24\.11 или новее, а запущен 20\./);
+    },
+  );
+});
