@@ -1,4 +1,5 @@
-import { PASSKEY_MESSAGES, type PasskeyRequestOptions } from '@portal/contracts/passkeys';
+import { PASSKEY_MESSAGES } from '@portal/contracts/passkey-messages';
+import type { PasskeyRequestOptions } from '@portal/contracts/passkeys';
 import type { YandexExchangeAnswer } from '@portal/contracts/yandex';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
