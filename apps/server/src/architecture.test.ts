@@ -1,11 +1,14 @@
 /**
- * Three rules of the code's shape, checked on the source text:
+ * Four rules of the code's shape, checked on the source text:
  *
  * - `modules/accounts` owns the `users` table: no other file of the server imports the table
  *   object or names the table in raw SQL. A module's `schema.ts` may import it to declare a
  *   foreign key. Tests and their helpers may read the table directly.
  * - Route handlers of the modules run no SQL: a routes file under `modules/` imports no table (`schema.js`), nothing from
  *   `drizzle-orm`, and opens no transaction. Queries live in a repository, rules in a service.
+ * - Only the one sign-in policy (`modules/auth/sign-in-policy.ts`) lets anybody in: no other file
+ *   calls the session store's `create` or the security log's `recordSignIn`, so a new way in
+ *   that skips the policy (its second step, the lock, the block, the hooks) fails here.
  * - The imports between the server's files form no cycle (type-only imports included): modules
  *   are plugins that get what they need from `app.deps`, never from `app.ts` or from each other
  *   in a ring.
@@ -65,6 +68,34 @@ function sqlInRoutes(text: string): string[] {
   if (/\.execute\(/.test(text)) uses.push('executes SQL');
   return uses;
 }
+
+/** Where only the sign-in policy may create a session (and `sessions.ts`, which defines it). */
+const SIGN_IN_POLICY = 'modules/auth/sign-in-policy.ts';
+const SESSION_STORE = 'modules/auth/sessions.ts';
+
+/** What in the text lets somebody in past the sign-in policy, if anything. */
+function signInsPastThePolicy(text: string): string[] {
+  const uses: string[] = [];
+  // `sessions.create(`, `this.deps.sessions.create(`, `store.create({ userId`, `sessionStore.create(`
+  if (/\b(sessions|sessionStore|store)\s*\??\.\s*create\s*\(/i.test(text)) {
+    uses.push("calls the session store's create");
+  }
+  // `const { create } = sessions`, `sessions['create']`, `SessionStore.prototype.create`
+  if (/\{[^}]*\bcreate\b[^}]*\}\s*=\s*[\w.]*sessions\b/i.test(text)) {
+    uses.push("takes the session store's create");
+  }
+  if (/sessions\s*\[\s*['"`]create['"`]\s*\]|SessionStore\.prototype\.create/.test(text)) {
+    uses.push("reaches the session store's create");
+  }
+  if (/\.\s*recordSignIn\s*\(/.test(text)) uses.push('records a sign-in itself');
+  return uses;
+}
+
+/** Where only the mailed codes' helper issues a code (`issueMailedCode`). */
+const MAILED_CODES = 'modules/auth/mailed-codes.ts';
+
+/** Whether the text issues a one-time code itself instead of through `issueMailedCode`. */
+const issuesCodeItself = (text: string) => /\bcodes\s*\??\.\s*issue\s*\(/.test(text);
 
 /** The files of `src` a file imports, by relative path (static, type-only and dynamic). */
 function localImportsOf(file: string, text: string): string[] {
@@ -131,6 +162,29 @@ describe('the shape of the server code', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('lets only the sign-in policy create a session or record a sign-in', () => {
+    const offenders = files
+      .filter((file) => ![SIGN_IN_POLICY, SESSION_STORE].includes(relative(file)))
+      .flatMap((file) =>
+        signInsPastThePolicy(readFileSync(file, 'utf8')).map((use) => `${relative(file)}: ${use}`),
+      );
+    expect(offenders).toEqual([]);
+    // The policy itself is seen by the rule, so the rule reads the calls it means.
+    const policy = files.find((file) => relative(file) === SIGN_IN_POLICY)!;
+    expect(signInsPastThePolicy(readFileSync(policy, 'utf8'))).toEqual([
+      "calls the session store's create",
+      'records a sign-in itself',
+    ]);
+  });
+
+  it('lets only issueMailedCode issue a one-time code, so every code goes with its letter', () => {
+    const offenders = files
+      .filter((file) => relative(file) !== MAILED_CODES)
+      .filter((file) => issuesCodeItself(readFileSync(file, 'utf8')))
+      .map(relative);
+    expect(offenders).toEqual([]);
+  });
+
   it('has no import cycle', () => {
     const graph = new Map(
       files.map((file) => [file, localImportsOf(file, readFileSync(file, 'utf8'))] as const),
@@ -171,5 +225,21 @@ describe('the shape of the server code', () => {
       sqlInRoutes("import { siblingOrderRequestSchema } from './sibling-schemas.js';"),
     ).toEqual([]);
     expect(sqlInRoutes('await db.transaction(async (tx) => {})')).toHaveLength(1);
+    // A way in planted past the policy, as a route or a service would write it.
+    const planted = [
+      'const { token } = await app.deps.sessions.create({ userId }, tx);',
+      'return this.deps.sessions.create({ userId: user.id });',
+      'await deps.sessions\n  .create({ userId });',
+      'const { create } = app.deps.sessions;',
+      "await sessions['create']({ userId });",
+      'await securityLog.recordSignIn(tx, userId, { method: "telegram" }, client);',
+    ];
+    for (const text of planted) expect(signInsPastThePolicy(text), text).not.toEqual([]);
+    expect(signInsPastThePolicy('await signInPolicy.signIn({ userId, way, client });')).toEqual([]);
+    expect(signInsPastThePolicy('await codes.issue({ purpose }, tx); mail.create()')).toEqual([]);
+    expect(issuesCodeItself('const issued = await this.deps.codes.issue({ purpose }, tx);')).toBe(
+      true,
+    );
+    expect(issuesCodeItself('await issueMailedCode(deps, { purpose }, letter, tx);')).toBe(false);
   });
 });

@@ -241,6 +241,9 @@ describe('register request', () => {
     ['a zero-width joiner', 'Ив\u200dан'],
     ['a byte order mark inside', 'Ив\ufeffан'],
     ['a line separator', 'Иван\u2028Пётр'],
+    ['combining marks alone', '\u0300\u0301\u0302'],
+    ['variation selectors alone', '\ufe0e\ufe0f'],
+    ['a Hangul filler alone', '\u3164'],
   ])('refuses %s in the first and last name', (_what, name) => {
     const message = 'Имя содержит недопустимые символы';
     expect(

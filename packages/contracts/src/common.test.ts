@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { messagesOf } from '../test/support/schema-messages';
 import {
+  cleanedName,
   emailSchema,
   errorAnswerSchema,
   hasAtMostTwoDecimals,
+  hasVisibleCharacter,
+  isCleanName,
   kopecksToRoubles,
   messageAnswerSchema,
   normalizeTypedCode,
@@ -157,5 +160,41 @@ describe('toFieldErrors', () => {
       ],
       'receipt.email': ['Некорректный email'],
     });
+  });
+});
+
+describe('names the portal shows', () => {
+  it('needs at least one visible letter, digit, punctuation mark or symbol', () => {
+    for (const visible of ['a', 'Й', '7', '.', '★', 'e\u0301', '\u3164a']) {
+      expect(hasVisibleCharacter(visible), visible).toBe(true);
+    }
+    for (const blank of [
+      '',
+      ' ',
+      '\u0301',
+      '\u20dd',
+      '\ufe0f',
+      '\u{e0100}',
+      '\u3164',
+      '\u115f',
+      '\u1160',
+      '\uffa0',
+      '\u2800',
+      '\u3000',
+    ]) {
+      expect(hasVisibleCharacter(blank), JSON.stringify(blank)).toBe(false);
+    }
+  });
+
+  it('refuses an invisible name as it refuses control characters; an empty one is for its schema', () => {
+    expect(isCleanName('Иван')).toBe(true);
+    expect(isCleanName('')).toBe(true);
+    expect(isCleanName('\u0301\u0301')).toBe(false);
+    expect(isCleanName('Ив\u0007ан')).toBe(false);
+  });
+
+  it('cleans a name from elsewhere to nothing when nothing visible is left', () => {
+    expect(cleanedName(' \u200bАлексей ')).toBe('Алексей');
+    expect(cleanedName('\u200b\u0301\u3164')).toBe('');
   });
 });

@@ -75,13 +75,34 @@ export function usernameCharactersProblem(value: string): string | null {
  */
 const forbiddenInNames = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}]/u;
 
-export function isCleanName(value: string): boolean {
-  return !forbiddenInNames.test(value);
+/**
+ * Letters and symbols that render as nothing: the Hangul fillers and the blank braille pattern.
+ * With combining marks, variation selectors and spaces (none of them a letter, digit, punctuation
+ * or symbol), they alone make a name that displays as empty.
+ */
+const blankLookingCharacters = /[\u115F\u1160\u3164\uFFA0\u2800]/gu;
+const visibleCharacter = /[\p{L}\p{N}\p{P}\p{S}]/u;
+
+/** Whether the text shows something: at least one letter, digit, punctuation mark or symbol. */
+export function hasVisibleCharacter(value: string): boolean {
+  return visibleCharacter.test(value.replace(blankLookingCharacters, ''));
 }
 
-/** A name from elsewhere (a Yandex ID profile) with those characters taken out. */
+/**
+ * A name the portal may show: none of the forbidden characters, and (unless empty, as a missing
+ * last name is) at least one visible character, so it never displays as nothing.
+ */
+export function isCleanName(value: string): boolean {
+  return !forbiddenInNames.test(value) && (value === '' || hasVisibleCharacter(value));
+}
+
+/**
+ * A name from elsewhere (a Yandex ID profile) with those characters taken out; empty when nothing
+ * visible is left.
+ */
 export function cleanedName(value: string): string {
-  return value.replace(new RegExp(forbiddenInNames.source, 'gu'), '').trim();
+  const cleaned = value.replace(new RegExp(forbiddenInNames.source, 'gu'), '').trim();
+  return hasVisibleCharacter(cleaned) ? cleaned : '';
 }
 
 /**

@@ -133,13 +133,18 @@ export const YANDEX_SIGN_IN_CODE_REFUSED =
 export const LOGIN_FAILED = 'Неверный логин или пароль';
 export const ACCOUNT_NOT_CONFIRMED =
   'Почта не подтверждена. Код подтверждения отправлен на вашу почту';
+// Ours: a link a sibling site gives the portal to show (a service's «Управление») that is not
+// https: (http: only beside a portal run on this machine); `javascript:` and the like never.
+export const SIBLING_URL_NOT_HTTPS =
+  'Ссылка должна начинаться с https:// (http:// — только для портала, запущенного локально)';
 // Ours: support blocked the account (the operator's tool); every sign-in is refused with it.
 // The server adds where to write: «…: <SUPPORT_URL>».
 export const ACCOUNT_BLOCKED = 'Аккаунт заблокирован. Напишите в поддержку';
 export const USERNAME_TAKEN = 'Этот никнейм уже занят';
 // Ours: letters of other scripts look like Latin ones and would make look-alike accounts.
 export const USERNAME_NOT_LATIN = 'Никнейм может содержать только латинские буквы, цифры, _ . -';
-// Ours: control, direction-changing and invisible characters in any name field.
+// Ours: control, direction-changing and invisible characters in any name field, and a name of
+// nothing but characters that render as nothing (combining marks, fillers, variation selectors).
 export const NAME_FORBIDDEN_CHARACTERS = 'Имя содержит недопустимые символы';
 // A code mailed for any purpose: registration, a proof of the owner, a password change.
 export const CODE_SENT_TO_EMAIL = 'Код подтверждения отправлен на почту';

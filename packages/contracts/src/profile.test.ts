@@ -60,6 +60,12 @@ describe('profile names', () => {
     expect(profileNameSchema.parse(' Иван ')).toBe('Иван');
   });
 
+  it('accepts a name with marks on its letters, a digit or a symbol alone', () => {
+    for (const name of ['Йо\u0301сиф', 'Zoë', 'X Æ A-12', '7', '★', 'ㅎ', '김민준']) {
+      expect(profileNameSchema.parse(name)).toBe(name);
+    }
+  });
+
   it.each([
     ['', 'Поле не должно быть пустым'],
     [undefined, 'Поле не должно быть пустым'],
@@ -68,6 +74,13 @@ describe('profile names', () => {
     ['Иван\u202e', 'Имя содержит недопустимые символы'],
     ['Ив\u200bан', 'Имя содержит недопустимые символы'],
     ['Ив\u0000ан', 'Имя содержит недопустимые символы'],
+    // Nothing visible: combining marks, a variation selector, Hangul fillers, a blank pattern.
+    ['\u0301\u0301\u0301', 'Имя содержит недопустимые символы'],
+    ['\ufe0f\ufe0f', 'Имя содержит недопустимые символы'],
+    ['\u3164\u3164', 'Имя содержит недопустимые символы'],
+    ['\u115f\u1160\uffa0', 'Имя содержит недопустимые символы'],
+    ['\u2800', 'Имя содержит недопустимые символы'],
+    ['\u0301 \u20dd', 'Имя содержит недопустимые символы'],
   ])('%j → %s', (input, message) => {
     expect(messagesOf(profileNameSchema, input)).toEqual([message]);
   });

@@ -47,12 +47,22 @@ export const signInMethodSchema = z.enum([
 ]);
 export type SignInMethod = z.infer<typeof signInMethodSchema>;
 
+/**
+ * How the person proved themselves at a sign-in (`amr`, RFC 8176): `pwd` a password, `otp` the
+ * authenticator's or a recovery code, `hwk` a passkey, `mfa` a passkey that verified its user
+ * (two factors at once), `ext` another provider (Yandex ID), `email` a code mailed to the address.
+ */
+export const amrSchema = z.enum(['pwd', 'otp', 'hwk', 'mfa', 'ext', 'email']);
+export type Amr = z.infer<typeof amrSchema>;
+
 /** What an event says beyond its kind; each field belongs to the kinds its comment names. */
 export const securityEventDetailsSchema = z.object({
   /** sign_in */
   method: signInMethodSchema.optional(),
   /** sign_in: the second factor given with it. */
   secondFactor: z.enum(['authenticator', 'recovery_code', 'passkey']).optional(),
+  /** sign_in: how the person proved themselves, e.g. ['pwd', 'otp'] (amrSchema). */
+  amr: z.array(amrSchema).optional(),
   /** sign_in: the first sign-in of the account from this browser (its user agent) in the log. */
   isNewDevice: z.boolean().optional(),
   /** hand_off: the sibling site's name («Хостинг»); sign_out: the site of a handed-over session. */

@@ -6,6 +6,7 @@ import {
 } from './auth';
 import { answerStatusSchema } from './common';
 import { YANDEX_SIGN_IN_CODE_REFUSED } from './messages';
+import { passkeyAssertionSchema } from './passkeys';
 
 /** `/auth/yandex/getUrl`: the Yandex ID authorize URL (implicit flow, signed `state`). */
 export const yandexUrlAnswerSchema = z.object({
@@ -42,10 +43,15 @@ export const yandexExchangeRequestSchema = z.object({
     .max(100, YANDEX_SIGN_IN_CODE_REFUSED),
   /** The account's second factor, once the exchange answered `requiresTwoFactor` (as login). */
   twoFactorCode: loginSecondFactorSchema.optional(),
+  /** The browser's answer to the `passkeyOptions` of that answer, for a passkey step (as login). */
+  passkey: passkeyAssertionSchema.optional(),
 });
 export type YandexExchangeRequest = z.infer<typeof yandexExchangeRequestSchema>;
 
-/** A session, or, for an account with the authenticator on, the login's `requiresTwoFactor`. */
+/**
+ * A session, or, for an account with a second factor, the login's `requiresTwoFactor` (with
+ * `passkeyOptions` when the step is the account's passkey).
+ */
 export const yandexExchangeAnswerSchema = z.union([
   loginSuccessAnswerSchema,
   loginTwoFactorAnswerSchema,

@@ -91,7 +91,7 @@ export class DeletionService {
   }
 
   /**
-   * Every portal sign-in, in its transaction (SessionStore.onSignIn): cancels a waiting deletion.
+   * Every portal sign-in, in its transaction (SignInPolicy.onSignIn): cancels a waiting deletion.
    * An account erased meanwhile (its password checked just before the erasure committed) cannot
    * be signed into: the sign-in is refused and rolls back.
    */

@@ -20,12 +20,12 @@ declare module '../../deps.js' {
  */
 export const accountDataPlugin = fp(
   async (app) => {
-    const { sessions, db, clock, storage } = app.deps;
+    const { sessions, db, clock, storage, signInPolicy } = app.deps;
     const service = new DeletionService(app.deps);
     app.deps.accountDeletion = Object.assign(service, {
       eraseDue: () => eraseDueAccounts({ db, clock, sessions, storage, log: app.log }),
     });
-    sessions.onSignIn((session, executor) => service.onSignIn(session, executor));
+    signInPolicy.onSignIn((session, executor) => service.onSignIn(session, executor));
     await app.register(accountDataRoutes);
   },
   {

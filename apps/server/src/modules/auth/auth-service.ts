@@ -10,13 +10,7 @@ import type {
   RegisterRequest,
   User,
 } from '@portal/contracts/auth';
-import {
-  ACCOUNT_NOT_CONFIRMED,
-  CODE_WRONG,
-  TOKEN_INVALID,
-  USERNAME_TAKEN,
-} from '@portal/contracts/messages';
-import { PASSKEY_MESSAGES } from '@portal/contracts/passkeys';
+import { ACCOUNT_NOT_CONFIRMED, TOKEN_INVALID, USERNAME_TAKEN } from '@portal/contracts/messages';
 import type { Clock } from '../../adapters/clock.js';
 import type { Mailer } from '../../adapters/mail.js';
 import { enforceLimit, type RateLimiter } from '../../adapters/rate-limit.js';
@@ -37,16 +31,18 @@ import {
   updateUser,
   userNameKey,
 } from '../accounts/index.js';
-import type { SecurityLog, SignInEvent } from '../security-log/index.js';
+import type { SecurityLog } from '../security-log/index.js';
 import { registrationAttemptLetter, registrationCodeLetter } from './letters.js';
 import { LoginGuard, type LoginOutcome, LoginRefused, loginFailed } from './login-guard.js';
 import type { LoginThrottle } from './login-throttle.js';
+import { issueMailedCode } from './mailed-codes.js';
 import { CodeResendRefused, codeRefusal, type OneTimeCodes } from './one-time-codes.js';
 import { assertPasswordAllowed, isCommonPassword } from './password-policy.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import type { PasskeyStep, SecondFactor } from './second-factor.js';
+import type { SecondFactor } from './second-factor.js';
 import type { AuthenticatedSession, SessionStore } from './sessions.js';
 import { siteName } from './siblings.js';
+import type { SignInPolicy } from './sign-in-policy.js';
 
 const REGISTRATION_PURPOSE = 'registration';
 
@@ -89,19 +85,19 @@ export interface AuthServiceDeps {
   /** The two-factor module's authenticator, built before this service (modules/two-factor). */
   secondFactor: SecondFactor;
   securityLog: SecurityLog;
+  /** What a sign-in needs after the password, and the session (sign-in-policy.ts). */
+  signInPolicy: SignInPolicy;
 }
 
-/** Outcomes of a sign-in by password that the account's security log counts as failed. */
-const FAILED_SIGN_IN_OUTCOMES = new Set<LoginOutcome>([
-  'wrong_password',
-  'wrong_second_factor',
-  'account_waiting',
-]);
+/**
+ * Outcomes of a sign-in by password that the account's security log counts as failed here (a
+ * wrong second factor is counted by the sign-in policy, for every way in).
+ */
+const FAILED_SIGN_IN_OUTCOMES = new Set<LoginOutcome>(['wrong_password', 'account_waiting']);
 
 export class AuthService {
   private readonly outcomeListeners: ((outcome: LoginOutcome) => void)[] = [];
   private readonly loginGuard: LoginGuard;
-  private passkeyStep: PasskeyStep | undefined;
 
   constructor(private readonly deps: AuthServiceDeps) {
     this.loginGuard = new LoginGuard(deps.loginThrottle, deps.rateLimiter);
@@ -111,11 +107,6 @@ export class AuthService {
   /** Tells `listener` how each sign-in ended (the metrics count them). */
   onLoginOutcome(listener: (outcome: LoginOutcome) => void): void {
     this.outcomeListeners.push(listener);
-  }
-
-  /** The passkeys module offers its passkeys as login's second step (auth/second-factor.ts). */
-  usePasskeyStep(step: PasskeyStep): void {
-    this.passkeyStep = step;
   }
 
   private report(outcome: LoginOutcome) {
@@ -149,12 +140,14 @@ export class AuthService {
         await this.freeUserName(tx, userNameKey(userName), owner?.id);
 
         if (owner?.confirmedAt) {
-          // Same countdown as a real registration, so timing of repeats reveals nothing either.
-          await this.deps.codes.issue(
+          // Same countdown as a real registration, so timing of repeats reveals nothing either;
+          // the letter tells the owner, and carries no code.
+          await issueMailedCode(
+            this.deps,
             { purpose: REGISTRATION_PURPOSE, subject: key, userId: owner.id },
+            () => registrationAttemptLetter(config, { to: owner.email }),
             tx,
           );
-          await this.deps.mail.enqueue(registrationAttemptLetter(config, { to: owner.email }), tx);
           return;
         }
 
@@ -175,18 +168,17 @@ export class AuthService {
         const userId = owner
           ? (await updateUser(tx, owner.id, details))!.id
           : (await insertUser(tx, { ...details, createdAt: now })).id;
-        const issued = await this.deps.codes.issue(
+        await issueMailedCode(
+          this.deps,
           { purpose: REGISTRATION_PURPOSE, subject: key, userId },
-          tx,
-        );
-        await this.deps.mail.enqueue(
-          registrationCodeLetter(config, {
-            to: email,
-            firstName: details.firstName,
-            userName,
-            code: issued.code,
-            expiresAt: issued.expiresAt,
-          }),
+          (issued) =>
+            registrationCodeLetter(config, {
+              to: email,
+              firstName: details.firstName,
+              userName,
+              code: issued.code,
+              expiresAt: issued.expiresAt,
+            }),
           tx,
         );
       });
@@ -232,12 +224,13 @@ export class AuthService {
         if (!user || user.confirmedAt) throw codeRefusal('wrong');
         const now = this.deps.clock.now();
         await updateUser(tx, user.id, { confirmedAt: now, updatedAt: now });
-        const { token } = await this.deps.sessions.create(
-          { userId: user.id, ipAddress: client.ipAddress, userAgent: client.userAgent },
+        // In the confirmation's transaction: a new account has no second factor to ask.
+        const signedIn = await this.deps.signInPolicy.signIn(
+          { userId: user.id, way: 'registration', client },
           tx,
         );
-        await this.deps.securityLog.recordSignIn(tx, user.id, { method: 'registration' }, client);
-        return { userId: user.id, token };
+        if (signedIn.status !== 'signed_in') throw new Error('a new account asked a second step');
+        return { userId: user.id, token: signedIn.token };
       },
     );
     if (!result.ok) throw codeRefusal(result.reason);
@@ -304,63 +297,26 @@ export class AuthService {
       );
     }
 
-    const secondFactor = this.deps.secondFactor;
-    let factor: SignInEvent['secondFactor'];
-    if (await secondFactor.isEnabled(user.id)) {
-      if (!input.twoFactorCode) {
-        await attempt.refund();
-        return { requiresTwoFactor: true };
-      }
-      // A wrong code stays counted, like a wrong password.
-      if (!(await secondFactor.verifyLoginCode(user.id, input.twoFactorCode, client))) {
-        throw new LoginRefused('wrong_second_factor', new AppError('unauthorized', CODE_WRONG));
-      }
-      // Six digits are the authenticator's; anything else it accepted was a recovery code.
-      factor = /^\d{6}$/.test(input.twoFactorCode.trim()) ? 'authenticator' : 'recovery_code';
-    } else if (this.passkeyStep && (await this.passkeyStep.isEnabled(user.id))) {
-      // No authenticator, but passkeys: one of them is the second step (decision 28).
-      if (!input.passkey) {
-        await attempt.refund();
-        return {
-          requiresTwoFactor: true,
-          passkeyOptions: await this.passkeyStep.secondStepOptions(user.id),
-        };
-      }
-      if (!(await this.passkeyStep.verifySecondStep(user.id, input.passkey))) {
-        throw new LoginRefused(
-          'wrong_second_factor',
-          new AppError('unauthorized', PASSKEY_MESSAGES.secondFactorWrong),
-        );
-      }
-      factor = 'passkey';
-    }
-
-    await attempt.succeed();
-    const token = await this.deps.db.transaction(async (tx) => {
-      const created = await this.deps.sessions.create(
-        {
-          userId: user.id,
-          ipAddress: client.ipAddress,
-          userAgent: client.userAgent,
-          rememberMe: input.rememberMe ?? false,
-        },
-        tx,
-      );
-      await this.deps.securityLog.recordSignIn(
-        tx,
-        user.id,
-        { method: 'password', ...(factor ? { secondFactor: factor } : {}) },
-        client,
-      );
+    // What the password still needs (the authenticator's code, a passkey), the account lock
+    // around it, and the session: the one sign-in policy, as for every way in.
+    const result = await this.deps.signInPolicy.signIn({
+      userId: user.id,
+      way: 'password',
+      client,
+      rememberMe: input.rememberMe,
+      secondStep: { twoFactorCode: input.twoFactorCode, passkey: input.passkey },
+      attempt,
       // The checkup's flag, for a password set before the list (or the list) changed; written
       // only when it differs, so a sign-in does not touch the account's row.
-      const isPasswordCommon = isCommonPassword(input.password);
-      if (user.isPasswordCommon !== isPasswordCommon) {
-        await updateUser(tx, user.id, { isPasswordCommon, updatedAt: this.deps.clock.now() });
-      }
-      return created.token;
+      inTransaction: async (tx) => {
+        const isPasswordCommon = isCommonPassword(input.password);
+        if (user.isPasswordCommon !== isPasswordCommon) {
+          await updateUser(tx, user.id, { isPasswordCommon, updatedAt: this.deps.clock.now() });
+        }
+      },
     });
-    return { token, userId: user.id };
+    if (result.status === 'second_step') return result.answer;
+    return { token: result.token, userId: user.id };
   }
 
   /**
@@ -370,18 +326,17 @@ export class AuthService {
   private async resendRegistrationCode(user: UserRow): Promise<number> {
     try {
       return await this.deps.db.transaction(async (tx) => {
-        const issued = await this.deps.codes.issue(
+        const issued = await issueMailedCode(
+          this.deps,
           { purpose: REGISTRATION_PURPOSE, subject: user.emailKey, userId: user.id },
-          tx,
-        );
-        await this.deps.mail.enqueue(
-          registrationCodeLetter(this.deps.config, {
-            to: user.email,
-            firstName: user.firstName,
-            userName: user.userName,
-            code: issued.code,
-            expiresAt: issued.expiresAt,
-          }),
+          ({ code, expiresAt }) =>
+            registrationCodeLetter(this.deps.config, {
+              to: user.email,
+              firstName: user.firstName,
+              userName: user.userName,
+              code,
+              expiresAt,
+            }),
           tx,
         );
         return issued.resendAfterSeconds;

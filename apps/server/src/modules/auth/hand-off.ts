@@ -18,6 +18,7 @@ import type { EventClient, SecurityLog } from '../security-log/index.js';
 import { handOffCodes, siblingUsers } from './schema.js';
 import { generateToken, hashToken, type SessionStore } from './sessions.js';
 import { type Sibling, siteName } from './siblings.js';
+import type { SignInPolicy } from './sign-in-policy.js';
 
 export type HandOffRedemption =
   | { ok: true; userId: string; token: string }
@@ -43,6 +44,7 @@ export class HandOffService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly sessions: SessionStore,
+    private readonly signInPolicy: SignInPolicy,
     private readonly config: Config,
     private readonly securityLog: SecurityLog,
   ) {
@@ -115,7 +117,7 @@ export class HandOffService {
         )
         .returning();
       if (!row) return null;
-      const { token, session } = await this.sessions.create(
+      const { token, session } = await this.signInPolicy.handOver(
         { userId: row.userId, clientOrigin: row.origin, ...client },
         tx,
       );

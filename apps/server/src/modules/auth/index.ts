@@ -3,9 +3,10 @@
 
 export { hasSignedInThrough } from './hand-off.js';
 export type { LoginOutcome } from './login-guard.js';
-export { LOGIN_OUTCOMES } from './login-guard.js';
+export { LOGIN_OUTCOMES, LoginRefused } from './login-guard.js';
 export type { LoginThrottle } from './login-throttle.js';
 export { loginCounterKeys } from './login-throttle.js';
+export { issueMailedCode } from './mailed-codes.js';
 export type { OneTimeCodes } from './one-time-codes.js';
 export { CodeResendRefused, codeRefusal } from './one-time-codes.js';
 export { assertPasswordAllowed, isCommonPassword } from './password-policy.js';
@@ -25,3 +26,4 @@ export {
 } from './sessions.js';
 export type { Sibling } from './siblings.js';
 export { requireSiblingKey, siblingKeys, siblingOf, siblingSites, siteName } from './siblings.js';
+export type { SecondStep, SignInPolicy, SignInResult, WayIn } from './sign-in-policy.js';

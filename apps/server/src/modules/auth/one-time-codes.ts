@@ -10,10 +10,11 @@
  *
  * API (`app.deps.codes`):
  *
- *   const issued = await codes.issue({ purpose, subject, userId?, payload? }, executor?);
- *     → { code, expiresAt, resendAfterSeconds }. Mail `issued.code` in the same transaction
- *       (`app.deps.mail.enqueue(letter, tx)`), with `issued.expiresAt` as the letter's expiry:
- *       a letter the outbox could not send in time is then dropped, not sent useless. Throws `CodeResendRefused` (an AppError, 429 with
+ *   issue({ purpose, subject, userId?, payload? }, executor?)
+ *     → { code, expiresAt, resendAfterSeconds }. Called only through `issueMailedCode`
+ *       (mailed-codes.ts), which queues the code's letter in the same transaction, with
+ *       `issued.expiresAt` as the letter's expiry: a letter the outbox could not send in time is
+ *       then dropped, not sent useless. Throws `CodeResendRefused` (an AppError, 429 with
  *       Retry-After) inside the countdown or over the hourly cap; callers that want to stay
  *       quiet (e.g. a best-effort resend) catch it.
  *

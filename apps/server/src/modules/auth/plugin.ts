@@ -16,6 +16,7 @@ import { HandOffService } from './hand-off.js';
 import { LoginThrottle } from './login-throttle.js';
 import { OneTimeCodes } from './one-time-codes.js';
 import { AUTH_PREFIX, authRoutes } from './routes.js';
+import { SignInPolicy } from './sign-in-policy.js';
 
 /** The identity core's part of `app.deps`, which the other modules build on. */
 export interface IdentityDeps {
@@ -28,6 +29,11 @@ export interface IdentityDeps {
   loginThrottle: LoginThrottle;
   auth: AuthService;
   handOff: HandOffService;
+  /**
+   * The one sign-in policy (sign-in-policy.ts): every way in calls it after its first factor;
+   * later modules hand it the passkey step, the sign-in hooks and the new-device listeners.
+   */
+  signInPolicy: SignInPolicy;
 }
 
 declare module '../../deps.js' {
@@ -60,6 +66,13 @@ export const authPlugin = fp<IdentityOptions>(
     const rateLimiter = options.rateLimiter ?? createRateLimiter(redis, clock);
     const codes = new OneTimeCodes(db, clock, config.SECRET_KEY);
     const loginThrottle = new LoginThrottle(db, clock);
+    const signInPolicy = new SignInPolicy({
+      db,
+      sessions,
+      loginThrottle,
+      secondFactor,
+      securityLog,
+    });
     const auth = new AuthService({
       config,
       db,
@@ -71,9 +84,18 @@ export const authPlugin = fp<IdentityOptions>(
       loginThrottle,
       secondFactor,
       securityLog,
+      signInPolicy,
     });
-    const handOff = new HandOffService(db, clock, sessions, config, securityLog);
-    Object.assign(app.deps, { mail, rateLimiter, codes, loginThrottle, auth, handOff });
+    const handOff = new HandOffService(db, clock, sessions, signInPolicy, config, securityLog);
+    Object.assign(app.deps, {
+      mail,
+      rateLimiter,
+      codes,
+      loginThrottle,
+      auth,
+      handOff,
+      signInPolicy,
+    });
     auth.onLoginOutcome(metrics.countSignIn);
     loginThrottle.onLockStarted(metrics.countAccountLock);
 

@@ -58,9 +58,9 @@ export interface NewSession {
 
 export type SessionCreatedListener = (session: SessionRow) => void;
 /**
- * Runs inside the creation of every portal session (a sign-in), in its transaction and before the
- * session's row is written; it may write there, and a throw refuses the sign-in
- * (modules/account-data: a sign-in cancels a deletion, and an erased account cannot sign in).
+ * Runs inside every sign-in's transaction, once its session is created (`SignInPolicy.onSignIn`,
+ * sign-in-policy.ts); it may write there, and a throw refuses the sign-in (modules/account-data:
+ * a sign-in cancels a deletion, and an erased account cannot sign in).
  */
 export type SignInHook = (
   signIn: { userId: string; userAgent: string; ipAddress: string },
@@ -100,7 +100,6 @@ export const DEFAULT_SESSION_CACHE_SIZE = 50_000;
  */
 export class SessionStore {
   private readonly createdListeners: SessionCreatedListener[] = [];
-  private readonly signInHooks: SignInHook[] = [];
   private readonly cacheLookupListeners: CacheLookupListener[] = [];
   /**
    * Live sessions by token hash; beyond `cacheSize` the one checked longest ago is forgotten.
@@ -122,7 +121,8 @@ export class SessionStore {
   }
 
   /**
-   * Creates a session and answers its bearer token, which is never stored.
+   * Creates a session and answers its bearer token, which is never stored. Only the sign-in
+   * policy calls it (sign-in-policy.ts; `src/architecture.test.ts` holds every other file to it).
    *
    * Every sign-in ends here (password, the registration's confirmation, Yandex ID, a hand-off to
    * a sibling site, passkeys), so this is the one place a blocked account is refused
@@ -144,12 +144,6 @@ export class SessionStore {
     const limits = input.rememberMe ? SESSION_LIMITS.rememberMe : SESSION_LIMITS.normal;
     const userAgent = (input.userAgent ?? '').slice(0, 512);
     const ipAddress = input.ipAddress ?? '';
-    // A sibling site's session is handed over from a portal session: not a sign-in of its own.
-    if (!input.clientOrigin) {
-      for (const hook of this.signInHooks) {
-        await hook({ userId: input.userId, userAgent, ipAddress }, executor);
-      }
-    }
     const [row] = await executor
       .insert(sessions)
       .values({
@@ -175,11 +169,6 @@ export class SessionStore {
    */
   onCreated(listener: SessionCreatedListener): void {
     this.createdListeners.push(listener);
-  }
-
-  /** Runs `hook` in every portal sign-in's transaction (SignInHook). */
-  onSignIn(hook: SignInHook): void {
-    this.signInHooks.push(hook);
   }
 
   /** Tells `listener` how each check was answered (the metrics count the cache's hit rate). */

@@ -10,6 +10,7 @@ import { NO_CLIENT } from '../security-log/index.js';
 import { recordOperatorAction } from './audit.js';
 import { ACTION_OPTIONS, actorOf, type Command, resolveAccount, single } from './command.js';
 import { Refusal, when } from './context.js';
+import { refuseWithoutRedisBesideRedisPortal } from './portal-runtime.js';
 
 const ACCOUNT_HINT = '<аккаунт> — id, почта, никнейм или Telegram id.';
 
@@ -58,7 +59,8 @@ export const endSessionsCommand: Command = {
   help: [
     'Как «Выйти на всех устройствах»: сеансы завершаются в базе, и (с REDIS_URL) каждый процесс',
     'портала узнаёт об этом через Redis до следующего запроса. Клиент видит в журнале',
-    'безопасности «Все сеансы завершены службой поддержки».',
+    'безопасности «Все сеансы завершены службой поддержки». Если портал работает с Redis, а у',
+    'команды нет REDIS_URL, она отказывается: задайте REDIS_URL, как у портала.',
     ACCOUNT_HINT,
   ],
   options: { ...ACTION_OPTIONS },
@@ -66,6 +68,7 @@ export const endSessionsCommand: Command = {
     const actor = actorOf(values, 'end-sessions', false);
     const user = await resolveAccount(ctx, single(positionals, 'аккаунт', 'end-sessions'));
     const { deps } = ctx;
+    await refuseWithoutRedisBesideRedisPortal(deps);
     const ended = await deps.db.transaction(async (tx) => {
       const count = await deps.sessions.revokeAll(user.id, {}, tx);
       await deps.securityLog.record(tx, user.id, 'sessions_ended_by_support', NO_CLIENT);
@@ -102,6 +105,7 @@ export const blockCommand: Command = {
       );
     }
     const { deps } = ctx;
+    await refuseWithoutRedisBesideRedisPortal(deps);
     const ended = await deps.db.transaction(async (tx) => {
       const now = deps.clock.now();
       // The row first: a sign-in running now waits for this transaction and then sees the block

@@ -1,5 +1,8 @@
 // The tool is one more process: sessions it ends are refused at once by a running portal that
-// had them in its cache, through the revocation marks in Redis (REDIS_URL).
+// had them in its cache, through the revocation marks in Redis (REDIS_URL). Without REDIS_URL
+// beside a portal that runs with Redis, it refuses to end them (portal-runtime.ts).
+
+import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { sessionStatus } from '../../../test/support/auth-helpers.js';
@@ -8,7 +11,10 @@ import { REDIS_URL } from '../../../test/support/services.js';
 import { createTestApp } from '../../../test/support/test-app.js';
 import { waitFor } from '../../../test/support/wait-for.js';
 import { buildApp } from '../../app.js';
+import { users } from '../accounts/schema.js';
 import { runAdmin } from './cli.js';
+import { lastPortalStart } from './portal-runtime.js';
+import { operatorActions } from './schema.js';
 
 async function isRedisRunning() {
   const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
@@ -52,6 +58,86 @@ describe('the tool beside a running portal, with Redis', () => {
       expect(await sessionStatus(portal, second.headers)).toBe(200);
       expect(await run('block', second.user.id, '--operator', 'anna', '--reason', 'спам')).toBe(0);
       expect(await sessionStatus(portal, second.headers)).toBe(401);
+    } finally {
+      await tool.close();
+    }
+  });
+});
+
+describe('the tool without Redis beside a portal that runs with it', () => {
+  it('refuses to end sessions or block on PostgreSQL, saying what to set; nothing changes', async () => {
+    if (!(await isRedisRunning())) {
+      return expect.soft(false, 'Redis is not running; skipped').toBe(true);
+    }
+    const portal = await createTestApp({ config: { REDIS_URL } });
+    // A listening portal records that it runs with Redis; one built without listening does not.
+    expect(await lastPortalStart(portal.database.db)).toBeNull();
+    await portal.app.listen({ port: 0, host: '127.0.0.1' });
+    await waitFor('the portal to record its start', async () =>
+      Boolean(await lastPortalStart(portal.database.db)),
+    );
+    expect(await lastPortalStart(portal.database.db)).toMatchObject({ usesRedis: true });
+
+    const tool = await buildApp({
+      config: { ...portal.config, REDIS_URL: undefined },
+      database: portal.database,
+      clock: portal.clock,
+    });
+    try {
+      const errors: string[] = [];
+      const run = (...argv: string[]) =>
+        runAdmin(
+          { deps: tool.deps, log: tool.log, out: () => {}, err: (line) => errors.push(line) },
+          argv,
+        );
+      const { user, headers } = await createSignedInUser(portal);
+      expect(await sessionStatus(portal, headers)).toBe(200);
+      const ended = await run('end-sessions', user.id, '--operator', 'anna');
+      const blocked = await run('block', user.id, '--operator', 'anna', '--reason', 'спам');
+      const [row] = await portal.database.db.select().from(users).where(eq(users.id, user.id));
+      const actions = await portal.database.db
+        .select()
+        .from(operatorActions)
+        .where(eq(operatorActions.accountId, user.id));
+      if (portal.database.kind === 'postgres') {
+        expect([ended, blocked]).toEqual([1, 1]);
+        expect(errors).toHaveLength(2);
+        for (const line of errors) {
+          expect(line).toContain('Портал работает с Redis, а у команды нет REDIS_URL');
+          expect(line).toContain('Задайте REDIS_URL');
+        }
+        expect(await sessionStatus(portal, headers)).toBe(200);
+        expect(row?.blockedAt).toBeNull();
+        expect(actions).toEqual([]);
+      } else {
+        // The embedded database is the portal's alone while it runs (db/data-dir-lock.ts): no
+        // tool can run beside it, and one that runs after it has nothing to be late for.
+        expect([ended, blocked]).toEqual([0, 0]);
+        expect(row?.blockedAt).not.toBeNull();
+      }
+    } finally {
+      await tool.close();
+    }
+  });
+
+  it('goes ahead beside a portal that runs without Redis', async () => {
+    const portal = await createTestApp();
+    await portal.app.listen({ port: 0, host: '127.0.0.1' });
+    await waitFor('the portal to record its start', async () =>
+      Boolean(await lastPortalStart(portal.database.db)),
+    );
+    expect(await lastPortalStart(portal.database.db)).toMatchObject({ usesRedis: false });
+    const tool = await buildApp({
+      config: portal.config,
+      database: portal.database,
+      clock: portal.clock,
+    });
+    try {
+      const { user, headers } = await createSignedInUser(portal);
+      const run = (...argv: string[]) =>
+        runAdmin({ deps: tool.deps, log: tool.log, out: () => {}, err: () => {} }, argv);
+      expect(await run('end-sessions', user.id, '--operator', 'anna')).toBe(0);
+      expect(await sessionStatus(portal, headers)).toBe(401);
     } finally {
       await tool.close();
     }

@@ -1,4 +1,13 @@
-import { bigint, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  jsonb,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /**
  * What support did with the operator's tool (migrations/0750_operator.sql): append-only, a
@@ -17,3 +26,13 @@ export const operatorActions = pgTable('operator_actions', {
 });
 
 export type OperatorActionRow = typeof operatorActions.$inferSelect;
+
+/**
+ * How the portal runs, as it said when it last started listening (portal-runtime.ts,
+ * migrations/0770_portal_runtime.sql). One row.
+ */
+export const portalRuntime = pgTable('portal_runtime', {
+  id: smallint('id').primaryKey().default(1),
+  usesRedis: boolean('uses_redis').notNull(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+});

@@ -31,7 +31,7 @@ import type { Db, Executor } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/unique-violation.js';
 import { AppError, invalidInput, notFound, unauthorized } from '../../http/app-error.js';
 import { findUserById } from '../accounts/index.js';
-import type { PasskeyStep, SessionStore } from '../auth/index.js';
+import type { PasskeyStep, SignInPolicy } from '../auth/index.js';
 import type { EventClient, SecurityLog } from '../security-log/index.js';
 import {
   consumeChallenge,
@@ -59,7 +59,8 @@ export interface PasskeyDeps {
   config: Config;
   db: Db;
   clock: Clock;
-  sessions: SessionStore;
+  /** The one sign-in policy (modules/auth/sign-in-policy.ts): the session after a passkey. */
+  signInPolicy: SignInPolicy;
   securityLog: SecurityLog;
   rateLimiter: RateLimiter;
 }
@@ -237,36 +238,32 @@ export class PasskeyService implements PasskeyStep {
   }
 
   /**
-   * A sign-in by the passkey alone: the challenge is spent, the signature checked, then the
-   * session is created and logged in one transaction, as a password sign-in's is. Every refusal
-   * is the same 401.
+   * A sign-in by the passkey alone: the challenge is spent, the signature checked, then the sign-in
+   * policy lets the person in (a passkey that verified its user asks no second step; the session
+   * and its log entry in one transaction, as a password sign-in's). Every refusal is the same 401.
    */
   async signIn(
     input: { response: PasskeyAssertion; rememberMe?: boolean | undefined },
     client: EventClient,
   ): Promise<{ token: string; userId: string }> {
-    const { db, sessions, securityLog } = this.deps;
+    const { db, signInPolicy } = this.deps;
     const passkey = await this.verifyAssertion(input.response, 'sign_in', null, db);
     if (!passkey) throw unauthorized(PASSKEY_MESSAGES.signInFailed);
-    return db.transaction(async (tx) => {
-      const created = await sessions.create(
-        {
-          userId: passkey.userId,
-          ipAddress: client.ipAddress,
-          userAgent: client.userAgent,
-          rememberMe: input.rememberMe ?? false,
-        },
-        tx,
-      );
-      await securityLog.recordSignIn(tx, passkey.userId, { method: 'passkey' }, client);
-      return { token: created.token, userId: passkey.userId };
+    const result = await signInPolicy.signIn({
+      userId: passkey.userId,
+      way: 'passkey',
+      client,
+      rememberMe: input.rememberMe,
     });
+    // The policy asks a passkey sign-in nothing more (sign-in-policy.ts, `secondStepFor`).
+    if (result.status !== 'signed_in') throw unauthorized(PASSKEY_MESSAGES.signInFailed);
+    return { token: result.token, userId: passkey.userId };
   }
 
   // ------------------------------------------------------------------ the second step (PasskeyStep)
 
-  async isEnabled(userId: string): Promise<boolean> {
-    return hasPasskeys(this.deps.db, userId);
+  async isEnabled(userId: string, executor: Executor = this.deps.db): Promise<boolean> {
+    return hasPasskeys(executor, userId);
   }
 
   async secondStepOptions(userId: string): Promise<PasskeyRequestOptions> {

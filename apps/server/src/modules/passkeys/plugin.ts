@@ -14,15 +14,22 @@ declare module '../../deps.js' {
 
 /**
  * Passkeys. Registered after the auth module: its routes need the session guard and the
- * per-address limits, and it offers login its passkeys as the second step
- * (`auth.usePasskeyStep`, auth/second-factor.ts).
+ * per-address limits, and it offers the sign-in policy its passkeys as the second step
+ * (`signInPolicy.usePasskeyStep`, auth/second-factor.ts).
  */
 export const passkeysPlugin = fp(
   async (app) => {
-    const { config, db, clock, sessions, securityLog, rateLimiter, auth } = app.deps;
-    const passkeys = new PasskeyService({ config, db, clock, sessions, securityLog, rateLimiter });
+    const { config, db, clock, signInPolicy, securityLog, rateLimiter } = app.deps;
+    const passkeys = new PasskeyService({
+      config,
+      db,
+      clock,
+      signInPolicy,
+      securityLog,
+      rateLimiter,
+    });
     app.deps.passkeys = passkeys;
-    auth.usePasskeyStep(passkeys);
+    signInPolicy.usePasskeyStep(passkeys);
     await app.register(passkeyRoutes);
   },
   { name: 'passkeys', dependencies: ['core', 'security-log', 'auth'] },

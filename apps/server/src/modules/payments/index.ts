@@ -10,7 +10,7 @@ export {
 export type { Currency, LedgerKind } from './ledger.js';
 export { InsufficientFundsError, lockBalances, postLedgerEntry } from './ledger.js';
 export { findPayment, recentLedgerEntries, recentPayments } from './operator-reads.js';
-export { choosePaymentProvider } from './provider-choice.js';
+export { choosePaymentProvider, isLocalPortal } from './provider-choice.js';
 export {
   type ReconcileCounts,
   reconcilePayment,

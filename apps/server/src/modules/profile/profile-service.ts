@@ -17,7 +17,7 @@ import {
   updateUser,
   userNameKey,
 } from '../accounts/index.js';
-import { codeRefusal, type OneTimeCodes } from '../auth/index.js';
+import { codeRefusal, issueMailedCode, type OneTimeCodes } from '../auth/index.js';
 import type { EventClient, SecurityLog } from '../security-log/index.js';
 import { findOwnUpload } from '../uploads/index.js';
 import {
@@ -127,17 +127,16 @@ export class ProfileService {
   async sendCurrentEmailCode(userId: string): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
       const user = await this.requireUser(tx, userId);
-      const issued = await this.deps.codes.issue(
+      await issueMailedCode(
+        this.deps,
         { purpose: EMAIL_CHANGE_PURPOSES.current, subject: userId, userId },
-        tx,
-      );
-      await this.deps.mail.enqueue(
-        currentEmailCodeLetter(this.deps.config, {
-          to: user.email,
-          firstName: user.firstName || user.userName,
-          code: issued.code,
-          expiresAt: issued.expiresAt,
-        }),
+        ({ code, expiresAt }) =>
+          currentEmailCodeLetter(this.deps.config, {
+            to: user.email,
+            firstName: user.firstName || user.userName,
+            code,
+            expiresAt,
+          }),
         tx,
       );
     });
@@ -177,20 +176,20 @@ export class ProfileService {
         throw invalidInput(PROFILE_MESSAGES.emailSame, { email: [PROFILE_MESSAGES.emailSame] });
       }
       const holder = await findUserByEmailKey(tx, key);
-      const issued = await this.deps.codes.issue(
-        { purpose: EMAIL_CHANGE_PURPOSES.next, subject: userId, userId, payload: { email } },
-        tx,
-      );
-      // Over the limit, the transaction rolls back the code and the letter.
-      await enforceLimit(rateLimiter, `email-change-new:to:${key}`, NEW_EMAIL_LIMITS.perAddress);
       const letter = holder ? takenEmailCodeLetter : newEmailCodeLetter;
-      await this.deps.mail.enqueue(
-        letter(this.deps.config, {
-          to: email,
-          firstName: user.firstName || user.userName,
-          code: issued.code,
-          expiresAt: issued.expiresAt,
-        }),
+      await issueMailedCode(
+        this.deps,
+        { purpose: EMAIL_CHANGE_PURPOSES.next, subject: userId, userId, payload: { email } },
+        async ({ code, expiresAt }) => {
+          // Over the limit, the transaction rolls back the code and the letter.
+          await enforceLimit(
+            rateLimiter,
+            `email-change-new:to:${key}`,
+            NEW_EMAIL_LIMITS.perAddress,
+          );
+          const firstName = user.firstName || user.userName;
+          return letter(this.deps.config, { to: email, firstName, code, expiresAt });
+        },
         tx,
       );
     });

@@ -156,6 +156,27 @@ describe('update-profile', () => {
     expect((await stored(user.id)).userName).toBe(user.userName);
   });
 
+  it('refuses names that render as nothing: combining marks, fillers, variation selectors', async () => {
+    const { user, headers } = await createSignedInUser(testApp);
+    const blank = await updateProfile(headers, {
+      ...valid,
+      userName: user.userName,
+      firstName: '\u0301\u0301\u0301',
+      middleName: '\u3164\ufe0f',
+      lastName: '\u115f\u2800',
+    });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json()).toEqual({
+      message: expect.any(String),
+      errors: {
+        firstName: [NAME_FORBIDDEN_CHARACTERS],
+        middleName: [NAME_FORBIDDEN_CHARACTERS],
+        lastName: [NAME_FORBIDDEN_CHARACTERS],
+      },
+    });
+    expect((await stored(user.id)).firstName).toBe(user.firstName);
+  });
+
   it('lets an account keep a username from before the character rule until it changes it', async () => {
     const { user, headers } = await createSignedInUser(testApp, { userName: 'Ωmega' });
     const kept = await updateProfile(headers, { ...valid, userName: 'Ωmega' });

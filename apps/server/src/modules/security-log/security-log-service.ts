@@ -1,4 +1,5 @@
 import type {
+  Amr,
   SecurityEventDetails,
   SecurityEventKind,
   SecurityLogAnswer,
@@ -19,9 +20,14 @@ import type { EventClient } from './request-client.js';
 export interface SignInEvent {
   method: SignInMethod;
   secondFactor?: SecurityEventDetails['secondFactor'];
+  /** How the person proved themselves (modules/auth/sign-in-policy.ts). */
+  amr?: Amr[];
 }
 
-/** A sign-in from a browser the account has not used before, told inside its transaction. */
+/**
+ * A sign-in from a browser the account has not used before, told inside its transaction by the
+ * sign-in policy (modules/auth/sign-in-policy.ts, `onNewDeviceSignIn`).
+ */
 export interface NewDeviceSignIn {
   userId: string;
   /** The `sign_in` event's id. */
@@ -37,21 +43,10 @@ export type NewDeviceListener = (executor: Executor, signIn: NewDeviceSignIn) =>
  * the change came from (`clientOf(request)` in its route; `NO_CLIENT` for the Telegram bot).
  */
 export class SecurityLog {
-  private readonly newDeviceListeners: NewDeviceListener[] = [];
-
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
   ) {}
-
-  /**
-   * Tells `listener` of every sign-in from a new device, in the sign-in's transaction (the
-   * security module mails the alert from it, so a rolled-back sign-in mails nothing). A listener
-   * that throws rolls the sign-in back.
-   */
-  onNewDeviceSignIn(listener: NewDeviceListener): void {
-    this.newDeviceListeners.push(listener);
-  }
 
   /** Records one event of `kind` for the account; answers its id. */
   async record(
@@ -74,27 +69,25 @@ export class SecurityLog {
 
   /**
    * Records a sign-in, marked as a new device when the account has signed in before but never
-   * from this user agent.
+   * from this user agent. Only the sign-in policy calls it (modules/auth/sign-in-policy.ts).
    */
   async recordSignIn(
     executor: Executor,
     userId: string,
     signIn: SignInEvent,
     client: EventClient,
-  ): Promise<void> {
+  ): Promise<{ eventId: string; occurredAt: Date; isNewDevice: boolean }> {
     const userAgent = client.userAgent.slice(0, 512);
     const isNewDevice =
       !(await hasSignedInWith(executor, userId, userAgent)) &&
       (await hasAnySignIn(executor, userId));
     const details: SecurityEventDetails = { method: signIn.method };
     if (signIn.secondFactor) details.secondFactor = signIn.secondFactor;
+    if (signIn.amr) details.amr = signIn.amr;
     if (isNewDevice) details.isNewDevice = true;
     const occurredAt = this.clock.now();
     const eventId = await this.record(executor, userId, 'sign_in', client, details, occurredAt);
-    if (!isNewDevice) return;
-    for (const listener of this.newDeviceListeners) {
-      await listener(executor, { userId, eventId, occurredAt, client });
-    }
+    return { eventId, occurredAt, isNewDevice };
   }
 
   /** Counts a failed sign-in in the account's row of the day (one atomic upsert). */

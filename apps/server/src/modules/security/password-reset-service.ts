@@ -13,6 +13,7 @@ import {
   codeRefusal,
   hashPassword,
   isCommonPassword,
+  issueMailedCode,
   type OneTimeCodes,
 } from '../auth/index.js';
 import type { EventClient, SecurityLog } from '../security-log/index.js';
@@ -61,19 +62,18 @@ export class PasswordResetService {
     const isKnown = Boolean(user?.confirmedAt);
     try {
       await db.transaction(async (tx) => {
-        const issued = await codes.issue(
+        await issueMailedCode(
+          { codes, mail },
           isKnown && user
             ? { purpose: PASSWORD_RESET_PURPOSE, subject: user.id, userId: user.id }
             : { purpose: PASSWORD_RESET_PURPOSE, subject: `unknown:${key}` },
-          tx,
-        );
-        await mail.enqueue(
-          resetCodeLetter(config, {
-            to: user?.email ?? key,
-            firstName: user?.firstName ?? '',
-            code: issued.code,
-            expiresAt: issued.expiresAt,
-          }),
+          ({ code, expiresAt }) =>
+            resetCodeLetter(config, {
+              to: user?.email ?? key,
+              firstName: user?.firstName ?? '',
+              code,
+              expiresAt,
+            }),
           tx,
         );
         // An unknown or unconfirmed address does the same work and keeps none of it, so the
@@ -99,17 +99,11 @@ export class PasswordResetService {
   ): Promise<number> {
     const { codes, mail, config } = this.deps;
     try {
-      const issued = await codes.issue(
+      const issued = await issueMailedCode(
+        { codes, mail },
         { purpose: PASSWORD_RESET_PURPOSE, subject: user.id, userId: user.id },
-        tx,
-      );
-      await mail.enqueue(
-        resetCodeLetter(config, {
-          to: user.email,
-          firstName: user.firstName,
-          code: issued.code,
-          expiresAt: issued.expiresAt,
-        }),
+        ({ code, expiresAt }) =>
+          resetCodeLetter(config, { to: user.email, firstName: user.firstName, code, expiresAt }),
         tx,
       );
       return issued.resendAfterSeconds;

@@ -21,7 +21,7 @@ export const securityRoutes: FastifyPluginAsyncZod = async (app) => {
   const passwords = new PasswordResetService({ ...app.deps, grants });
   const notMe = new NotMeService({ ...app.deps, links: app.deps.notMeLinks, passwords });
   // Every sign-in from a new device, whichever module signs in, mails its alert from here.
-  app.deps.securityLog.onNewDeviceSignIn(notMe.onNewDeviceSignIn);
+  app.deps.signInPolicy.onNewDeviceSignIn(notMe.onNewDeviceSignIn);
   await app.register(devicesRoutes);
   await app.register(logoutRoutes, { grants });
   await app.register(passwordResetRoutes, { passwords });

@@ -1,3 +1,4 @@
+import { SIBLING_URL_NOT_HTTPS } from '@portal/contracts/messages';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createSignedInUser, createUser } from '../../../test/support/fixtures.js';
@@ -12,6 +13,7 @@ import {
 import { balancesOf, createWalletTestApp, fundUser } from '../../../test/support/wallet.js';
 import { ledgerEntries } from '../payments/schema.js';
 import { services } from './schema.js';
+import { isShowableUrl } from './sibling-schemas.js';
 
 describe('sibling API: orders charge the wallet', () => {
   const testApp = createWalletTestApp({ config: SIBLING_CONFIG });
@@ -244,5 +246,82 @@ describe('sibling API: orders charge the wallet', () => {
     const t = await testApp;
     const response = await placeOrder(t, orderBody('00000000-0000-4000-8000-000000000000'));
     expect(response.statusCode).toBe(404);
+  });
+});
+
+describe('sibling API: the links a site gives the portal to show', () => {
+  const testApp = createWalletTestApp({ config: SIBLING_CONFIG });
+  const localPortal = createWalletTestApp({
+    config: { ...SIBLING_CONFIG, PUBLIC_URL: 'http://localhost:3000' },
+  });
+  const refused = [
+    'javascript:alert(document.cookie)',
+    'JavaScript:alert(1)',
+    ' javascript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'vbscript:msgbox(1)',
+    'ftp://hosting.example.com/',
+    'http://hosting.example.com/servers/1',
+    'not a url',
+  ];
+
+  it('refuses a manage link that is not https: when ordering, with the reason, and charges nothing', async () => {
+    const t = await testApp;
+    const user = await createUser(t);
+    await fundUser(t, user.id, { kopecks: 1_000_000 });
+    for (const manageUrl of refused) {
+      const body = orderBody(user.id);
+      const response = await placeOrder(t, { ...body, service: { ...body.service, manageUrl } });
+      expect(response.statusCode, manageUrl).toBe(400);
+      expect(response.json().message, manageUrl).toBe(SIBLING_URL_NOT_HTTPS);
+    }
+    expect((await balancesOf(t, user.id)).kopecks).toBe(1_000_000);
+    const body = orderBody(user.id);
+    expect((await placeOrder(t, body)).statusCode).toBe(200);
+  });
+
+  it('refuses it when a service is changed, and keeps the link it had', async () => {
+    const t = await testApp;
+    const user = await createUser(t);
+    await fundUser(t, user.id, { kopecks: 1_000_000 });
+    await placeOrder(t, orderBody(user.id, { externalId: 'links' }));
+    for (const manageUrl of refused) {
+      const patched = await t.app.inject({
+        method: 'PATCH',
+        url: '/serversms/api/Sibling/services/links',
+        headers: { 'x-api-key': HOSTING_KEY },
+        payload: { manageUrl },
+      });
+      expect(patched.statusCode, manageUrl).toBe(400);
+      expect(patched.json().message).toBe(SIBLING_URL_NOT_HTTPS);
+    }
+    const [row] = await t.database.db.select().from(services).where(eq(services.userId, user.id));
+    expect(row?.manageUrl).toBe('https://hosting.example.com/servers/1');
+  });
+
+  it('takes an http: link beside a portal run on this machine, and never javascript:', async () => {
+    const t = await localPortal;
+    const user = await createUser(t);
+    await fundUser(t, user.id, { kopecks: 1_000_000 });
+    const body = orderBody(user.id);
+    const local = await placeOrder(t, {
+      ...body,
+      service: { ...body.service, manageUrl: 'http://localhost:4000/servers/1' },
+    });
+    expect(local.statusCode, local.body).toBe(200);
+    expect(local.json().service.manageUrl).toBe('http://localhost:4000/servers/1');
+    const script = await placeOrder(t, {
+      ...orderBody(user.id),
+      service: { ...body.service, manageUrl: 'javascript:alert(1)' },
+    });
+    expect(script.statusCode).toBe(400);
+  });
+
+  it('decides by the scheme the URL parser reads', () => {
+    expect(isShowableUrl('https://hosting.example.com/a', false)).toBe(true);
+    expect(isShowableUrl('http://hosting.example.com/a', false)).toBe(false);
+    expect(isShowableUrl('http://hosting.example.com/a', true)).toBe(true);
+    expect(isShowableUrl('\tjava\nscript:alert(1)', true)).toBe(false);
+    expect(isShowableUrl('//hosting.example.com', true)).toBe(false);
   });
 });

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { notFound } from '../../http/app-error.js';
 import { readBalances } from '../accounts/index.js';
 import { requireSiblingKey, siblingKeys, siblingOf } from '../auth/index.js';
+import { isLocalPortal } from '../payments/index.js';
 import {
   INSUFFICIENT_FUNDS,
   ORDER_NOT_FOUND,
@@ -42,6 +43,8 @@ const tooManyAnswer = errorAnswerSchema.describe(
 export const siblingRoutes: FastifyPluginAsyncZod = async (app) => {
   const { deps } = app;
   const preHandler = requireSiblingKey(siblingKeys(deps.config));
+  // The links a site gives to show must be https: (http: too beside a portal on this machine).
+  const isPortalLocal = isLocalPortal(deps.config.PUBLIC_URL);
 
   app.post(
     '/orders',
@@ -57,7 +60,7 @@ export const siblingRoutes: FastifyPluginAsyncZod = async (app) => {
           'если он прошёл). Повтор с тем же `orderId` и тем же телом отвечает первым ответом и не ' +
           'списывает повторно; с другим телом — 409. При нехватке средств — 402, ничего не меняется.',
         security,
-        body: siblingOrderRequestSchema,
+        body: siblingOrderRequestSchema(isPortalLocal),
         response: {
           200: siblingOrderAnswerSchema,
           400: errorAnswerSchema,
@@ -114,7 +117,7 @@ export const siblingRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Изменить услугу без оплаты: название, серверы, цену, автопродление, ссылку',
         security,
         params: z.object({ externalId: z.string().min(1).max(64) }),
-        body: siblingServiceUpdateSchema,
+        body: siblingServiceUpdateSchema(isPortalLocal),
         response: {
           200: ownerServiceSchema,
           400: errorAnswerSchema,

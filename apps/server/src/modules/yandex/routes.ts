@@ -20,6 +20,7 @@ import { AppError, invalidInput } from '../../http/app-error.js';
 import {
   assertRecentlyProven,
   bearerToken,
+  LoginRefused,
   requireRecentProof,
   requireSession,
   sessionOf,
@@ -28,13 +29,13 @@ import { clientOf } from '../security-log/index.js';
 import { YANDEX_MESSAGES } from './messages.js';
 import { createState, readState, STATE_TTL_MS } from './oauth-state.js';
 import {
-  exchangeSignInCode,
   flowHashOf,
   issueSignInCode,
   newFlow,
   SECOND_FACTOR_SIGN_IN_CODE_TTL_MS,
   SIGN_IN_CODE_TTL_MS,
   signInCodeOwner,
+  spendSignInCode,
   spendState,
 } from './sign-in-flows.js';
 import { resolveYandexAccount, unlinkYandex } from './yandex-accounts.js';
@@ -53,8 +54,7 @@ const LIMIT = { limit: 30, windowMs: 10 * 60_000 };
  * browser holding the flow cookie.
  */
 export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { config, db, clock, sessions, rateLimiter, secondFactor, loginThrottle, securityLog } =
-    app.deps;
+  const { config, db, clock, sessions, rateLimiter, signInPolicy, securityLog } = app.deps;
   const isHttps = config.PUBLIC_URL.startsWith('https://');
   const portal = (path: string, params: Record<string, string>) => {
     const url = new URL(path, config.PUBLIC_URL);
@@ -172,10 +172,11 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
         return reply.redirect(portal('/profile', { yandexLinked: '1' }), 302);
       }
       // Not a session token: a code that only this browser (its flow cookie) can exchange, once.
-      // With the authenticator on, the exchange asks for its code first, so the code lives longer.
-      const ttlMs = (await secondFactor.isEnabled(outcome.user.id))
-        ? SECOND_FACTOR_SIGN_IN_CODE_TTL_MS
-        : SIGN_IN_CODE_TTL_MS;
+      // When the sign-in policy will ask a second step, the code waits for it, so it lives longer.
+      const ttlMs =
+        (await signInPolicy.secondStepOf(outcome.user.id, 'yandex')) === 'none'
+          ? SIGN_IN_CODE_TTL_MS
+          : SECOND_FACTOR_SIGN_IN_CODE_TTL_MS;
       const code = await issueSignInCode(db, state.flowHash, outcome.user.id, now, ttlMs);
       reply.header('Set-Cookie', cookie(flowId, ttlMs / 1000));
       return reply.redirect(portal('/auth', { yandexCode: code }), 302);
@@ -212,7 +213,7 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['yandex'],
         summary:
-          'Обмен одноразового кода входа через Яндекс ID на сессию (в том же браузере); с двухфакторной защитой — requiresTwoFactor',
+          'Обмен одноразового кода входа через Яндекс ID на сессию (в том же браузере); со вторым фактором — requiresTwoFactor, как у входа по паролю',
         body: yandexExchangeRequestSchema,
         response: {
           200: yandexExchangeAnswerSchema,
@@ -230,34 +231,37 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
         return invalidInput(YANDEX_SIGN_IN_CODE_REFUSED, { code: [YANDEX_SIGN_IN_CODE_REFUSED] });
       };
       const flowId = flowCookie(request);
-      const { code, twoFactorCode } = request.body;
+      const { code, twoFactorCode, passkey } = request.body;
       const userId = flowId ? await signInCodeOwner(db, { code, flowId }, clock.now()) : null;
       if (!flowId || !userId) throw refused();
 
-      // Yandex stands in for the password, not for the authenticator: its code is asked as the
-      // password sign-in asks it, and the flow (code and cookie) waits meanwhile. A wrong code
-      // counts in the account's lock, like one typed after the password.
-      let factor: 'authenticator' | 'recovery_code' | undefined;
-      if (await secondFactor.isEnabled(userId)) {
-        if (!twoFactorCode) return { requiresTwoFactor: true as const };
-        // Six digits are the authenticator's; anything else it accepted was a recovery code.
-        factor = /^\d{6}$/.test(twoFactorCode.trim()) ? 'authenticator' : 'recovery_code';
-        await loginThrottle.guard(userId, async () => {
-          if (!(await secondFactor.verifyLoginCode(userId, twoFactorCode, clientOf(request)))) {
-            throw invalidInput(CODE_WRONG, { twoFactorCode: [CODE_WRONG] });
-          }
+      // Yandex stands in for the password: the sign-in policy asks what the password sign-in
+      // asks (the authenticator's code, or a passkey), counted in the account's lock, and the
+      // flow (code and cookie) waits meanwhile. The flow ends in the session's transaction.
+      let result: Awaited<ReturnType<typeof signInPolicy.signIn>>;
+      try {
+        result = await signInPolicy.signIn({
+          userId,
+          way: 'yandex',
+          client: clientOf(request),
+          secondStep: { twoFactorCode, passkey },
+          inTransaction: async (tx) => {
+            if ((await spendSignInCode(tx, { code, flowId }, clock.now())) !== userId) {
+              throw refused();
+            }
+          },
         });
+      } catch (error) {
+        // A wrong second factor is a field of this form, as it always was.
+        if (error instanceof LoginRefused && error.outcome === 'wrong_second_factor') {
+          const field = error.message === CODE_WRONG ? 'twoFactorCode' : 'passkey';
+          throw invalidInput(error.message, { [field]: [error.message] });
+        }
+        throw error;
       }
-
-      // The flow ends here, whether the code is taken or not.
-      const signedIn = await exchangeSignInCode(
-        { db, sessions, securityLog },
-        { code, flowId, client: clientOf(request), ...(factor ? { secondFactor: factor } : {}) },
-        clock.now(),
-      );
-      if (!signedIn) throw refused();
+      if (result.status === 'second_step') return result.answer;
       reply.header('Set-Cookie', cookie('', 0));
-      return signedIn;
+      return { token: result.token, userId };
     },
   );
 };

@@ -1,12 +1,11 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import type { Db } from '../../db/database.js';
-import { generateToken, hashToken, type SessionStore } from '../auth/index.js';
-import type { EventClient, SecurityLog, SignInEvent } from '../security-log/index.js';
+import type { Db, Executor } from '../../db/database.js';
+import { generateToken, hashToken } from '../auth/index.js';
 import { yandexFlows } from './schema.js';
 
 /** How long the code the callback hands to /auth may be exchanged for a session. */
 export const SIGN_IN_CODE_TTL_MS = 60_000;
-/** The same for an account with the authenticator on: the user types its code in between. */
+/** The same for an account asked a second step: the user types its code, or uses a passkey. */
 export const SECOND_FACTOR_SIGN_IN_CODE_TTL_MS = 5 * 60_000;
 
 /**
@@ -58,8 +57,8 @@ const isLiveCode = (input: { code: string; flowId: string }, now: Date) =>
   );
 
 /**
- * The user a live, unused code of this flow would sign in, without spending it (the account's
- * second factor is asked first); null when there is none.
+ * The user a live, unused code of this flow would sign in, without spending it (the sign-in
+ * policy asks the account's second step first); null when there is none.
  */
 export async function signInCodeOwner(
   db: Db,
@@ -74,35 +73,20 @@ export async function signInCodeOwner(
 }
 
 /**
- * A new session for the code, when it is live, unused, and presented with the flow id it was
- * issued to; null otherwise. Of concurrent exchanges of one code exactly one wins: the second
- * waits on the row and then finds it exchanged.
+ * Marks a live, unused code of this flow exchanged and answers the user it signs in; null
+ * otherwise. Run in the sign-in's transaction (the sign-in policy's `inTransaction`): of
+ * concurrent exchanges of one code exactly one wins, the second waits on the row and then finds
+ * it exchanged.
  */
-export async function exchangeSignInCode(
-  deps: { db: Db; sessions: SessionStore; securityLog: SecurityLog },
-  input: {
-    code: string;
-    flowId: string;
-    client: EventClient;
-    /** The second factor given before the exchange, if the account asked for one. */
-    secondFactor?: SignInEvent['secondFactor'];
-  },
+export async function spendSignInCode(
+  executor: Executor,
+  input: { code: string; flowId: string },
   now: Date,
-): Promise<{ userId: string; token: string } | null> {
-  return deps.db.transaction(async (tx) => {
-    const [flow] = await tx
-      .update(yandexFlows)
-      .set({ exchangedAt: now })
-      .where(isLiveCode(input, now))
-      .returning({ userId: yandexFlows.userId });
-    if (!flow?.userId) return null;
-    const { token } = await deps.sessions.create({ userId: flow.userId, ...input.client }, tx);
-    await deps.securityLog.recordSignIn(
-      tx,
-      flow.userId,
-      { method: 'yandex', ...(input.secondFactor ? { secondFactor: input.secondFactor } : {}) },
-      input.client,
-    );
-    return { userId: flow.userId, token };
-  });
+): Promise<string | null> {
+  const [flow] = await executor
+    .update(yandexFlows)
+    .set({ exchangedAt: now })
+    .where(isLiveCode(input, now))
+    .returning({ userId: yandexFlows.userId });
+  return flow?.userId ?? null;
 }

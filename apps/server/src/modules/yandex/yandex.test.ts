@@ -213,6 +213,15 @@ describe('/auth/yandex/callback', () => {
     expect([row?.firstName, row?.lastName]).toEqual(['Алексей', 'Смирнов']);
   });
 
+  it('takes a profile name that renders as nothing for no name: the next one stands in', async () => {
+    const yandex = account({ first_name: '\u0301\u0301', last_name: '\u3164\ufe0f' });
+    const { token } = await signInThroughYandex(yandex);
+    const { id } = await tokenUser(token);
+    const [row] = await database.db.select().from(users).where(eq(users.id, id));
+    // The stand-in's display name is the Yandex login.
+    expect([row?.firstName, row?.lastName]).toEqual([yandex.login, '']);
+  });
+
   it('signs in the user already linked to that Yandex id', async () => {
     const yandex = account();
     const linked = await createUser(testApp, { yandexId: yandex.id });

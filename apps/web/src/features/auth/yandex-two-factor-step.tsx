@@ -17,11 +17,64 @@ const schemaOf = {
 
 type Values = { twoFactorCode: string };
 
+/** Our text: the account's passkey is the step, as after the password. */
+const PASSKEY_STEP_LEAD = 'Для входа подтвердите его ключом доступа';
+
 /**
- * A Yandex ID sign-in of an account with the authenticator on: its code (or a recovery code) is
- * asked for here, as the login form asks it after the password.
+ * A Yandex ID sign-in of an account with a second factor: the authenticator's code (or a
+ * recovery code), or for an account with passkeys and no authenticator its passkey, asked for
+ * here as the login form asks them after the password.
  */
 export function YandexTwoFactorStep({
+  exchange,
+}: {
+  exchange: Pick<
+    YandexCodeExchange,
+    'submitSecondFactor' | 'cancel' | 'passkeyOptions' | 'submitPasskey'
+  >;
+}) {
+  if (exchange.passkeyOptions) return <YandexPasskeyStep exchange={exchange} />;
+  return <YandexCodeStep exchange={exchange} />;
+}
+
+function YandexPasskeyStep({
+  exchange,
+}: {
+  exchange: Pick<YandexCodeExchange, 'cancel' | 'submitPasskey'>;
+}) {
+  const [isBusy, setIsBusy] = useState(false);
+  const signWithKey = async () => {
+    setIsBusy(true);
+    try {
+      await exchange.submitPasskey();
+    } finally {
+      setIsBusy(false);
+    }
+  };
+  return (
+    <div className={styles.form}>
+      <button type="button" className={styles.back} onClick={exchange.cancel}>
+        <ArrowLeftIcon width="18" height="18" />
+        Назад
+      </button>
+      <header className={styles.header}>
+        <h1 className={styles.title}>Вход через Яндекс ID</h1>
+        <p className={styles.lead}>{PASSKEY_STEP_LEAD}</p>
+      </header>
+      <Button
+        type="button"
+        isFullWidth
+        disabled={isBusy}
+        aria-busy={isBusy}
+        onClick={() => void signWithKey()}
+      >
+        Войти с ключом доступа
+      </Button>
+    </div>
+  );
+}
+
+function YandexCodeStep({
   exchange,
 }: {
   exchange: Pick<YandexCodeExchange, 'submitSecondFactor' | 'cancel'>;
