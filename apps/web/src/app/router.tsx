@@ -5,13 +5,14 @@ import { RedirectIfSignedIn } from '@/features/auth/redirect-if-signed-in';
 import { RequireAuth } from '@/features/auth/require-auth';
 import { PublicFrame } from '@/features/layout/public-frame';
 import { OAuthRedirectPage } from '@/features/oauth/oauth-redirect-page';
+import { lazyPage } from '@/shared/lib/lazy-page';
 
 // Pages load on demand, so a visitor on /auth downloads none of the signed-in screens (nor their
 // frame: sidebar, mobile header, bottom bar).
 const AppFrame = lazy(() =>
   import('@/features/layout/app-frame').then((module) => ({ default: module.AppFrame })),
 );
-const AuthPage = lazy(() => import('@/features/auth/auth-page'));
+const AuthPage = lazyPage(() => import('@/features/auth/auth-page'));
 const ResetPasswordPage = lazy(() => import('@/features/reset-password/reset-password-page'));
 const NotMePage = lazy(() => import('@/features/not-me/not-me-page'));
 const HomePage = lazy(() => import('./routes/home-page'));
@@ -22,6 +23,23 @@ const WalletHistoryPage = lazy(() => import('@/features/wallet/wallet-history-pa
 const CancelDeletionPage = lazy(() => import('@/features/account-data/cancel-deletion-page'));
 const ReceiptPage = lazy(() => import('@/features/wallet/receipt-page'));
 const NotFoundPage = lazy(() => import('@/features/not-found/not-found-page'));
+
+/** How long the first render waits for the page of the address, whose code is on its way. */
+const FIRST_PAGE_WAIT_MS = 250;
+
+/**
+ * Resolves once the page of `pathname` is loaded (only /auth's page is listed in its index.html,
+ * apps/web/route-preloads.ts), or after FIRST_PAGE_WAIT_MS, or at once for any other address:
+ * the first render then shows the page rather than a frame of the loader. A failed load leaves it
+ * to the page's boundary, as any later load.
+ */
+export function firstPageLoaded(pathname: string): Promise<void> {
+  if (pathname !== paths.auth.path) return Promise.resolve();
+  return Promise.race([
+    AuthPage.preload().catch(() => {}),
+    new Promise<void>((resolve) => setTimeout(resolve, FIRST_PAGE_WAIT_MS)),
+  ]);
+}
 
 /**
  * Every route, in React Router's declarative mode: the app uses no loaders or actions, and the
