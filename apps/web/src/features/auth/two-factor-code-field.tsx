@@ -1,11 +1,8 @@
-import { LOGIN_TWO_FACTOR_CODE_LENGTH } from '@portal/contracts/constants';
+import { TYPED_CODE_MAX_LENGTH } from '@portal/contracts/typed-code';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { TextField } from '@/shared/ui/text-field';
 import styles from './auth-forms.module.css';
 import type { SecondFactorKind } from './auth-slice';
-
-// 'k3f9q-7wx2m': ten symbols and a dash; a little slack for spaces typed in between.
-const RECOVERY_CODE_MAX_LENGTH = 14;
 
 const COPY = {
   authenticator: {
@@ -54,7 +51,8 @@ export function TwoFactorCodeField({
       autoComplete={isRecovery ? 'off' : 'one-time-code'}
       autoCapitalize="none"
       spellCheck={false}
-      maxLength={isRecovery ? RECOVERY_CODE_MAX_LENGTH : LOGIN_TWO_FACTOR_CODE_LENGTH}
+      // Room for «123 456» or «k3f9q-7wx2m» as typed: the schema keeps only the code.
+      maxLength={TYPED_CODE_MAX_LENGTH}
       autoFocus
       labelAside={
         <button

@@ -4,6 +4,7 @@ import {
   type TwoFactorSetupForm,
   twoFactorSetupFormSchema,
 } from '@portal/contracts/security';
+import { TYPED_CODE_MAX_LENGTH } from '@portal/contracts/typed-code';
 import { useForm } from 'react-hook-form';
 import { useAppDispatch } from '@/app/hooks';
 import { setRequiresTwoFactor } from '@/features/auth';
@@ -144,7 +145,7 @@ export function TwoFactorConnectDialog({
             placeholder="000000"
             inputMode="numeric"
             autoComplete="one-time-code"
-            maxLength={6}
+            maxLength={TYPED_CODE_MAX_LENGTH}
             error={errors.code?.message}
           />
         </form>

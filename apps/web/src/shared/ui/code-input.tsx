@@ -1,3 +1,4 @@
+import { normalizeTypedCode } from '@portal/contracts/typed-code';
 import { OTPInput, REGEXP_ONLY_DIGITS, type SlotProps } from 'input-otp';
 import type { CSSProperties, Ref } from 'react';
 import styles from './code-input.module.css';
@@ -40,6 +41,8 @@ export function CodeInput({
       ref={ref}
       value={value}
       onChange={onChange}
+      // A pasted «123 456», «123-456» or a line with spaces around it is the code it contains.
+      pasteTransformer={normalizeTypedCode}
       onComplete={onComplete}
       maxLength={length}
       pattern={pattern}

@@ -1,0 +1,66 @@
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import {
+  enableAuthenticator,
+  newAccount,
+  registerAccount,
+  registrationCode,
+  totpCode,
+} from '../test/support/e2e/auth-helpers';
+import { setupBrowser } from '../test/support/e2e/browser';
+import { newSignedInAccount, setupPortalWithSmtp } from '../test/support/e2e/fixtures';
+
+// Codes as people type and paste them: with a space or a dash, a line break around a pasted one.
+// The digits are what count; no field of ours cuts a well-formed code short.
+const world = setupPortalWithSmtp();
+const browser = setupBrowser();
+const url = (pathname: string) => `${world().portal.baseUrl}${pathname}`;
+
+/** What a paste from a letter or a messenger delivers to the field: the clipboard's text. */
+async function paste(field: Locator, text: string) {
+  await field.focus();
+  await field.evaluate((input, pasted) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', pasted);
+    input.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+    );
+  }, text);
+}
+
+describe('codes as people type them', () => {
+  it('the sign-in’s authenticator step takes «123 456» typed with a space', async () => {
+    const account = await newSignedInAccount(world());
+    const { secret } = await enableAuthenticator(world().portal.baseUrl, account);
+    const page = await browser.newPage();
+    await page.goto(url('/auth'));
+    await page.getByLabel('Логин или почта').fill(account.username);
+    await page.getByLabel('Пароль', { exact: true }).fill(account.password);
+    await page.getByRole('button', { name: 'Войти', exact: true }).click();
+    const codeField = page.getByLabel('Код подтверждения');
+    await codeField.waitFor();
+    // The next step's code: the ±1-step window takes it, and no earlier sign-in used that step.
+    const code = totpCode(secret, Date.now() + 30_000);
+    const typed = `${code.slice(0, 3)} ${code.slice(3)}`;
+    await codeField.pressSequentially(typed);
+    expect(await codeField.inputValue()).toBe(typed);
+    await page.getByRole('button', { name: 'Войти', exact: true }).click();
+    await page.waitForURL((address) => address.pathname === '/');
+  });
+
+  it('the code screen takes a pasted « 123-456 » with a line break', async () => {
+    const account = newAccount();
+    await registerAccount(world().portal.baseUrl, account);
+    const code = await registrationCode(world().smtp, account.email);
+    const page = await browser.newPage();
+    browser.allowConsoleErrors(/status of 403/);
+    await page.goto(url('/auth'));
+    await page.getByLabel('Логин или почта').fill(account.username);
+    await page.getByLabel('Пароль', { exact: true }).fill(account.password);
+    await page.getByRole('button', { name: 'Войти', exact: true }).click();
+    const codeField = page.getByLabel('Код из письма');
+    await codeField.waitFor();
+    await paste(codeField, ` ${code.slice(0, 3)}-${code.slice(3)}\n`);
+    await page.waitForURL((address) => address.pathname === '/');
+  });
+});
