@@ -26,9 +26,15 @@ export { normalizeTypedCode };
  * Why a call was refused, for clients that act on it rather than only show the message:
  * `proof_required` (403) — the session must prove its owner again (`POST …/Auth/proof`), then
  * repeat the call; `code_pending` (429) — a code was mailed a moment ago and is still good: type
- * it, and ask for another after `Retry-After`.
+ * it, and ask for another after `Retry-After`; `login_paused` (429) — the login waits after too
+ * many wrong attempts, for `Retry-After` seconds.
  */
-export const errorReasonSchema = z.enum(['proof_required', 'code_pending', 'account_blocked']);
+export const errorReasonSchema = z.enum([
+  'proof_required',
+  'code_pending',
+  'account_blocked',
+  'login_paused',
+]);
 export type ErrorReason = z.infer<typeof errorReasonSchema>;
 
 /**

@@ -131,6 +131,12 @@ export const YANDEX_SIGN_IN_CODE_REFUSED =
 
 // Ours: the identity core's answers (registration, confirmation, login, codes).
 export const LOGIN_FAILED = 'Неверный логин или пароль';
+// Ours: the login waits after 10 wrong attempts (the same for a login no account has, so it
+// reveals nothing); `{minutes}` is the wait rounded up (`loginPausedMessage` in login-paused.ts).
+// The sign-in form adds the recovery link.
+export const LOGIN_PAUSED =
+  'Вход для этого логина приостановлен на {minutes} мин. из-за неверных попыток. Забыли пароль?';
+export const LOGIN_PAUSED_RECOVERY = 'Восстановить пароль';
 export const ACCOUNT_NOT_CONFIRMED =
   'Почта не подтверждена. Код подтверждения отправлен на вашу почту';
 // Ours: a link a sibling site gives the portal to show (a service's «Управление») that is not

@@ -83,6 +83,7 @@ describe('100 parallel checks of one account secret', () => {
       payload: { usernameOrEmail: user.userName, password: DEFAULT_PASSWORD },
       remoteAddress: nextIp(),
     });
-    expect(login.statusCode).toBe(401);
+    expect(login.statusCode).toBe(429);
+    expect(login.json().reason).toBe('login_paused');
   });
 });

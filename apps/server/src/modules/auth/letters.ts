@@ -1,6 +1,8 @@
 import { ONE_TIME_CODE_TTL_MINUTES } from '@portal/contracts/constants';
+import { LOGIN_PAUSED_RECOVERY } from '@portal/contracts/messages';
 import { composeLetter, type Letter } from '../../adapters/mail-letter.js';
 import type { Config } from '../../config.js';
+import { describeMoment } from '../security-log/index.js';
 
 type LetterConfig = Pick<Config, 'BRAND_NAME' | 'PUBLIC_URL'>;
 
@@ -33,10 +35,32 @@ export function registrationAttemptLetter(config: LetterConfig, input: { to: str
       `Кто-то пытался зарегистрировать новый аккаунт в ${config.BRAND_NAME} с этим адресом почты, но у вас уже есть аккаунт.`,
       'Если это были вы, просто войдите. Если вы не помните пароль, его можно восстановить.',
     ],
-    action: {
-      label: 'Восстановить пароль',
-      url: new URL('/reset-password', config.PUBLIC_URL).toString(),
-    },
+    action: { label: LOGIN_PAUSED_RECOVERY, url: resetPasswordLink(config) },
     footer: 'Если это были не вы, ничего делать не нужно: ваш аккаунт не изменился.',
+  });
+}
+
+const resetPasswordLink = (config: LetterConfig) =>
+  new URL('/reset-password', config.PUBLIC_URL).toString();
+
+/**
+ * To the owner of an account whose sign-in started to wait after wrong passwords or codes: one
+ * letter per wait (`LoginThrottle.onLockStarted`), with its start and end in Moscow time.
+ */
+export function accountLockedLetter(
+  config: LetterConfig,
+  input: { to: string; firstName: string; startedAt: Date; lockedUntil: Date },
+): Letter {
+  const name = input.firstName.trim();
+  return composeLetter(config, {
+    to: input.to,
+    subject: 'вход в аккаунт приостановлен',
+    greeting: name ? `Здравствуйте, ${name}!` : 'Здравствуйте!',
+    paragraphs: [
+      `В ${config.BRAND_NAME} было слишком много неверных попыток войти в ваш аккаунт, поэтому вход приостановлен ${describeMoment(input.startedAt)} до ${describeMoment(input.lockedUntil)}.`,
+      'Если это были вы и вы не помните пароль, его можно восстановить. Если это были не вы, кто-то подбирает ваш пароль: смените его на новый, которого нет на других сайтах.',
+    ],
+    action: { label: LOGIN_PAUSED_RECOVERY, url: resetPasswordLink(config) },
+    footer: 'Пока вход приостановлен, никакой пароль не проверяется, даже верный.',
   });
 }

@@ -4,7 +4,8 @@
  *
  * - its address, in the rate limiter: 429 with Retry-After past `perAddress` failed sign-ins;
  * - its account, in the database (`LoginThrottle`): while the account waits, the attempt is
- *   refused with the same message as a wrong password, and not counted.
+ *   refused unchecked and not counted, with 429 `login_paused`, Retry-After and the minutes left
+ *   (`loginPaused`). A login no account has waits and is answered exactly alike.
  *
  * After the check the caller settles the attempt: `refund` when the password was right but
  * nobody is signed in yet (the second factor is still to come, the address is unconfirmed),
@@ -12,8 +13,9 @@
  *
  * The keys of both halves come from `loginCounterKeys` (login-throttle.ts) only.
  */
+import { loginPausedMessage } from '@portal/contracts/login-paused';
 import { LOGIN_FAILED } from '@portal/contracts/messages';
-import { enforceLimit, type RateLimiter } from '../../adapters/rate-limit.js';
+import { enforceLimit, type RateLimiter, tooManyRequests } from '../../adapters/rate-limit.js';
 import { AppError } from '../../http/app-error.js';
 import { LOGIN_THROTTLE_RULES, type LoginThrottle, loginCounterKeys } from './login-throttle.js';
 
@@ -41,6 +43,15 @@ export class LoginRefused extends AppError {
 
 export const loginFailed = () => new AppError('unauthorized', LOGIN_FAILED);
 
+/** The login waits `waitMs` more: 429 with Retry-After, the minutes rounded up in the message. */
+export function loginPaused(waitMs: number): AppError {
+  const { details } = tooManyRequests(waitMs);
+  return new AppError('too_many_requests', loginPausedMessage(details.retryAfter ?? 1), {
+    ...details,
+    reason: 'login_paused',
+  });
+}
+
 /** An admitted attempt, counted in both halves until it is settled. */
 export interface LoginAttempt {
   /** The password was right, but nobody is signed in yet: the attempt is given back. */
@@ -58,8 +69,8 @@ export class LoginGuard {
   /**
    * Counts one sign-in attempt from `ipAddress` for the account `findUser` names, before any
    * secret is checked. The address comes first, so a refused address does not even look the
-   * account up. Throws `LoginRefused`: 429 past the address limit, the login failure while the
-   * account waits.
+   * account up. Throws `LoginRefused`: 429 past the address limit, 429 `login_paused` while the
+   * account (or the unknown login) waits.
    */
   async admit<U extends { id: string }>(
     ipAddress: string,
@@ -79,8 +90,9 @@ export class LoginGuard {
       ? loginCounterKeys.account(user.id)
       : loginCounterKeys.unknownLogin(usernameOrEmail);
     // Refused unchecked while the account waits; the address count stays.
-    if (!(await this.throttle.admit(accountKey)).isAdmitted) {
-      throw new LoginRefused('account_waiting', loginFailed());
+    const admission = await this.throttle.admit(accountKey);
+    if (!admission.isAdmitted) {
+      throw new LoginRefused('account_waiting', loginPaused(admission.waitMs));
     }
 
     const attempt: LoginAttempt = {

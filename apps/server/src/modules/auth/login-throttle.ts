@@ -10,7 +10,8 @@
  *
  * After 10 counted attempts the account waits: 1 min, then 2, 4, 8, up to 15 min per further
  * attempt. While it waits, every attempt — the right password included — is refused with the
- * same message and not counted. A success resets the count (`reset`); an attempt that proved the
+ * same answer and not counted (at sign-in 429 `login_paused` with the wait; `LoginGuard`). Each
+ * wait that starts is told to `onLockStarted` (the owner of an account gets a letter). A success resets the count (`reset`); an attempt that proved the
  * password but is not a success yet (the second factor still to come) is given back (`refund`);
  * a count untouched for 12 hours starts over. Subjects (`loginCounterKeys`): the account's id
  * (so username, e-mail and letter case all count together), the login's key for names no
@@ -52,20 +53,38 @@ export const loginCounterKeys = {
   unknownLogin: (usernameOrEmail: string) => `login:${loginKeys(usernameOrEmail).userNameKey}`,
 };
 
+/** The account a subject counts for; null for a login no account has. */
+export function accountOfSubject(subject: string): string | null {
+  return subject.startsWith('user:') ? subject.slice('user:'.length) : null;
+}
+
 export type Admission = { isAdmitted: true } | { isAdmitted: false; waitMs: number };
+
+/** A wait that has just started: the subject (`loginCounterKeys`), when, and until when. */
+export interface LockStarted {
+  subject: string;
+  startedAt: Date;
+  lockedUntil: Date;
+}
+export type LockListener = (lock: LockStarted) => void | Promise<void>;
 
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
 export class LoginThrottle {
-  private readonly lockListeners: (() => void)[] = [];
+  private readonly lockListeners: LockListener[] = [];
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
   ) {}
 
-  /** Tells `listener` each time an attempt starts a wait (the metrics count account locks). */
-  onLockStarted(listener: () => void): void {
+  /**
+   * Tells `listener` each time an attempt starts a wait, once per wait whatever the number of
+   * parallel attempts or processes (only the statement that sets the wait sees it set): the
+   * metrics count account locks, the owner's letter is written. The attempt that started the wait
+   * awaits its listeners; a listener handles its own failures.
+   */
+  onLockStarted(listener: LockListener): void {
     this.lockListeners.push(listener);
   }
 
@@ -95,7 +114,11 @@ export class LoginThrottle {
       .returning({ lockedUntil: loginThrottles.lockedUntil });
     if (rows.length > 0) {
       // Admitted attempts are never inside a wait, so a wait set now is a new one.
-      if (rows[0]!.lockedUntil) for (const listener of this.lockListeners) listener();
+      const until = rows[0]!.lockedUntil;
+      if (until) {
+        const lock: LockStarted = { subject, startedAt: now, lockedUntil: until };
+        await Promise.all(this.lockListeners.map((listener) => listener(lock)));
+      }
       return { isAdmitted: true };
     }
     return { isAdmitted: false, waitMs: await this.waitMs(subject, now) };

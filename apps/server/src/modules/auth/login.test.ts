@@ -19,6 +19,11 @@ vi.mock('./passwords.js', async (importOriginal) => {
 });
 
 const FAILED = { message: 'Неверный логин или пароль' };
+/** The answer while the login waits (the wait rounded up to `minutes`). */
+const paused = (minutes: number) => ({
+  message: `Вход для этого логина приостановлен на ${minutes} мин. из-за неверных попыток. Забыли пароль?`,
+  reason: 'login_paused',
+});
 
 /** A pretend authenticator: on for users in `enabled`, accepting only '246810'. */
 const enabled = new Set<string>();
@@ -201,15 +206,16 @@ describe('login', () => {
       const response = await login({ usernameOrEmail: names[i % 4], password: `Wrong-Pass${i}` });
       expect(response.json()).toEqual(FAILED);
     }
-    // Even the right password is refused, with the same message, from any address.
+    // Even the right password is refused, with the wait, from any address.
     const refused = await login({ usernameOrEmail: 'LockMe', password: DEFAULT_PASSWORD });
-    expect(refused.statusCode).toBe(401);
-    expect(refused.json()).toEqual(FAILED);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('60');
+    expect(refused.json()).toEqual(paused(1));
 
     testApp.clock.advance(59_000);
     expect(
       (await login({ usernameOrEmail: 'lockme', password: DEFAULT_PASSWORD })).statusCode,
-    ).toBe(401);
+    ).toBe(429);
     testApp.clock.advance(2_000);
     const after = await login({ usernameOrEmail: 'lockme', password: DEFAULT_PASSWORD });
     expect(after.statusCode).toBe(200);
@@ -234,7 +240,7 @@ describe('login', () => {
       waits.push(wait);
     }
     testApp.clock.advance(899_000);
-    expect((await right()).statusCode).toBe(401);
+    expect((await right()).statusCode).toBe(429);
     testApp.clock.advance(2_000);
     expect((await right()).statusCode).toBe(200);
   });
@@ -324,7 +330,8 @@ describe('login', () => {
       password: DEFAULT_PASSWORD,
       twoFactorCode: '246810',
     });
-    expect(locked.json()).toEqual(FAILED);
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toEqual(paused(1));
   });
 
   it('checks at most 10 passwords of 100 parallel attempts on one account', async () => {
@@ -337,12 +344,17 @@ describe('login', () => {
       ),
     );
     expect(checks).toHaveBeenCalledTimes(10);
-    expect(answers.every((answer) => answer.statusCode === 401)).toBe(true);
-    expect(answers.every((answer) => answer.body === JSON.stringify(FAILED))).toBe(true);
+    // The ten checked fail; the 90 others find the login waiting.
+    expect(answers.filter((answer) => answer.body === JSON.stringify(FAILED))).toHaveLength(10);
+    expect(
+      answers.filter(
+        (answer) => answer.statusCode === 429 && answer.body === JSON.stringify(paused(1)),
+      ),
+    ).toHaveLength(90);
     // The lock is in force: even the right password is refused, and nothing was checked for it.
     checks.mockClear();
     expect((await login({ usernameOrEmail: user.email, password: DEFAULT_PASSWORD })).body).toBe(
-      JSON.stringify(FAILED),
+      JSON.stringify(paused(1)),
     );
     expect(checks).not.toHaveBeenCalled();
   });
@@ -363,13 +375,15 @@ describe('login', () => {
     expect(secondFactorChecks).toBe(10);
     const wrongCodes = answers.filter((answer) => answer.json().message === 'Неверный код');
     expect(wrongCodes).toHaveLength(10);
-    expect(answers.filter((answer) => answer.body === JSON.stringify(FAILED))).toHaveLength(90);
+    expect(
+      answers.filter((answer) => answer.body === JSON.stringify(paused(1))),
+    ).toHaveLength(90);
     const locked = await login({
       usernameOrEmail: 'burstcodes',
       password: DEFAULT_PASSWORD,
       twoFactorCode: '246810',
     });
-    expect(locked.body).toBe(JSON.stringify(FAILED));
+    expect(locked.body).toBe(JSON.stringify(paused(1)));
   });
 
   it('lets one address check exactly its limit of 100 parallel attempts on many accounts', async () => {

@@ -13,6 +13,7 @@ import type {} from '../security-log/plugin.js';
 import type {} from '../two-factor/plugin.js';
 import { AuthService } from './auth-service.js';
 import { HandOffService } from './hand-off.js';
+import { mailLockNotices } from './lock-notices.js';
 import { LoginThrottle } from './login-throttle.js';
 import { OneTimeCodes } from './one-time-codes.js';
 import { AUTH_PREFIX, authRoutes } from './routes.js';
@@ -98,6 +99,9 @@ export const authPlugin = fp<IdentityOptions>(
     });
     auth.onLoginOutcome(metrics.countSignIn);
     loginThrottle.onLockStarted(metrics.countAccountLock);
+    loginThrottle.onLockStarted(
+      mailLockNotices({ config, db, mail }, app.log.child({ module: 'auth' })),
+    );
 
     app.addHook('onResponse', async () => {
       mail.kickIfEnqueued();

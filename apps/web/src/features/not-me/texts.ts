@@ -1,3 +1,5 @@
+import { LOGIN_PAUSED_RECOVERY } from '@portal/contracts/messages';
+
 /** The words of /not-me, the page the «Это был не я» link of a sign-in alert opens. */
 export const NOT_ME_TEXTS = {
   title: 'Это были не вы?',
@@ -7,5 +9,5 @@ export const NOT_ME_TEXTS = {
   confirm: 'Это был не я — завершить все сеансы',
   itWasMe: 'Это был я, ничего не делать',
   noToken: 'В ссылке нет кода. Откройте ссылку из письма или сообщения целиком.',
-  resetInstead: 'Восстановить пароль',
+  resetInstead: LOGIN_PAUSED_RECOVERY,
 } as const;
