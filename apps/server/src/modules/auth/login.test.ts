@@ -375,9 +375,7 @@ describe('login', () => {
     expect(secondFactorChecks).toBe(10);
     const wrongCodes = answers.filter((answer) => answer.json().message === 'Неверный код');
     expect(wrongCodes).toHaveLength(10);
-    expect(
-      answers.filter((answer) => answer.body === JSON.stringify(paused(1))),
-    ).toHaveLength(90);
+    expect(answers.filter((answer) => answer.body === JSON.stringify(paused(1)))).toHaveLength(90);
     const locked = await login({
       usernameOrEmail: 'burstcodes',
       password: DEFAULT_PASSWORD,

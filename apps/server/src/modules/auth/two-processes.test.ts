@@ -72,8 +72,9 @@ describe('two processes on one database', () => {
 
     // One wait started, in one of the two: its owner got exactly one letter.
     const letters = await lettersTo(processA, user.email);
-    expect(letters.filter((letter) => letter.subject.endsWith('вход в аккаунт приостановлен')))
-      .toHaveLength(1);
+    expect(
+      letters.filter((letter) => letter.subject.endsWith('вход в аккаунт приостановлен')),
+    ).toHaveLength(1);
 
     // The lock holds on both: the right password is refused by either process.
     for (const app of [processA.app, processB]) {

@@ -133,7 +133,7 @@ describe('GET /metrics: what it counts', () => {
     for (let attempt = 0; attempt < 10; attempt++) {
       expect(await login(locked.userName, 'Wrong-Pass1')).toBe(401);
     }
-    expect(await login(locked.userName, DEFAULT_PASSWORD)).toBe(401);
+    expect(await login(locked.userName, DEFAULT_PASSWORD)).toBe(429);
 
     const exposition = await scrape(app);
     const signIns = (outcome: string) =>
@@ -148,7 +148,8 @@ describe('GET /metrics: what it counts', () => {
     const requests = (status_code: string) =>
       sampleValue(exposition, REQUESTS, { method: 'POST', route: LOGIN, status_code });
     expect(requests('200')).toBe(2);
-    expect(requests('401')).toBe(12);
+    expect(requests('401')).toBe(11);
+    expect(requests('429')).toBe(1);
     expect(exposition.types.get('portal_http_request_duration_seconds')).toBe('histogram');
     const ok = { route: LOGIN, status_code: '200' };
     const buckets = seriesOf(exposition, 'portal_http_request_duration_seconds_bucket', ok);

@@ -263,8 +263,8 @@ describe('password/change with an e-mail code', () => {
     }
     const locked = await change(headers, { code });
     expect(locked.statusCode).toBe(429);
-    expect((await login(user.userName, DEFAULT_PASSWORD)).statusCode).toBe(401);
-    expect((await login(user.userName, NEW_PASSWORD)).statusCode).toBe(401);
+    expect((await login(user.userName, DEFAULT_PASSWORD)).statusCode).toBe(429);
+    expect((await login(user.userName, NEW_PASSWORD)).statusCode).toBe(429);
   });
 
   it('refuses a wrong code and a code never requested', async () => {
