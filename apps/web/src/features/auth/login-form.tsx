@@ -1,5 +1,6 @@
 import type { LoginRequest, loginRequestSchema, PendingConfirmation } from '@portal/contracts/auth';
-import { LOGIN_SUCCESS, UNKNOWN_ERROR } from '@portal/contracts/messages';
+import { loginPausedMessage } from '@portal/contracts/login-paused';
+import { LOGIN_PAUSED_RECOVERY, LOGIN_SUCCESS, UNKNOWN_ERROR } from '@portal/contracts/messages';
 import { PASSKEY_MESSAGES } from '@portal/contracts/passkey-messages';
 import type { PasskeyAssertion, PasskeyRequestOptions } from '@portal/contracts/passkeys';
 import { useRef, useState } from 'react';
@@ -8,7 +9,7 @@ import { Link } from 'react-router';
 import type { z } from 'zod';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
-import { toApiFailure } from '@/shared/api/api-failure';
+import { type ApiFailure, toApiFailure } from '@/shared/api/api-failure';
 import { lazyResolver } from '@/shared/lib/lazy-resolver';
 import {
   isAutofillAvailable,
@@ -61,6 +62,16 @@ async function resendByLogin(body: LoginRequest): Promise<string> {
   return '';
 }
 
+/**
+ * The login waits after too many wrong attempts (429 `login_paused`; a login no account has waits
+ * alike): the text with the minutes from Retry-After, or null for any other refusal.
+ */
+function pausedText(failure: ApiFailure | undefined): string | null {
+  if (failure?.status !== 429 || failure.retryAfterSeconds === null) return null;
+  const text = loginPausedMessage(failure.retryAfterSeconds);
+  return failure.reason === 'login_paused' || failure.message === text ? text : null;
+}
+
 type LoginFormProps = {
   onSignedIn: () => void;
   /**
@@ -92,6 +103,8 @@ export function LoginForm({ onSignedIn, onConfirmationNeeded }: LoginFormProps) 
   });
 
   const [isPasskeyBusy, setIsPasskeyBusy] = useState(false);
+  /** Shown in the form while the login waits, with the way to a new password. */
+  const [paused, setPaused] = useState<string | null>(null);
 
   /** The passkey step of a password sign-in: the browser's dialog, then the login again. */
   async function passkeyStep(body: LoginRequest, options: PasskeyRequestOptions) {
@@ -107,8 +120,14 @@ export function LoginForm({ onSignedIn, onConfirmationNeeded }: LoginFormProps) 
   }
 
   async function finish(body: LoginRequest, result: Awaited<ReturnType<typeof dispatchLogin>>) {
+    setPaused(null);
     if (loginUser.rejected.match(result)) {
       const failure = result.payload;
+      const pausedNotice = pausedText(failure);
+      if (pausedNotice) {
+        setPaused(pausedNotice);
+        return;
+      }
       notify.error(failure?.text ?? result.error.message ?? UNKNOWN_ERROR);
       if (failure?.confirmation) {
         onConfirmationNeeded(failure.confirmation, () => resendByLogin(body));
@@ -220,6 +239,11 @@ export function LoginForm({ onSignedIn, onConfirmationNeeded }: LoginFormProps) 
           }}
           error={errors.twoFactorCode?.message}
         />
+      )}
+      {paused && (
+        <p className={styles.paused} role="alert">
+          {paused} <Link to={paths.resetPassword.getHref()}>{LOGIN_PAUSED_RECOVERY}</Link>
+        </p>
       )}
       <Checkbox {...register('rememberMe')}>Запомнить меня</Checkbox>
       <Button type="submit" isFullWidth disabled={isLoading} aria-busy={isLoading}>
