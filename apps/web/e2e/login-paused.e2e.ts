@@ -33,7 +33,7 @@ describe('a paused login', () => {
     await page.goto(url('/auth'));
     await page.getByRole('heading', { level: 1, name: 'Вход в личный кабинет' }).waitFor();
     // Even the right password waits.
-    await page.getByLabel('Логин или почта').fill(account.userName);
+    await page.getByLabel('Логин или почта').fill(account.username);
     await page.getByLabel('Пароль', { exact: true }).fill(account.password);
     await page.getByRole('button', { name: 'Войти', exact: true }).click();
 
