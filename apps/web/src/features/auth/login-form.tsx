@@ -64,12 +64,11 @@ async function resendByLogin(body: LoginRequest): Promise<string> {
 
 /**
  * The login waits after too many wrong attempts (429 `login_paused`; a login no account has waits
- * alike): the text with the minutes from Retry-After, or null for any other refusal.
+ * alike): the server's text, whose minutes come from Retry-After, or null for another refusal.
  */
 function pausedText(failure: ApiFailure | undefined): string | null {
-  if (failure?.status !== 429 || failure.retryAfterSeconds === null) return null;
-  const text = loginPausedMessage(failure.retryAfterSeconds);
-  return failure.reason === 'login_paused' || failure.message === text ? text : null;
+  const seconds = failure?.status === 429 && failure.retryAfterSeconds;
+  return seconds && failure.message === loginPausedMessage(seconds) ? failure.message : null;
 }
 
 type LoginFormProps = {
@@ -241,7 +240,7 @@ export function LoginForm({ onSignedIn, onConfirmationNeeded }: LoginFormProps) 
         />
       )}
       {paused && (
-        <p className={styles.paused} role="alert">
+        <p className={styles.codeError} role="alert">
           {paused} <Link to={paths.resetPassword.getHref()}>{LOGIN_PAUSED_RECOVERY}</Link>
         </p>
       )}
