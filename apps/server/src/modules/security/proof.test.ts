@@ -239,7 +239,7 @@ describe("the account's sign-in lock", () => {
       payload: { usernameOrEmail: user.userName, password: DEFAULT_PASSWORD },
       remoteAddress: nextIp(),
     });
-    expect(login.statusCode).toBe(401);
+    expect(login.statusCode).toBe(429);
   });
 
   it('counts wrong authenticator codes too, and sign-in failures count against the proof', async () => {

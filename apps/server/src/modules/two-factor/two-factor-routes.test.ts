@@ -254,7 +254,8 @@ describe('login with the authenticator on', () => {
       expect(wrong.statusCode).toBe(401);
     }
     const locked = await login(user.userName, { twoFactorCode: codeNow(secret) });
-    expect(locked.statusCode).toBe(401);
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().reason).toBe('login_paused');
     expect(locked.json().token).toBeUndefined();
   });
 });
@@ -310,7 +311,7 @@ describe('2fa/disable', () => {
     expect(locked.headers['retry-after']).toBeDefined();
     expect(await isTwoFactorEnabled(headers)).toBe(true);
     // The same lock guards login.
-    expect((await login(user.userName, { twoFactorCode: codeNow(secret) })).statusCode).toBe(401);
+    expect((await login(user.userName, { twoFactorCode: codeNow(secret) })).statusCode).toBe(429);
   });
 
   it('without an authenticator answers 409', async () => {
