@@ -90,6 +90,8 @@ export const SANDBOX_BACK = 'Вернуться в личный кабинет';
 
 // Error catalogue: toasts of failed requests, and a few of success
 export const REQUEST_FAILED = 'Ошибка запроса';
+// Ours: a call that got no answer (the network is down, or the answer never came).
+export const NO_CONNECTION = 'Нет соединения с сервером. Проверьте интернет и повторите.';
 export const UNKNOWN_ERROR = 'Неизвестная ошибка';
 export const UNKNOWN_ERROR_OCCURRED = 'Произошла неизвестная ошибка';
 export const TOKEN_INVALID = 'Недействительный токен';
