@@ -2,7 +2,11 @@ import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { waitForToast } from '../test/support/e2e/auth-helpers';
 import { setupBrowser } from '../test/support/e2e/browser';
-import { newSignedInAccount, setupPortalWithSmtp } from '../test/support/e2e/fixtures';
+import {
+  newSignedInAccount,
+  openSignedInPage,
+  setupPortalWithSmtp,
+} from '../test/support/e2e/fixtures';
 
 // When the network fails: a first load that takes long shows the brand's loader, and a call that
 // gets no answer says so in Russian; once the connection is back the same button works.
@@ -61,5 +65,42 @@ describe.each(['light', 'dark'] as const)('%s theme', (theme) => {
     await page.waitForURL((address) => address.pathname === '/');
     // The toasts did not stop working for the visit: the library loads now that it can.
     await waitForToast(page, 'Успешный вход');
+  });
+
+  it('a page whose code fails to load says «Нет соединения» with «Повторить», which then works', async () => {
+    const account = await newSignedInAccount(world());
+    const page = await openSignedInPage(browser, account.token, { colorScheme: theme });
+    await page.goto(url('/'));
+    await page.getByRole('heading', { level: 1, name: 'Главная' }).waitFor();
+    // The profile page's file fails to come, as on a connection that drops mid-way.
+    const failChunk = (route: Route) => route.abort('connectionreset');
+    await page.route('**/assets/profile-page-*.js', failChunk);
+    browser.allowConsoleErrors(/ERR_CONNECTION_RESET/, /dynamically imported module/);
+    await page.getByRole('link', { name: 'Личные данные' }).first().click();
+    const failed = page.getByRole('alert').filter({ hasText: 'Нет соединения' });
+    await failed.waitFor();
+    // Still failing: «Повторить» tries again and says the same; never a button that does nothing.
+    const tried = page.waitForRequest(/profile-page-/);
+    await failed.getByRole('button', { name: 'Повторить' }).click();
+    await tried;
+    await failed.waitFor();
+
+    await page.unroute('**/assets/profile-page-*.js', failChunk);
+    await failed.getByRole('button', { name: 'Повторить' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Личные данные' }).waitFor();
+    expect(await failed.count()).toBe(0);
+  });
+
+  it('a page that could not load while offline comes by itself once the browser is back online', async () => {
+    const account = await newSignedInAccount(world());
+    const page = await openSignedInPage(browser, account.token, { colorScheme: theme });
+    await page.goto(url('/'));
+    await page.getByRole('heading', { level: 1, name: 'Главная' }).waitFor();
+    await page.context().setOffline(true);
+    browser.allowConsoleErrors(/ERR_INTERNET_DISCONNECTED/, /dynamically imported module/);
+    await page.getByRole('link', { name: 'Личные данные' }).first().click();
+    await page.getByRole('alert').filter({ hasText: 'Нет соединения' }).waitFor();
+    await page.context().setOffline(false);
+    await page.getByRole('heading', { level: 1, name: 'Личные данные' }).waitFor();
   });
 });

@@ -92,6 +92,9 @@ export const SANDBOX_BACK = 'Вернуться в личный кабинет';
 export const REQUEST_FAILED = 'Ошибка запроса';
 // Ours: a call that got no answer (the network is down, or the answer never came).
 export const NO_CONNECTION = 'Нет соединения с сервером. Проверьте интернет и повторите.';
+// Ours: in place of a part of the page whose code could not be loaded, with a button to retry.
+export const LOAD_FAILED = 'Нет соединения';
+export const RETRY = 'Повторить';
 export const UNKNOWN_ERROR = 'Неизвестная ошибка';
 export const UNKNOWN_ERROR_OCCURRED = 'Произошла неизвестная ошибка';
 export const TOKEN_INVALID = 'Недействительный токен';
