@@ -1,0 +1,142 @@
+import { combineSlices, configureStore } from '@reduxjs/toolkit';
+import { memoryStorage } from '@test-support/memory-storage';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { msApi, onSessionRefused } from '@/shared/api/http';
+import { postLogin } from './api/login';
+import { postLogout } from './api/logout';
+import { signIn } from './auth-session';
+import { authSlice } from './auth-slice';
+import { endRefusedSession, followStoredToken, isTokenChange } from './session-watch';
+import { fetchCurrentUser, userSlice } from './user-slice';
+
+// The session's end as the app sees it: the real http client answering 401 (a fake `fetch`),
+// the store, and the listener the app subscribes once (useSessionWatch, without React).
+
+const AUTH = '/authms/api/Auth';
+const user = { id: 'u-1', email: 'a@example.com', userName: 'player' };
+
+const newStore = () => configureStore({ reducer: combineSlices(authSlice, userSlice) });
+type Store = ReturnType<typeof newStore>;
+
+/** Every path answers 401, as for a session revoked on the server. */
+function refusingServer() {
+  vi.stubGlobal(
+    'fetch',
+    async () =>
+      new Response(JSON.stringify({ message: 'Недействительный токен' }), { status: 401 }),
+  );
+}
+
+/** What useSessionWatch does with a refusal; counts the times the tab would leave for /auth. */
+function watch(store: Store) {
+  const departures: string[] = [];
+  onSessionRefused((sentToken) => {
+    if (store.dispatch(endRefusedSession(sentToken))) departures.push(sentToken);
+  });
+  return departures;
+}
+
+function signedInStore(token = 't-1') {
+  const store = newStore();
+  store.dispatch(signIn(token));
+  return store;
+}
+
+beforeEach(() => {
+  vi.stubGlobal('localStorage', memoryStorage());
+  vi.stubGlobal('sessionStorage', memoryStorage());
+});
+
+afterEach(() => {
+  onSessionRefused(null);
+  vi.unstubAllGlobals();
+});
+
+describe('a session the server refuses', () => {
+  it('signs out once, however many requests the server refused, and /auth says why', async () => {
+    const store = signedInStore();
+    const departures = watch(store);
+    refusingServer();
+    const calls = [
+      store.dispatch(fetchCurrentUser()),
+      msApi.get('/authms/api/Auth/devices', { requiresAuth: true }).catch(() => null),
+      msApi.get('/paymentms/api/history', { requiresAuth: true }).catch(() => null),
+    ];
+    await Promise.all(calls);
+    expect(departures).toEqual(['t-1']);
+    expect(store.getState().auth).toMatchObject({
+      isAuth: false,
+      token: null,
+      isSessionEnded: true,
+    });
+    expect(store.getState().user.data).toBeNull();
+    expect(localStorage.getItem('access_token')).toBeNull();
+  });
+
+  it('keeps the notice through a later sign-out reset, and drops it at the next sign-in', async () => {
+    const store = signedInStore();
+    watch(store);
+    refusingServer();
+    await store.dispatch(fetchCurrentUser());
+    expect(store.getState().auth.isSessionEnded).toBe(true);
+    store.dispatch(signIn('t-2'));
+    expect(store.getState().auth).toMatchObject({ isSessionEnded: false, token: 't-2' });
+  });
+
+  it('is not told of a sign-in or a logout refused, nor of a call sent without a token', async () => {
+    const store = signedInStore();
+    const departures = watch(store);
+    refusingServer();
+    await expect(postLogin({ usernameOrEmail: 'player', password: 'wrong' })).rejects.toThrow();
+    await expect(postLogout()).rejects.toThrow();
+    expect(departures).toEqual([]);
+    expect(store.getState().auth.isAuth).toBe(true);
+
+    localStorage.clear();
+    await expect(msApi.post(`${AUTH}/reset-password`, {})).rejects.toThrow();
+    expect(departures).toEqual([]);
+  });
+
+  it('leaves a session stored since the refused request was sent alone', async () => {
+    const store = signedInStore('t-old');
+    const departures = watch(store);
+    store.dispatch(signIn('t-new'));
+    expect(store.dispatch(endRefusedSession('t-old'))).toBe(false);
+    expect(departures).toEqual([]);
+    expect(store.getState().auth).toMatchObject({ isAuth: true, token: 't-new' });
+    expect(localStorage.getItem('access_token')).toBe('t-new');
+  });
+});
+
+describe('another tab changed the stored token', () => {
+  it('reacts only to the access token (or the whole storage cleared)', () => {
+    expect(isTokenChange({ key: 'access_token' })).toBe(true);
+    expect(isTokenChange({ key: null })).toBe(true);
+    expect(isTokenChange({ key: 'theme' })).toBe(false);
+  });
+
+  it('signed out there: signed out here, the user state gone, off to /auth', () => {
+    const store = signedInStore();
+    store.dispatch(fetchCurrentUser.fulfilled(user as never, 'r-1'));
+    localStorage.removeItem('access_token');
+    expect(store.dispatch(followStoredToken(null))).toBe(true);
+    expect(store.getState().auth).toMatchObject({ isAuth: false, token: null });
+    expect(store.getState().user).toEqual({ status: 'idle', data: null });
+  });
+
+  it("another account there: the old account's state gone, the new session taken", () => {
+    const store = signedInStore('t-1');
+    store.dispatch(fetchCurrentUser.fulfilled(user as never, 'r-1'));
+    expect(store.dispatch(followStoredToken('t-2'))).toBe(true);
+    expect(store.getState().auth).toMatchObject({ isAuth: true, token: 't-2', userId: null });
+    expect(store.getState().user).toEqual({ status: 'idle', data: null });
+  });
+
+  it('a sign-in there signs this signed-out tab in; the same token changes nothing', () => {
+    const store = newStore();
+    expect(store.dispatch(followStoredToken('t-1'))).toBe(false);
+    expect(store.getState().auth).toMatchObject({ isAuth: true, token: 't-1' });
+    expect(store.dispatch(followStoredToken('t-1'))).toBe(false);
+    expect(store.getState().auth.token).toBe('t-1');
+  });
+});
