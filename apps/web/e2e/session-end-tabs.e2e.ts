@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { codeIn } from '../../server/test/support/smtp-server';
 import type { TestAccount } from '../test/support/e2e/auth-helpers';
 import { setupBrowser } from '../test/support/e2e/browser';
 import {
@@ -94,5 +95,29 @@ describe('the end of a session in every tab', () => {
     // The other tab follows, without a request of its own.
     await isAtAuth(first);
     await first.getByRole('heading', { name: 'Вход в личный кабинет' }).waitFor();
+  });
+
+  it('a password reset that signs out everywhere, made in one tab, takes the other to /auth', async () => {
+    // The reset tab's own session is checked after the reset, and refused.
+    browser.allowConsoleErrors('401 (Unauthorized)');
+    const account = await newSignedInAccount(world());
+    const [first, second] = await twoTabs(account.token);
+    await second.goto(url('/reset-password'));
+    await second.getByPlaceholder('Ваш email').fill(account.email);
+    await second.getByRole('button', { name: 'Продолжить' }).click();
+    const code = codeIn((await world().smtp.waitForLetter(account.email)).text);
+    await second.getByLabel('Введите код').fill(code);
+    await second.getByLabel('Новый пароль').fill('Marble-Falcon72');
+    await second.getByLabel('Повторите пароль').fill('Marble-Falcon72');
+    const box = second.getByRole('checkbox', { name: 'Выйти из всех активных сеансов входа' });
+    expect(await box.isChecked()).toBe(true);
+    await second.getByRole('button', { name: 'Обновить пароль' }).click();
+
+    await second.getByRole('heading', { name: 'Пароль обновлен' }).waitFor();
+    await isAtAuth(first);
+    await first.getByRole('heading', { name: 'Вход в личный кабинет' }).waitFor();
+    // The reset tab keeps its last step; its token is gone with the session.
+    expect(new URL(second.url()).pathname).toBe('/reset-password');
+    expect(await second.evaluate(() => localStorage.getItem('access_token'))).toBeNull();
   });
 });

@@ -6,7 +6,12 @@ import { postLogin } from './api/login';
 import { postLogout } from './api/logout';
 import { signIn } from './auth-session';
 import { authSlice } from './auth-slice';
-import { endRefusedSession, followStoredToken, isTokenChange } from './session-watch';
+import {
+  endRefusedSession,
+  followStoredToken,
+  isTokenChange,
+  recheckSession,
+} from './session-watch';
 import { fetchCurrentUser, userSlice } from './user-slice';
 
 // The session's end as the app sees it: the real http client answering 401 (a fake `fetch`),
@@ -105,6 +110,25 @@ describe('a session the server refuses', () => {
     expect(departures).toEqual([]);
     expect(store.getState().auth).toMatchObject({ isAuth: true, token: 't-new' });
     expect(localStorage.getItem('access_token')).toBe('t-new');
+  });
+});
+
+describe('a session checked again after a reset that signed out everywhere', () => {
+  it('asks the server when signed in: a refusal signs out with the notice', async () => {
+    const store = signedInStore();
+    const departures = watch(store);
+    refusingServer();
+    store.dispatch(recheckSession());
+    await vi.waitFor(() => expect(store.getState().auth.isAuth).toBe(false));
+    expect(departures).toEqual(['t-1']);
+    expect(store.getState().auth.isSessionEnded).toBe(true);
+  });
+
+  it('asks nothing when signed out', () => {
+    const fetch = vi.fn();
+    vi.stubGlobal('fetch', fetch);
+    newStore().dispatch(recheckSession());
+    expect(fetch).not.toHaveBeenCalled();
   });
 });
 

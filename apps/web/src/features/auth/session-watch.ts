@@ -1,5 +1,5 @@
 import { ACCESS_TOKEN_STORAGE_KEY } from '@portal/contracts/constants';
-import type { Dispatch } from '@reduxjs/toolkit';
+import type { Dispatch, ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppDispatch } from '@/app/hooks';
@@ -8,8 +8,21 @@ import { onSessionRefused } from '@/shared/api/http';
 import { readAccessToken } from '@/shared/api/token-storage';
 import { sessionEndNoticed, signedOut, tokenSet } from './auth-actions';
 import { signOutLocally } from './auth-session';
+import { fetchCurrentUser } from './user-slice';
 
 type GetState = () => { auth: { token: string | null } };
+
+/**
+ * Pages a signed-out visitor may stay on: a session's end leaves them where they are (the
+ * protected pages send the visitor to /auth on their own, and so does `leaveForAuth`).
+ */
+const PUBLIC_PATHS: ReadonlySet<string> = new Set([
+  paths.auth.path,
+  paths.resetPassword.path,
+  paths.notMe.path,
+  paths.cancelDeletion.path,
+  paths.oauth.path,
+]);
 
 /**
  * A `storage` event about the access token: another tab of this browser stored, replaced or
@@ -51,6 +64,17 @@ export function endRefusedSession(sentToken: string) {
 }
 
 /**
+ * After a change that may have ended this browser's session on the server (a password reset that
+ * signed out everywhere, made on a public page): the server is asked once, and a refusal signs out
+ * this tab and, through storage, every other. Signed out already: nothing to ask.
+ */
+export function recheckSession() {
+  return (dispatch: ThunkDispatch<unknown, unknown, UnknownAction>, getState: GetState): void => {
+    if (getState().auth.token !== null) void dispatch(fetchCurrentUser());
+  };
+}
+
+/**
  * Every tab knows when the session ends: subscribes, once for the app, to the other tabs' changes
  * of the stored token and to the server's refusals of it, and sends the tab to /auth.
  */
@@ -62,7 +86,7 @@ export function useSessionWatch(): void {
 
   useEffect(() => {
     const leaveForAuth = (hasLeft: boolean) => {
-      if (hasLeft && window.location.pathname !== paths.auth.path) {
+      if (hasLeft && !PUBLIC_PATHS.has(window.location.pathname)) {
         void navigateRef.current(paths.auth.getHref(), { replace: true });
       }
     };
