@@ -92,9 +92,10 @@ describe('the end of a session in every tab', () => {
     expect(await second.getByRole('heading', { name: 'Вход в личный кабинет' }).isVisible()).toBe(
       true,
     );
-    // The other tab follows, without a request of its own.
+    // The other tab follows, without a request of its own, and says why as well.
     await isAtAuth(first);
     await first.getByRole('heading', { name: 'Вход в личный кабинет' }).waitFor();
+    await first.getByText(SESSION_ENDED).waitFor();
   });
 
   it('a password reset that signs out everywhere, made in one tab, takes the other to /auth', async () => {

@@ -2,6 +2,7 @@ import { combineSlices, configureStore } from '@reduxjs/toolkit';
 import { memoryStorage } from '@test-support/memory-storage';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { msApi, onSessionRefused } from '@/shared/api/http';
+import { readAccessToken } from '@/shared/api/token-storage';
 import { postLogin } from './api/login';
 import { postLogout } from './api/logout';
 import { signIn } from './auth-session';
@@ -146,6 +147,26 @@ describe('another tab changed the stored token', () => {
     expect(store.dispatch(followStoredToken(null))).toBe(true);
     expect(store.getState().auth).toMatchObject({ isAuth: false, token: null });
     expect(store.getState().user).toEqual({ status: 'idle', data: null });
+  });
+
+  it('the server refused the session there: /auth says why here too', async () => {
+    const refusing = signedInStore();
+    watch(refusing);
+    const other = newStore();
+    other.dispatch(followStoredToken('t-1'));
+    refusingServer();
+    await refusing.dispatch(fetchCurrentUser());
+    expect(other.dispatch(followStoredToken(readAccessToken()))).toBe(true);
+    expect(other.getState().auth).toMatchObject({ isAuth: false, isSessionEnded: true });
+
+    // A sign-in clears the mark: a later sign-out elsewhere is no ended session.
+    refusing.dispatch(signIn('t-2'));
+    other.dispatch(followStoredToken('t-2'));
+    localStorage.removeItem('access_token');
+    const plain = newStore();
+    plain.dispatch(followStoredToken('t-2'));
+    expect(plain.dispatch(followStoredToken(null))).toBe(true);
+    expect(plain.getState().auth.isSessionEnded).toBe(false);
   });
 
   it("another account there: the old account's state gone, the new session taken", () => {

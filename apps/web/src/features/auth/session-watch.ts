@@ -5,7 +5,11 @@ import { useNavigate } from 'react-router';
 import { useAppDispatch } from '@/app/hooks';
 import { paths } from '@/config/paths';
 import { onSessionRefused } from '@/shared/api/http';
-import { readAccessToken } from '@/shared/api/token-storage';
+import {
+  isSessionEndedMarked,
+  markSessionEnded,
+  readAccessToken,
+} from '@/shared/api/token-storage';
 import { sessionEndNoticed, signedOut, tokenSet } from './auth-actions';
 import { signOutLocally } from './auth-session';
 import { fetchCurrentUser } from './user-slice';
@@ -45,6 +49,8 @@ export function followStoredToken(stored: string | null) {
     // Storage holds what the other tab left (and cleared its flags), so only the state resets.
     if (current !== null) dispatch(signedOut());
     if (stored !== null) dispatch(tokenSet(stored));
+    // The server refused the session there: /auth says why here too.
+    else if (current !== null && isSessionEndedMarked()) dispatch(sessionEndNoticed());
     return current !== null;
   };
 }
@@ -57,6 +63,8 @@ export function followStoredToken(stored: string | null) {
 export function endRefusedSession(sentToken: string) {
   return (dispatch: Dispatch, getState: GetState): boolean => {
     if (readAccessToken() !== sentToken && getState().auth.token !== sentToken) return false;
+    // The mark first: the other tabs read it when told that the token is gone.
+    markSessionEnded();
     signOutLocally()(dispatch);
     dispatch(sessionEndNoticed());
     return true;
