@@ -112,6 +112,14 @@ describe('a session the server refuses', () => {
     expect(store.getState().auth).toMatchObject({ isAuth: true, token: 't-new' });
     expect(localStorage.getItem('access_token')).toBe('t-new');
   });
+
+  it("leaves another tab's new sign-in alone, even before its storage event came", () => {
+    const store = signedInStore('t-old');
+    localStorage.setItem('access_token', 't-other');
+    expect(store.dispatch(endRefusedSession('t-old'))).toBe(false);
+    expect(localStorage.getItem('access_token')).toBe('t-other');
+    expect(store.getState().auth.isSessionEnded).toBe(false);
+  });
 });
 
 describe('a session checked again after a reset that signed out everywhere', () => {

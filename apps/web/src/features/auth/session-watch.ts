@@ -58,11 +58,13 @@ export function followStoredToken(stored: string | null) {
 /**
  * The server refused `sentToken` (a 401 to a request that carried it): signed out, and /auth will
  * say why. Once: the parallel refusals of the same token find it gone already, and a token stored
- * since (a new sign-in) is left alone. Answers whether the tab must leave for /auth.
+ * since (a new sign-in, here or in another tab) is left alone. Answers whether the tab must leave for /auth.
  */
 export function endRefusedSession(sentToken: string) {
   return (dispatch: Dispatch, getState: GetState): boolean => {
-    if (readAccessToken() !== sentToken && getState().auth.token !== sentToken) return false;
+    // A token stored since, by this tab or another (whose event may not have come yet), stays.
+    const stored = readAccessToken();
+    if (stored !== null ? stored !== sentToken : getState().auth.token !== sentToken) return false;
     // The mark first: the other tabs read it when told that the token is gone.
     markSessionEnded();
     signOutLocally()(dispatch);
