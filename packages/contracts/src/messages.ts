@@ -98,6 +98,8 @@ export const RETRY = 'Повторить';
 export const UNKNOWN_ERROR = 'Неизвестная ошибка';
 export const UNKNOWN_ERROR_OCCURRED = 'Произошла неизвестная ошибка';
 export const TOKEN_INVALID = 'Недействительный токен';
+// Ours: /auth after the server refused the stored session (ended from another device, a reset).
+export const SESSION_ENDED = 'Сеанс завершён. Войдите снова.';
 export const USER_NOT_FOUND = 'Пользователь не найден';
 // Ours: a payment nobody knows (the sandbox checkout page, the provider's notifications).
 export const PAYMENT_NOT_FOUND = 'Платёж не найден';

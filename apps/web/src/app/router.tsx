@@ -2,6 +2,7 @@ import { Route, Routes } from 'react-router';
 import { paths } from '@/config/paths';
 import { RedirectIfSignedIn } from '@/features/auth/redirect-if-signed-in';
 import { RequireAuth } from '@/features/auth/require-auth';
+import { useSessionWatch } from '@/features/auth/session-watch';
 import { PublicFrame } from '@/features/layout/public-frame';
 import { OAuthRedirectPage } from '@/features/oauth/oauth-redirect-page';
 import { lazyPage } from '@/shared/ui/lazy-page';
@@ -43,9 +44,10 @@ export function firstPageLoaded(pathname: string): Promise<void> {
 /**
  * Every route, in React Router's declarative mode: the app uses no loaders or actions, and the
  * data router's code would cost /auth about 17 KB of gzipped JavaScript (its budget:
- * apps/web/README.md, "Budgets").
+ * apps/web/README.md, "Budgets"). The session's end, in this tab or another, leads to /auth.
  */
 export function AppRoutes() {
+  useSessionWatch();
   return (
     <Routes>
       <Route path={paths.oauth.path} element={<OAuthRedirectPage />} />

@@ -12,6 +12,11 @@ export type RequestConfig = {
    * request is refused here with 'No authorisation' and never reaches the network.
    */
   requiresAuth?: boolean;
+  /**
+   * A call that begins or ends a session (sign-in, logout): its 401 is that call's own refusal,
+   * not the stored session's end, so `onSessionRefused`'s listener is not told.
+   */
+  ownsSession?: boolean;
   /** `json` (the default) reads JSON, or the text when the answer is not JSON; `blob` a file. */
   responseType?: 'json' | 'blob';
   /** Progress of the body's upload (only an upload asks, and it is sent by XMLHttpRequest). */
@@ -94,6 +99,18 @@ function parseText(text: string): unknown {
 
 function headersOf(headers: Headers): Record<string, string> {
   return Object.fromEntries(headers.entries());
+}
+
+type SessionRefusedListener = (sentToken: string) => void;
+let sessionRefusedListener: SessionRefusedListener | null = null;
+
+/**
+ * Sets the one listener told when the server refuses the stored session: a 401 answering a
+ * request that carried a token (and does not own a session itself). It gets the token that was
+ * sent, and is told before the call's promise rejects. `null` removes it.
+ */
+export function onSessionRefused(listener: SessionRefusedListener | null): void {
+  sessionRefusedListener = listener;
 }
 
 type Prepared = { url: string; method: string; headers: Headers; body: BodyInit | undefined };
@@ -186,6 +203,7 @@ async function send<T>(
     body: encodeBody(body, headers),
   };
   const response = await (config.onUploadProgress ? sendByXhr : sendByFetch)(request, config);
+  if (response.status === 401 && token && !config.ownsSession) sessionRefusedListener?.(token);
   if (response.status < 200 || response.status >= 300) {
     throw new HttpError(`Request failed with status code ${response.status}`, response);
   }
