@@ -95,6 +95,29 @@ describe('/profile', () => {
     });
   });
 
+  it('«Мои данные»: the fields in the spec’s order, and a nickname of spaces says so', async () => {
+    const { portal, smtp } = env();
+    const account = await createSignedInAccount(portal.baseUrl, smtp);
+    const page = await openProfile(browser, portal.baseUrl, account.token);
+    await page.getByRole('button', { name: 'Мои данные' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Мои данные' });
+    await dialog.waitFor();
+    const labels = await dialog
+      .getByRole('textbox')
+      .evaluateAll((fields) =>
+        fields.map((field) => (field as HTMLInputElement).labels?.[0]?.textContent),
+      );
+    expect(labels).toEqual(['Никнейм', 'Имя', 'Отчество', 'Фамилия']);
+
+    const nickname = dialog.getByLabel('Никнейм');
+    await nickname.fill('');
+    await nickname.pressSequentially('   ');
+    await dialog.getByRole('button', { name: 'Сохранить' }).click();
+    const message = page.locator(`#${await nickname.getAttribute('aria-describedby')}`);
+    await message.getByText('Поле не должно состоять только из пробелов').waitFor();
+    expect((await userOf(portal.baseUrl, account.token)).userName).toBe(account.username);
+  });
+
   it('shows the server’s refusal of a taken nickname as a toast', async () => {
     const { portal, smtp, account: other } = env();
     const account = await createSignedInAccount(portal.baseUrl, smtp);

@@ -197,30 +197,22 @@ describe('signed-in routes', () => {
 });
 
 describe('theme', () => {
-  it.each([
-    ['dark', 'dark'],
-    ['light', 'light'],
-  ] as const)('follows a system preferring %s', async (colorScheme, expected) => {
-    const page = await browser.newPage({ colorScheme });
-    await page.goto(url('/auth'));
-    await page.getByRole('heading', { level: 1 }).waitFor();
-    expect(await themeOf(page)).toBe(expected);
-  });
+  it.each(['dark', 'light', 'no-preference'] as const)(
+    'is dark until the person picks a theme, whatever the system prefers (%s)',
+    async (colorScheme) => {
+      const page = await browser.newPage({ colorScheme, theme: 'none' });
+      await page.goto(url('/auth'));
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      expect(await page.evaluate(() => localStorage.getItem('theme'))).toBeNull();
+      expect(await themeOf(page)).toBe('dark');
+    },
+  );
 
-  it('is dark when the system states no preference', async () => {
-    const page = await browser.newPage({ colorScheme: 'light' });
-    // Chromium always reports light or dark; make every colour-scheme query match nothing.
-    await page.addInitScript(() => {
-      const matchMedia = window.matchMedia.bind(window);
-      window.matchMedia = (query: string) =>
-        matchMedia(query.includes('prefers-color-scheme') ? 'not all' : query);
-    });
+  it('keeps the picked theme over the system’s', async () => {
+    const page = await browser.newPage({ colorScheme: 'dark', theme: 'light' });
     await page.goto(url('/auth'));
     await page.getByRole('heading', { level: 1 }).waitFor();
-    expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: light)').matches)).toBe(
-      false,
-    );
-    expect(await themeOf(page)).toBe('dark');
+    expect(await themeOf(page)).toBe('light');
   });
 
   it('the sidebar switch changes the theme and the choice survives a reload', async () => {

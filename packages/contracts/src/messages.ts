@@ -90,9 +90,16 @@ export const SANDBOX_BACK = 'Вернуться в личный кабинет';
 
 // Error catalogue: toasts of failed requests, and a few of success
 export const REQUEST_FAILED = 'Ошибка запроса';
+// Ours: a call that got no answer (the network is down, or the answer never came).
+export const NO_CONNECTION = 'Нет соединения с сервером. Проверьте интернет и повторите.';
+// Ours: in place of a part of the page whose code could not be loaded, with a button to retry.
+export const LOAD_FAILED = 'Нет соединения';
+export const RETRY = 'Повторить';
 export const UNKNOWN_ERROR = 'Неизвестная ошибка';
 export const UNKNOWN_ERROR_OCCURRED = 'Произошла неизвестная ошибка';
 export const TOKEN_INVALID = 'Недействительный токен';
+// Ours: /auth after the server refused the stored session (ended from another device, a reset).
+export const SESSION_ENDED = 'Сеанс завершён. Войдите снова.';
 export const USER_NOT_FOUND = 'Пользователь не найден';
 // Ours: a payment nobody knows (the sandbox checkout page, the provider's notifications).
 export const PAYMENT_NOT_FOUND = 'Платёж не найден';

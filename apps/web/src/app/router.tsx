@@ -1,28 +1,28 @@
-import { lazy } from 'react';
 import { Route, Routes } from 'react-router';
 import { paths } from '@/config/paths';
 import { RedirectIfSignedIn } from '@/features/auth/redirect-if-signed-in';
 import { RequireAuth } from '@/features/auth/require-auth';
+import { useSessionWatch } from '@/features/auth/session-watch';
 import { PublicFrame } from '@/features/layout/public-frame';
 import { OAuthRedirectPage } from '@/features/oauth/oauth-redirect-page';
-import { lazyPage } from '@/shared/lib/lazy-page';
+import { lazyPage } from '@/shared/ui/lazy-page';
 
 // Pages load on demand, so a visitor on /auth downloads none of the signed-in screens (nor their
 // frame: sidebar, mobile header, bottom bar).
-const AppFrame = lazy(() =>
+const AppFrame = lazyPage(() =>
   import('@/features/layout/app-frame').then((module) => ({ default: module.AppFrame })),
 );
 const AuthPage = lazyPage(() => import('@/features/auth/auth-page'));
-const ResetPasswordPage = lazy(() => import('@/features/reset-password/reset-password-page'));
-const NotMePage = lazy(() => import('@/features/not-me/not-me-page'));
-const HomePage = lazy(() => import('./routes/home-page'));
-const ProfilePage = lazy(() => import('@/features/profile/profile-page'));
-const DevicesPage = lazy(() => import('@/features/devices/devices-page'));
-const SecurityLogPage = lazy(() => import('@/features/security-log/security-log-page'));
-const WalletHistoryPage = lazy(() => import('@/features/wallet/wallet-history-page'));
-const CancelDeletionPage = lazy(() => import('@/features/account-data/cancel-deletion-page'));
-const ReceiptPage = lazy(() => import('@/features/wallet/receipt-page'));
-const NotFoundPage = lazy(() => import('@/features/not-found/not-found-page'));
+const ResetPasswordPage = lazyPage(() => import('@/features/reset-password/reset-password-page'));
+const NotMePage = lazyPage(() => import('@/features/not-me/not-me-page'));
+const HomePage = lazyPage(() => import('./routes/home-page'));
+const ProfilePage = lazyPage(() => import('@/features/profile/profile-page'));
+const DevicesPage = lazyPage(() => import('@/features/devices/devices-page'));
+const SecurityLogPage = lazyPage(() => import('@/features/security-log/security-log-page'));
+const WalletHistoryPage = lazyPage(() => import('@/features/wallet/wallet-history-page'));
+const CancelDeletionPage = lazyPage(() => import('@/features/account-data/cancel-deletion-page'));
+const ReceiptPage = lazyPage(() => import('@/features/wallet/receipt-page'));
+const NotFoundPage = lazyPage(() => import('@/features/not-found/not-found-page'));
 
 /** How long the first render waits for the page of the address, whose code is on its way. */
 const FIRST_PAGE_WAIT_MS = 250;
@@ -44,9 +44,10 @@ export function firstPageLoaded(pathname: string): Promise<void> {
 /**
  * Every route, in React Router's declarative mode: the app uses no loaders or actions, and the
  * data router's code would cost /auth about 17 KB of gzipped JavaScript (its budget:
- * apps/web/README.md, "Budgets").
+ * apps/web/README.md, "Budgets"). The session's end, in this tab or another, leads to /auth.
  */
 export function AppRoutes() {
+  useSessionWatch();
   return (
     <Routes>
       <Route path={paths.oauth.path} element={<OAuthRedirectPage />} />

@@ -12,5 +12,11 @@ export const tokenSet = createAction<string>('auth/tokenSet');
  */
 export const signedOut = createAction('auth/signedOut');
 
+/**
+ * The server refused the stored session (it ended elsewhere: another device, a password reset):
+ * after the sign-out, /auth says why until the next sign-in.
+ */
+export const sessionEndNoticed = createAction('auth/sessionEndNoticed');
+
 /** The account's second factor was switched on or off (by the authenticator settings). */
 export const requiresTwoFactorChanged = createAction<boolean>('auth/requiresTwoFactorChanged');

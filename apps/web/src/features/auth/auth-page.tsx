@@ -1,3 +1,4 @@
+import { SESSION_ENDED } from '@portal/contracts/messages';
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
@@ -53,7 +54,7 @@ export default function AuthPage() {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const link = searchParams.get('link');
-  const { isLogin, confirmation } = useAppSelector(selectAuth);
+  const { isLogin, confirmation, isSessionEnded } = useAppSelector(selectAuth);
   const [registerDraft, setRegisterDraft] = useState<RegisterDraft>(emptyRegisterDraft);
   const handOff = useSsoHandOff(link);
   const yandexExchange = useYandexCodeExchange();
@@ -116,6 +117,11 @@ export default function AuthPage() {
             ? 'Войдите, чтобы управлять услугами и балансом'
             : 'Создайте аккаунт — это займёт минуту'}
         </p>
+        {isSessionEnded && (
+          <p className={styles.sessionEnded} role="status">
+            {SESSION_ENDED}
+          </p>
+        )}
       </header>
       <Tabs
         label="Вход или регистрация"

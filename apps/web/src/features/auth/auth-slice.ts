@@ -1,7 +1,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { readAccessToken } from '@/shared/api/token-storage';
 import type { RequestStatus } from '@/shared/lib/request-status';
-import { requiresTwoFactorChanged, signedOut, tokenSet } from './auth-actions';
+import { requiresTwoFactorChanged, sessionEndNoticed, signedOut, tokenSet } from './auth-actions';
 import { loginUser, registerUser, signInWithPasskey, verifyRegistration } from './auth-thunks';
 import { type PendingConfirmation, readPendingConfirmation } from './pending-confirmation';
 import { readRequiresTwoFactor } from './two-factor-flag';
@@ -36,6 +36,8 @@ export type AuthState = {
    * shows the code screen. Kept in sessionStorage too, so Back and a reload find it again.
    */
   confirmation: PendingConfirmation | null;
+  /** The server ended the session: /auth says so (kept through the sign-out, until a sign-in). */
+  isSessionEnded: boolean;
 };
 
 function initialAuthState(): AuthState {
@@ -53,6 +55,7 @@ function initialAuthState(): AuthState {
     loginStatus: 'idle',
     registerStatus: 'idle',
     confirmation: readPendingConfirmation(),
+    isSessionEnded: false,
   };
 }
 
@@ -60,6 +63,7 @@ function signedInWith(state: AuthState, token: string, userId: string | null) {
   state.token = token;
   state.isAuth = true;
   state.userId = userId;
+  state.isSessionEnded = false;
 }
 
 export const authSlice = createSlice({
@@ -97,12 +101,16 @@ export const authSlice = createSlice({
       .addCase(requiresTwoFactorChanged, (state, action) => {
         state.requiresTwoFactor = action.payload;
       })
-      .addCase(signedOut, () => ({
+      .addCase(signedOut, (state) => ({
         ...initialAuthState(),
         token: null,
         isAuth: false,
         requiresTwoFactor: false,
+        isSessionEnded: state.isSessionEnded,
       }))
+      .addCase(sessionEndNoticed, (state) => {
+        state.isSessionEnded = true;
+      })
       .addCase(fetchCurrentUser.pending, (state) => {
         state.authStatus = 'loading';
       })

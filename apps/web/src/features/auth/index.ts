@@ -2,5 +2,6 @@
 // these live in auth). Everything else in this folder is private to it.
 export { signedOut } from './auth-actions';
 export { setRequiresTwoFactor, signOutLocally } from './auth-session';
+export { recheckSession } from './session-watch';
 export { useLogout } from './use-logout';
 export { fetchCurrentUser, selectUser, userMerged } from './user-slice';

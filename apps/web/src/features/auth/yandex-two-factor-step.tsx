@@ -53,14 +53,7 @@ function YandexPasskeyStep({
   };
   return (
     <div className={styles.form}>
-      <button type="button" className={styles.back} onClick={exchange.cancel}>
-        <ArrowLeftIcon width="18" height="18" />
-        Назад
-      </button>
-      <header className={styles.header}>
-        <h1 className={styles.title}>Вход через Яндекс ID</h1>
-        <p className={styles.lead}>{PASSKEY_STEP_LEAD}</p>
-      </header>
+      <StepHeader lead={PASSKEY_STEP_LEAD} onBack={exchange.cancel} />
       <Button
         type="button"
         isFullWidth
@@ -100,14 +93,7 @@ function YandexCodeStep({
 
   return (
     <form className={styles.form} onSubmit={onSubmit} noValidate>
-      <button type="button" className={styles.back} onClick={exchange.cancel}>
-        <ArrowLeftIcon width="18" height="18" />
-        Назад
-      </button>
-      <header className={styles.header}>
-        <h1 className={styles.title}>Вход через Яндекс ID</h1>
-        <p className={styles.lead}>Введите код двухфакторной аутентификации</p>
-      </header>
+      <StepHeader lead="Введите код двухфакторной аутентификации" onBack={exchange.cancel} />
       <TwoFactorCodeField
         registration={register('twoFactorCode')}
         kind={kind}
@@ -121,5 +107,21 @@ function YandexCodeStep({
         Войти
       </Button>
     </form>
+  );
+}
+
+/** «Назад» to the sign-in page and the step's heading, as both second steps show them. */
+function StepHeader({ lead, onBack }: { lead: string; onBack: () => void }) {
+  return (
+    <>
+      <button type="button" className={styles.back} onClick={onBack}>
+        <ArrowLeftIcon width="18" height="18" />
+        Назад
+      </button>
+      <header className={styles.header}>
+        <h1 className={styles.title}>Вход через Яндекс ID</h1>
+        <p className={styles.lead}>{lead}</p>
+      </header>
+    </>
   );
 }

@@ -4,7 +4,7 @@ import { REQUEST_FAILED } from '@portal/contracts/messages';
 import { useEffect, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
-import { fetchCurrentUser } from '@/features/auth';
+import { fetchCurrentUser, signOutLocally } from '@/features/auth';
 import { formatRussianDate, formatTime } from '@/shared/lib/format-date';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
@@ -54,8 +54,10 @@ export default function DevicesPage() {
       return;
     }
     setLeaving(null);
-    // Then auth is checked again: ending this very device's session signs out here.
-    await dispatch(fetchCurrentUser());
+    // This very device's session: signed out here, as by «Выйти из аккаунта» (not an ended session
+    // /auth would warn of). Another's: auth is checked again.
+    if (device.isCurrent) dispatch(signOutLocally());
+    else await dispatch(fetchCurrentUser());
   }
 
   return (

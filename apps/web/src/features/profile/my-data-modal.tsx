@@ -103,30 +103,30 @@ export function MyDataModal({
           error={errors.userName?.message}
           {...userName}
           onChange={(event) => {
+            // Spaces go as they are typed; a nickname of spaces alone stays, so its message
+            // says so («Поле не должно состоять только из пробелов»), not that it is empty.
             const stripped = withoutSpaces(event.target.value);
-            if (stripped !== event.target.value) event.target.value = stripped;
+            if (stripped && stripped !== event.target.value) event.target.value = stripped;
             return userName.onChange(event);
           }}
         />
-        <div className={styles.fieldsGrid}>
-          <TextField
-            label="Имя"
-            autoComplete="given-name"
-            error={errors.firstName?.message}
-            {...form.register('firstName')}
-          />
-          <TextField
-            label="Фамилия"
-            autoComplete="family-name"
-            error={errors.lastName?.message}
-            {...form.register('lastName')}
-          />
-        </div>
+        <TextField
+          label="Имя"
+          autoComplete="given-name"
+          error={errors.firstName?.message}
+          {...form.register('firstName')}
+        />
         <TextField
           label="Отчество"
           autoComplete="additional-name"
           error={errors.middleName?.message}
           {...form.register('middleName')}
+        />
+        <TextField
+          label="Фамилия"
+          autoComplete="family-name"
+          error={errors.lastName?.message}
+          {...form.register('lastName')}
         />
       </form>
     </Modal>

@@ -1,6 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type ResetPasswordForm, resetPasswordFormSchema } from '@portal/contracts/security';
 import { useForm } from 'react-hook-form';
+import { useAppDispatch } from '@/app/hooks';
+import { recheckSession } from '@/features/auth';
 import { toApiFailure } from '@/shared/api/api-failure';
 import { useMailedCode } from '@/shared/lib/use-mailed-code';
 import { Button } from '@/shared/ui/button';
@@ -41,6 +43,7 @@ export function ResetCodeStep({
   onBack,
   onPasswordReset,
 }: ResetCodeStepProps) {
+  const dispatch = useAppDispatch();
   const form = useForm<ResetPasswordForm>({
     resolver: zodResolver(resetPasswordFormSchema),
     defaultValues: { code: '', newPassword: '', repeatPassword: '', logoutAll: true },
@@ -86,6 +89,8 @@ export function ResetCodeStep({
       if (fields.newPassword?.[0]) setError('newPassword', { message: fields.newPassword[0] });
       return;
     }
+    // Signed out everywhere: if this browser's session was one of them, every tab learns it now.
+    if (logoutAll) dispatch(recheckSession());
     onPasswordReset();
   });
 

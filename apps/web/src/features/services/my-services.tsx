@@ -1,3 +1,4 @@
+import { RETRY } from '@portal/contracts/messages';
 import type { OwnerService } from '@portal/contracts/services';
 import { useState } from 'react';
 import { runtimeConfig } from '@/config/runtime-config';
@@ -54,7 +55,7 @@ export function MyServices() {
         <div className={styles.empty}>
           <p className={styles.emptyText}>Не удалось загрузить услуги</p>
           <Button variant="secondary" size="sm" onClick={services.reload}>
-            Повторить
+            {RETRY}
           </Button>
         </div>
       ) : null}

@@ -1,3 +1,4 @@
+import { RETRY } from '@portal/contracts/messages';
 import type { CatalogueItem } from '@portal/contracts/services';
 import { useState } from 'react';
 import { Button } from '@/shared/ui/button';
@@ -32,7 +33,7 @@ export function ServiceCatalogue() {
         <div className={styles.empty}>
           <p className={styles.emptyText}>Не удалось загрузить сервисы</p>
           <Button variant="secondary" size="sm" onClick={catalogue.reload}>
-            Повторить
+            {RETRY}
           </Button>
         </div>
       ) : null}

@@ -1,4 +1,4 @@
-import { NO_AUTHORISATION } from '@portal/contracts/messages';
+import { NO_AUTHORISATION, NO_CONNECTION } from '@portal/contracts/messages';
 import { memoryStorage } from '@test-support/memory-storage';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api, HttpError, msApi } from './http';
@@ -24,6 +24,55 @@ const json = (data: unknown, init?: ResponseInit) =>
 describe('http clients', () => {
   beforeEach(() => vi.stubGlobal('localStorage', memoryStorage({})));
   afterEach(() => vi.unstubAllGlobals());
+
+  it('says in Russian that there is no connection when a call gets no answer; a change is sent once', async () => {
+    const sent: string[] = [];
+    vi.stubGlobal('fetch', async (_url: string, init: RequestInit) => {
+      sent.push(String(init.method));
+      throw new TypeError('Failed to fetch');
+    });
+    await expect(msApi.post('/authms/api/Auth/login', { usernameOrEmail: 'a' })).rejects.toThrow(
+      new HttpError(NO_CONNECTION),
+    );
+    expect(sent).toEqual(['POST']);
+  });
+
+  it('asks a read once more when it got no answer, and takes the second answer', async () => {
+    vi.useFakeTimers();
+    try {
+      const sent: string[] = [];
+      vi.stubGlobal('fetch', async (_url: string, init: RequestInit) => {
+        sent.push(String(init.method));
+        if (sent.length === 1) throw new TypeError('Failed to fetch');
+        return json({ ok: true });
+      });
+      const answer = api.get('/payments/payments/user');
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect((await answer).data).toEqual({ ok: true });
+      expect(sent).toEqual(['GET', 'GET']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('gives up on an answer that never comes', async () => {
+    vi.useFakeTimers();
+    try {
+      vi.stubGlobal(
+        'fetch',
+        (_url: string, init: RequestInit) =>
+          new Promise((_resolve, reject) =>
+            init.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+          ),
+      );
+      const answer = msApi.post('/authms/api/Auth/login', {});
+      const refused = expect(answer).rejects.toThrow(NO_CONNECTION);
+      await vi.advanceTimersByTimeAsync(30_000);
+      await refused;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 
   it('refuses protected calls locally without a token, before any network', async () => {
     const sent = fakeFetch(() => json({}));

@@ -1,4 +1,4 @@
-import { NO_AUTHORISATION } from '@portal/contracts/messages';
+import { NO_AUTHORISATION, NO_CONNECTION } from '@portal/contracts/messages';
 import { runtimeConfig } from '@/config/runtime-config';
 import { readAccessToken } from './token-storage';
 
@@ -12,6 +12,11 @@ export type RequestConfig = {
    * request is refused here with 'No authorisation' and never reaches the network.
    */
   requiresAuth?: boolean;
+  /**
+   * A call that begins or ends a session (sign-in, logout): its 401 is that call's own refusal,
+   * not the stored session's end, so `onSessionRefused`'s listener is not told.
+   */
+  ownsSession?: boolean;
   /** `json` (the default) reads JSON, or the text when the answer is not JSON; `blob` a file. */
   responseType?: 'json' | 'blob';
   /** Progress of the body's upload (only an upload asks, and it is sent by XMLHttpRequest). */
@@ -36,9 +41,16 @@ export class HttpError extends Error {
   }
 }
 
-// What a call that got no answer says (the words axios used, which the toasts showed before).
-const NETWORK_ERROR = 'Network Error';
+// A call that got no answer, whether the network is down or the answer never came.
+const NETWORK_ERROR = NO_CONNECTION;
 const CANCELED = 'canceled';
+/**
+ * How long a call may wait for its answer before it counts as unanswered: longer than any the
+ * server takes (a payment's bank call gives up after 15 s). Uploads report progress and have none.
+ */
+const ANSWER_TIMEOUT_MS = 30_000;
+/** A read that got no answer is asked once more after this pause; a change never is. */
+const READ_RETRY_DELAY_MS = 1_000;
 
 type BodyMethod = <T = unknown>(
   url: string,
@@ -89,12 +101,24 @@ function headersOf(headers: Headers): Record<string, string> {
   return Object.fromEntries(headers.entries());
 }
 
+type SessionRefusedListener = (sentToken: string) => void;
+let sessionRefusedListener: SessionRefusedListener | null = null;
+
+/**
+ * Sets the one listener told when the server refuses the stored session: a 401 answering a
+ * request that carried a token (and does not own a session itself). It gets the token that was
+ * sent, and is told before the call's promise rejects. `null` removes it.
+ */
+export function onSessionRefused(listener: SessionRefusedListener | null): void {
+  sessionRefusedListener = listener;
+}
+
 type Prepared = { url: string; method: string; headers: Headers; body: BodyInit | undefined };
 
 async function sendByFetch(request: Prepared, config: RequestConfig) {
   let answer: Response;
   try {
-    answer = await fetch(request.url, { ...request, signal: config.signal });
+    answer = await fetchAnswer(request, config);
   } catch {
     throw new HttpError(config.signal?.aborted ? CANCELED : NETWORK_ERROR);
   }
@@ -103,6 +127,32 @@ async function sendByFetch(request: Prepared, config: RequestConfig) {
       ? await answer.blob()
       : parseText(await answer.text());
   return { data, status: answer.status, headers: headersOf(answer.headers) };
+}
+
+/**
+ * The answer, within ANSWER_TIMEOUT_MS; a read with no answer is tried once more (reads change
+ * nothing), a change is not (it may have reached the server: only the person repeats it).
+ */
+async function fetchAnswer(request: Prepared, config: RequestConfig): Promise<Response> {
+  const attempt = async () => {
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), ANSWER_TIMEOUT_MS);
+    const signal = config.signal
+      ? AbortSignal.any([config.signal, timeout.signal])
+      : timeout.signal;
+    try {
+      return await fetch(request.url, { ...request, signal });
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  try {
+    return await attempt();
+  } catch (error) {
+    if (request.method !== 'GET' || config.signal?.aborted) throw error;
+    await new Promise((resolve) => setTimeout(resolve, READ_RETRY_DELAY_MS));
+    return attempt();
+  }
 }
 
 /** fetch cannot report an upload's progress; XMLHttpRequest can. */
@@ -153,16 +203,14 @@ async function send<T>(
     body: encodeBody(body, headers),
   };
   const response = await (config.onUploadProgress ? sendByXhr : sendByFetch)(request, config);
+  if (response.status === 401 && token && !config.ownsSession) sessionRefusedListener?.(token);
   if (response.status < 200 || response.status >= 300) {
     throw new HttpError(`Request failed with status code ${response.status}`, response);
   }
   return response as HttpResponse<T>;
 }
 
-/**
- * A client for one API base, with the bearer token of the stored session. No request timeout:
- * uploads and payments can take long.
- */
+/** A client for one API base, with the bearer token of the stored session. */
 export function createHttpClient(base: string): HttpClient {
   return {
     get: (url, config) => send(base, 'GET', url, undefined, config),

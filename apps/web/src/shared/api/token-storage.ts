@@ -12,8 +12,35 @@ export function readAccessToken(): string | null {
   }
 }
 
+/**
+ * Set, before the token is removed, when the server refused the session: the other tabs, told of
+ * the removal by a `storage` event, read it to say why on /auth as well. A new token clears it.
+ */
+const SESSION_ENDED_KEY = 'sessionEnded';
+
 export function storeAccessToken(token: string): void {
   localStorage.setItem(ACCESS_TOKEN_STORAGE_KEY, token);
+  try {
+    localStorage.removeItem(SESSION_ENDED_KEY);
+  } catch {
+    // Stored the token, so storage works; nothing to do.
+  }
+}
+
+export function markSessionEnded(): void {
+  try {
+    localStorage.setItem(SESSION_ENDED_KEY, '1');
+  } catch {
+    // Without storage the other tabs go to /auth without the reason.
+  }
+}
+
+export function isSessionEndedMarked(): boolean {
+  try {
+    return localStorage.getItem(SESSION_ENDED_KEY) !== null;
+  } catch {
+    return false;
+  }
 }
 
 export function clearAccessToken(): void {

@@ -15,16 +15,9 @@ function storedTheme(): Theme | null {
   }
 }
 
-// Dark is the brand's default: the system decides only when it states a preference.
-function systemTheme(): Theme {
-  if (typeof matchMedia !== 'function') return DEFAULT_THEME;
-  if (matchMedia('(prefers-color-scheme: light)').matches) return 'light';
-  if (matchMedia('(prefers-color-scheme: dark)').matches) return 'dark';
-  return DEFAULT_THEME;
-}
-
+// Dark is the brand's theme until the person picks one, whatever the system prefers.
 function currentTheme(): Theme {
-  return storedTheme() ?? systemTheme();
+  return storedTheme() ?? DEFAULT_THEME;
 }
 
 function applyTheme(): void {
@@ -40,12 +33,11 @@ export function setTheme(theme: Theme): void {
 }
 
 /**
- * Puts the theme on <html> before the first render (no flash of the wrong theme) and follows the
- * system while the user has not chosen one.
+ * Puts the theme on <html> before the first render (no flash of the wrong theme) and follows a
+ * pick made in another tab.
  */
 export function initTheme(): void {
   applyTheme();
-  matchMedia('(prefers-color-scheme: light)').addEventListener('change', applyTheme);
   window.addEventListener('storage', (event) => {
     if (event.key === THEME_KEY) applyTheme();
   });

@@ -9,6 +9,12 @@ export type NewPageOptions = {
   viewport?: { width: number; height: number };
   /** The system theme the page sees; 'no-preference' is a system that says nothing. */
   colorScheme?: 'light' | 'dark' | 'no-preference';
+  /**
+   * The portal theme the person picked before (stored as the app stores it): by default the
+   * `colorScheme` asked for, so a page asked in light is light; 'none' for a visitor who never
+   * picked one (the portal is then dark, whatever the system prefers).
+   */
+  theme?: 'light' | 'dark' | 'none';
   /** localStorage entries present before the app's first script runs. */
   localStorage?: Record<string, string>;
   /** A touch screen, as a phone has: `page.touchscreen` taps like a finger. */
@@ -54,7 +60,12 @@ async function launchBrowser(): Promise<BrowserSession> {
         reducedMotion: 'reduce',
       });
       contexts.push(context);
-      if (options.localStorage) {
+      const theme = options.theme ?? options.colorScheme ?? 'dark';
+      const seeded = {
+        ...(theme === 'light' || theme === 'dark' ? { theme } : {}),
+        ...options.localStorage,
+      };
+      if (Object.keys(seeded).length > 0) {
         await context.addInitScript((entries) => {
           try {
             // Only on the first load of each tab: a reload must see what the app stored since.
@@ -64,7 +75,7 @@ async function launchBrowser(): Promise<BrowserSession> {
           } catch {
             // about:blank has no storage.
           }
-        }, options.localStorage);
+        }, seeded);
       }
       const page = await context.newPage();
       page.on('console', (message) => {

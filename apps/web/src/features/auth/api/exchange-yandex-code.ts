@@ -11,9 +11,10 @@ export async function postYandexExchange(
   code: string,
   secondFactor: Omit<YandexExchangeRequest, 'code'> = {},
 ): Promise<YandexExchangeAnswer> {
-  const { data } = await api.post<YandexExchangeAnswer>('/auth/yandex/exchange', {
-    code,
-    ...secondFactor,
-  });
+  const { data } = await api.post<YandexExchangeAnswer>(
+    '/auth/yandex/exchange',
+    { code, ...secondFactor },
+    { ownsSession: true },
+  );
   return data;
 }

@@ -14,6 +14,8 @@ export async function postPasskeySignInOptions(): Promise<PasskeyRequestOptions>
 
 /** The signed challenge → a session, like a login's. */
 export async function postPasskeySignIn(body: PasskeySignInRequest): Promise<LoginSuccessAnswer> {
-  const { data } = await msApi.post<LoginSuccessAnswer>(`${PASSKEYS}/sign-in`, body);
+  const { data } = await msApi.post<LoginSuccessAnswer>(`${PASSKEYS}/sign-in`, body, {
+    ownsSession: true,
+  });
   return data;
 }

@@ -8,6 +8,7 @@ export async function postVerifyRegistration(
   const { data } = await msApi.post<VerifyRegistrationAnswer>(
     '/authms/api/Auth/verify-registration',
     body,
+    { ownsSession: true },
   );
   return data;
 }

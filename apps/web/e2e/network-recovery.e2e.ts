@@ -1,0 +1,106 @@
+import type { Page, Route } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { waitForToast } from '../test/support/e2e/auth-helpers';
+import { setupBrowser } from '../test/support/e2e/browser';
+import {
+  newSignedInAccount,
+  openSignedInPage,
+  setupPortalWithSmtp,
+} from '../test/support/e2e/fixtures';
+
+// When the network fails: a first load that takes long shows the brand's loader, and a call that
+// gets no answer says so in Russian; once the connection is back the same button works.
+const NO_CONNECTION = 'Нет соединения с сервером. Проверьте интернет и повторите.';
+
+const world = setupPortalWithSmtp();
+const browser = setupBrowser();
+const url = (pathname: string) => `${world().portal.baseUrl}${pathname}`;
+
+async function signIn(page: Page, login: string, password: string) {
+  await page.getByLabel('Логин или почта').fill(login);
+  await page.getByLabel('Пароль', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Войти', exact: true }).click();
+}
+
+describe.each(['light', 'dark'] as const)('%s theme', (theme) => {
+  it('a slow first load shows the loader, not a blank page, until the app is in', async () => {
+    const page = await browser.newPage({ colorScheme: theme });
+    // The app's scripts are held back, as on a network that barely moves.
+    const held: Route[] = [];
+    let isHolding = true;
+    await page.route('**/assets/*.js', (route) => {
+      if (isHolding) held.push(route);
+      else void route.continue();
+    });
+    await page.goto(url('/auth'), { waitUntil: 'commit' });
+    const loader = page.locator('.boot-loader');
+    await expect
+      .poll(() => loader.evaluate((element) => getComputedStyle(element).opacity))
+      .toBe('1');
+    expect(await loader.getByText('Загрузка…').count()).toBe(1);
+
+    isHolding = false;
+    for (const route of held.splice(0)) await route.continue();
+    await page.getByLabel('Логин или почта').waitFor();
+    expect(await loader.count()).toBe(0);
+  });
+
+  it('a sign-in with the network down says there is no connection; back online, «Войти» works', async () => {
+    const account = await newSignedInAccount(world());
+    const page = await browser.newPage({ colorScheme: theme });
+    await page.goto(url('/auth'));
+    await page.getByLabel('Логин или почта').waitFor();
+    // The schemas load with the first keystroke: type while online, then lose the network.
+    await page.getByLabel('Логин или почта').fill(account.username);
+    await page.getByLabel('Пароль', { exact: true }).fill(account.password);
+    await page.context().setOffline(true);
+    browser.allowConsoleErrors(/ERR_INTERNET_DISCONNECTED/, /Failed to fetch/);
+    await page.getByRole('button', { name: 'Войти', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: NO_CONNECTION }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/auth');
+    expect(await page.getByText('Network Error').count()).toBe(0);
+
+    await page.context().setOffline(false);
+    await signIn(page, account.username, account.password);
+    await page.waitForURL((address) => address.pathname === '/');
+    // The toasts did not stop working for the visit: the library loads now that it can.
+    await waitForToast(page, 'Успешный вход');
+  });
+
+  it('a page whose code fails to load says «Нет соединения» with «Повторить», which then works', async () => {
+    const account = await newSignedInAccount(world());
+    const page = await openSignedInPage(browser, account.token, { colorScheme: theme });
+    await page.goto(url('/'));
+    await page.getByRole('heading', { level: 1, name: 'Главная' }).waitFor();
+    // The profile page's file fails to come, as on a connection that drops mid-way.
+    const failChunk = (route: Route) => route.abort('connectionreset');
+    await page.route('**/assets/profile-page-*.js', failChunk);
+    browser.allowConsoleErrors(/ERR_CONNECTION_RESET/, /dynamically imported module/);
+    await page.getByRole('link', { name: 'Личные данные' }).first().click();
+    const failed = page.getByRole('alert').filter({ hasText: 'Нет соединения' });
+    await failed.waitFor();
+    // Still failing: «Повторить» tries again and says the same; never a button that does nothing.
+    const tried = page.waitForRequest(/profile-page-/);
+    await failed.getByRole('button', { name: 'Повторить' }).click();
+    await tried;
+    await failed.waitFor();
+
+    await page.unroute('**/assets/profile-page-*.js', failChunk);
+    await failed.getByRole('button', { name: 'Повторить' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Личные данные' }).waitFor();
+    expect(await failed.count()).toBe(0);
+  });
+
+  it('a page that could not load while offline comes by itself once the browser is back online', async () => {
+    const account = await newSignedInAccount(world());
+    const page = await openSignedInPage(browser, account.token, { colorScheme: theme });
+    await page.goto(url('/'));
+    await page.getByRole('heading', { level: 1, name: 'Главная' }).waitFor();
+    await page.context().setOffline(true);
+    browser.allowConsoleErrors(/ERR_INTERNET_DISCONNECTED/, /dynamically imported module/);
+    await page.getByRole('link', { name: 'Личные данные' }).first().click();
+    await page.getByRole('alert').filter({ hasText: 'Нет соединения' }).waitFor();
+    await page.context().setOffline(false);
+    await page.getByRole('heading', { level: 1, name: 'Личные данные' }).waitFor();
+  });
+});
