@@ -1,5 +1,4 @@
 import type { LoginRequest, loginRequestSchema, PendingConfirmation } from '@portal/contracts/auth';
-import { loginPausedMessage } from '@portal/contracts/login-paused';
 import { LOGIN_PAUSED_RECOVERY, LOGIN_SUCCESS, UNKNOWN_ERROR } from '@portal/contracts/messages';
 import { PASSKEY_MESSAGES } from '@portal/contracts/passkey-messages';
 import type { PasskeyAssertion, PasskeyRequestOptions } from '@portal/contracts/passkeys';
@@ -67,8 +66,7 @@ async function resendByLogin(body: LoginRequest): Promise<string> {
  * alike): the server's text, whose minutes come from Retry-After, or null for another refusal.
  */
 function pausedText(failure: ApiFailure | undefined): string | null {
-  const seconds = failure?.status === 429 && failure.retryAfterSeconds;
-  return seconds && failure.message === loginPausedMessage(seconds) ? failure.message : null;
+  return failure?.reason === 'login_paused' ? failure.message : null;
 }
 
 type LoginFormProps = {

@@ -35,6 +35,7 @@ const reasons: ReadonlySet<unknown> = new Set<ErrorReason>([
   'proof_required',
   'code_pending',
   'account_blocked',
+  'login_paused',
 ]);
 
 function isErrorReason(value: unknown): value is ErrorReason {
