@@ -110,6 +110,14 @@ export default defineConfig({
               test: /apps[\\/]web[\\/]src[\\/]|packages[\\/]contracts[\\/]|vite[\\/]preload-helper/,
               includeDependenciesRecursively: false,
             },
+            // What only the signed-in screens show (money, dates, avatars, lists, downloads):
+            // apart from the form pieces below, so /auth's first visit takes none of it.
+            {
+              name: 'shared-display',
+              test: /apps[\\/]web[\\/]src[\\/]shared[\\/](ui[\\/](avatar|skeleton|empty-state|load-more-button|page-header)|lib[\\/](format-money|format-date|save-file)|api[\\/]get-file)\./,
+              minShareCount: 2,
+              includeDependenciesRecursively: false,
+            },
             // Small pieces several screens share (fields, buttons, icons, formatting, CSS class
             // maps): one file instead of one each. Not the pieces that bring a library of their
             // own (dialogs, the toaster, the code input), which would then load with every screen.
