@@ -12,6 +12,9 @@ import styles from './toaster.module.css';
 
 type SonnerToaster = typeof import('sonner')['Toaster'];
 
+/** Where the toasts start: below the frame's header (32 px of padding and a 40 px button). */
+const TOASTS_TOP_PX = 84;
+
 /**
  * sonner's Toaster, loaded with the first toast (see toast.ts). While sonner cannot load (no
  * connection), the toasts raised meanwhile show as plain notices, and sonner is tried again when
@@ -38,6 +41,9 @@ export function Toaster() {
         <library.Toaster
           theme={theme}
           position="top-right"
+          // Below the header's controls (the theme button, the mobile header), never over them.
+          offset={{ top: TOASTS_TOP_PX, right: 24 }}
+          mobileOffset={{ top: TOASTS_TOP_PX, right: 16, left: 16 }}
           duration={TOAST_DURATION_MS}
           richColors
           closeButton
