@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations, settled } from '../test/support/e2e/a11y-helpers';
-import { postJson, waitForToast } from '../test/support/e2e/auth-helpers';
+import { enableAuthenticator, postJson, waitForToast } from '../test/support/e2e/auth-helpers';
 import { MOBILE_VIEWPORT, setupBrowser } from '../test/support/e2e/browser';
 import { openProfile } from '../test/support/e2e/profile-helpers';
 import {
@@ -51,15 +51,19 @@ describe('«Мои данные и аккаунт» on /profile', () => {
     await waitForToast(page, 'Файл с данными скачан');
   });
 
-  it('refuses the deletion while roubles remain, saying what to do', async () => {
+  it('refuses the deletion while roubles remain, saying what to do before asking for a proof', async () => {
     const customer = await newCustomer(world());
     await topUpThroughSandbox(world(), customer, 100);
     const page = await openProfile(browser, world().portal.baseUrl, customer.token);
-    browser.allowConsoleErrors(/status of 403/, /status of 409/);
-    await askForDeletion(page, customer);
+    browser.allowConsoleErrors(/status of 409/);
+    await section(page).getByRole('button', { name: 'Удалить аккаунт' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Удалить аккаунт?' });
+    await confirm.getByRole('button', { name: 'Удалить через 7 дней' }).click();
     const refusal = page.getByTestId('deletion-refusal');
     await refusal.waitFor();
     expect(await refusal.textContent()).toMatch(/остались рубли.*поддержку/);
+    // Nobody is asked to prove who they are for an action that would be refused.
+    expect(await page.getByLabel('Текущий пароль').count()).toBe(0);
     // Still signed in: nothing happened to the account.
     await page.reload();
     await section(page).waitFor();
@@ -163,4 +167,28 @@ describe('«Мои данные и аккаунт» on /profile', () => {
       ).toBeLessThanOrEqual(MOBILE_VIEWPORT.width);
     });
   }
+});
+
+describe('destructive actions', () => {
+  it('«Удалить аккаунт» and the authenticator’s «Отключить» are red, in the section and in the dialog', async () => {
+    const customer = await newCustomer(world());
+    await enableAuthenticator(world().portal.baseUrl, customer);
+    const page = await openProfile(browser, world().portal.baseUrl, customer.token);
+    // How a button is painted: its background, text and border colours.
+    const background = (button: Locator) =>
+      button.evaluate((element) => {
+        const style = getComputedStyle(element);
+        return `${style.backgroundColor} ${style.color} ${style.borderTopColor}`;
+      });
+    const deleteButton = section(page).getByRole('button', { name: 'Удалить аккаунт' });
+    const danger = await background(deleteButton);
+    const twoFactor = page.getByTestId('two-factor');
+    expect(await background(twoFactor.getByRole('button', { name: 'Отключить' }))).toBe(danger);
+    expect(
+      await background(twoFactor.getByRole('button', { name: 'Новые резервные коды' })),
+    ).not.toBe(danger);
+    await twoFactor.getByRole('button', { name: 'Отключить' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Отключить Google Authenticator?' });
+    expect(await background(dialog.getByRole('button', { name: 'Отключить' }))).toBe(danger);
+  });
 });

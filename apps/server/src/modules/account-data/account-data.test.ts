@@ -186,6 +186,14 @@ describe('«Удалить аккаунт»: refusals', () => {
     });
   });
 
+  it('says why before it asks for a proof: roubles left answer 409, not 403', async () => {
+    const { user, headers } = await createSignedInUser(t);
+    await fundUser(t, user.id, { kopecks: 100 });
+    const answer = await scheduleDeletion(headers);
+    expect(answer.statusCode).toBe(409);
+    expect(answer.json().message).toMatch(/рубли.*поддержку/);
+  });
+
   it('is refused while a paid service runs', async () => {
     const { user, headers } = await provenUser();
     await fundUser(t, user.id, { kopecks: 1790_00 });

@@ -4,7 +4,7 @@ import type { Mailer } from '../../adapters/mail.js';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/database.js';
 import { AppError, notFound, unauthorized } from '../../http/app-error.js';
-import { findUserById, isUserErased } from '../accounts/index.js';
+import { findUserById, isUserErased, readBalances } from '../accounts/index.js';
 import { generateToken, hashToken, type SessionStore } from '../auth/index.js';
 import { hasTopUpInProgress, lockBalances } from '../payments/index.js';
 import type { EventClient, SecurityLog } from '../security-log/index.js';
@@ -38,6 +38,19 @@ export class DeletionService {
   constructor(private readonly deps: DeletionDeps) {}
 
   /**
+   * Refuses, before any proof is asked, a deletion that would be refused anyway (roubles left, a
+   * paid service, a top-up under way): the owner learns why first, not after proving who they are.
+   * `schedule` checks again under the balance lock.
+   */
+  async assertDeletable(userId: string): Promise<void> {
+    const { db, clock } = this.deps;
+    const balances = await readBalances(db, userId);
+    if (!balances) throw notFound();
+    const refusal = await refusalOf(db, userId, balances.kopecks, clock.now());
+    if (refusal) throw conflict(refusal);
+  }
+
+  /**
    * Schedules the deletion, after the route checked a fresh proof. Refused while roubles remain,
    * a paid service runs or a top-up is under way: each would be lost with the account. Every
    * session ends, the one that asked included, so that "signing in cancels" holds for all of them.
@@ -52,13 +65,8 @@ export class DeletionService {
       const balances = await lockBalances(tx, userId);
       const user = await findUserById(tx, userId);
       if (!balances || !user) throw notFound();
-      if (balances.kopecks > 0) throw conflict(ACCOUNT_DATA_MESSAGES.roublesLeft);
-      if (await hasActivePaidService(tx, userId, now)) {
-        throw conflict(ACCOUNT_DATA_MESSAGES.activeService);
-      }
-      if (await hasTopUpInProgress(tx, userId)) {
-        throw conflict(ACCOUNT_DATA_MESSAGES.topUpInProgress);
-      }
+      const refusal = await refusalOf(tx, userId, balances.kopecks, now);
+      if (refusal) throw conflict(refusal);
       const isNew = await insertDeletion(tx, {
         userId,
         requestedAt: now,
@@ -140,3 +148,16 @@ export class DeletionService {
 }
 
 const conflict = (message: string) => new AppError('conflict', message);
+
+/** Why the account cannot be deleted now, or null: each of these would be lost with it. */
+async function refusalOf(
+  executor: Executor,
+  userId: string,
+  kopecks: number,
+  now: Date,
+): Promise<string | null> {
+  if (kopecks > 0) return ACCOUNT_DATA_MESSAGES.roublesLeft;
+  if (await hasActivePaidService(executor, userId, now)) return ACCOUNT_DATA_MESSAGES.activeService;
+  if (await hasTopUpInProgress(executor, userId)) return ACCOUNT_DATA_MESSAGES.topUpInProgress;
+  return null;
+}

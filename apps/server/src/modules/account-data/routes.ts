@@ -84,7 +84,12 @@ export const accountDataRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     `${PREFIX}/deletion`,
     {
-      preHandler: [requireSession, requireRecentProof],
+      // A deletion that would be refused anyway says why before a proof is asked for.
+      preHandler: [
+        requireSession,
+        async (request) => accountDeletion.assertDeletable(sessionOf(request).userId),
+        requireRecentProof,
+      ],
       schema: {
         ...common,
         ...bearer,

@@ -21,6 +21,8 @@ type TwoFactorCodeDialogProps = {
   title: string;
   description: string;
   submitLabel: string;
+  /** The action removes protection: its button is red, as every destructive one. */
+  isDestructive?: boolean;
   onClose: () => void;
   onClosed?: () => void;
   /** Throws when the server refuses: its message becomes the toast. */
@@ -33,6 +35,7 @@ export function TwoFactorCodeDialog({
   title,
   description,
   submitLabel,
+  isDestructive = false,
   onClose,
   onClosed,
   onConfirm,
@@ -76,7 +79,13 @@ export function TwoFactorCodeDialog({
           <ModalClose>
             <Button variant="secondary">Отмена</Button>
           </ModalClose>
-          <Button type="submit" form={formId} disabled={isSubmitting} aria-busy={isSubmitting}>
+          <Button
+            type="submit"
+            form={formId}
+            variant={isDestructive ? 'danger' : 'primary'}
+            disabled={isSubmitting}
+            aria-busy={isSubmitting}
+          >
             {submitLabel}
           </Button>
         </>

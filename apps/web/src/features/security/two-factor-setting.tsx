@@ -107,7 +107,7 @@ export function TwoFactorSetting() {
               Новые резервные коды
             </Button>
             <Button
-              variant="secondary"
+              variant="danger"
               size="sm"
               onClick={() => flowDispatch(dialogOpened('disable'))}
             >
@@ -149,6 +149,7 @@ export function TwoFactorSetting() {
         title="Отключить Google Authenticator?"
         description="Вход снова будет только по паролю. Для подтверждения введите код из приложения или один из резервных кодов."
         submitLabel="Отключить"
+        isDestructive
         onClose={() => flowDispatch(dialogClosed())}
         onClosed={() => flowDispatch(dialogGone())}
         onConfirm={async (code) => {
