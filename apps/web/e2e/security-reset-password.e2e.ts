@@ -27,6 +27,44 @@ async function requestCode(page: Page, email: string) {
 }
 
 describe('/reset-password', () => {
+  it('step 2 survives a reload with its address and countdown; Back returns to step 1, Forward to step 2', async () => {
+    const account = await newSignedInAccount(world());
+    const page = await openStepOne();
+    await requestCode(page, account.email);
+    expect(new URL(page.url()).search).toBe('?step=code');
+    const countdown = page.getByRole('button', { name: /^Отправить код повторно через/ });
+    const secondsLeft = async () => {
+      const [, minutes = '0', seconds = '0'] =
+        /(\d+):(\d\d)$/.exec((await countdown.textContent()) ?? '') ?? [];
+      return Number(minutes) * 60 + Number(seconds);
+    };
+    await countdown.waitFor();
+    const before = await secondsLeft();
+
+    await page.reload();
+    await page.getByLabel('Введите код').waitFor();
+    expect(await page.getByText(account.email).isVisible()).toBe(true);
+    // The countdown goes on from where it was, not from the start.
+    await countdown.waitFor();
+    expect(await secondsLeft()).toBeLessThanOrEqual(before);
+
+    await page.goBack();
+    await page.getByPlaceholder('Ваш email').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/reset-password');
+    expect(await page.getByPlaceholder('Ваш email').inputValue()).toBe(account.email);
+
+    await page.goForward();
+    await page.getByLabel('Введите код').waitFor();
+    // Step 2 works after all of it: the mailed code resets the password.
+    const code = codeIn((await world().smtp.waitForLetter(account.email)).text);
+    await page.getByLabel('Введите код').fill(code);
+    await page.getByLabel('Новый пароль', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel('Повторите пароль').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Обновить пароль' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Пароль обновлен' }).waitFor();
+    expect(new URL(page.url()).search).toBe('');
+  });
+
   it('step 1 checks the address and links back to /auth', async () => {
     const page = await openStepOne();
     expect(await page.getByText('Укажите почту, пароль к которой вы забыли').isVisible()).toBe(
