@@ -45,6 +45,7 @@ export function TwoFactorCodeDialog({
     register,
     handleSubmit,
     reset,
+    setError,
     clearErrors,
     formState: { errors, isSubmitting },
   } = useForm<{ code: string }>({
@@ -61,7 +62,11 @@ export function TwoFactorCodeDialog({
     try {
       await onConfirm(code);
     } catch (error) {
-      notify.error(toApiFailure(error).text);
+      // Shown once: under the field when the code is what was refused, else as a toast.
+      const failure = toApiFailure(error);
+      const codeProblem = failure.status === 400 ? failure.errors.code?.[0] : undefined;
+      if (codeProblem) setError('code', { message: codeProblem }, { shouldFocus: true });
+      else notify.error(failure.text);
     }
   });
 
