@@ -58,6 +58,9 @@ export function lazyPage(load: () => Promise<PageModule>) {
     });
 
     if (loaded) return createElement(loaded);
+    // The load starts with the render, as React.lazy's does, not a commit later in the effect
+    // (which only follows it): one promise however often this runs.
+    if (!hasFailed) loadPage().catch(() => {});
     if (hasFailed) {
       return (
         <div className={styles.failed} role="alert">
