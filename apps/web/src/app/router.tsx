@@ -30,8 +30,8 @@ const FIRST_PAGE_WAIT_MS = 250;
 /**
  * Resolves once the page of `pathname` is loaded (only /auth's page is listed in its index.html,
  * apps/web/route-preloads.ts), or after FIRST_PAGE_WAIT_MS, or at once for any other address:
- * the first render then shows the page rather than a frame of the loader. A failed load leaves it
- * to the page's boundary, as any later load.
+ * the first render then shows the page rather than a frame of the loader. A failed load is the
+ * page's to show («Нет соединения» with «Повторить», shared/ui/lazy-page.tsx), as any later load.
  */
 export function firstPageLoaded(pathname: string): Promise<void> {
   if (pathname !== paths.auth.path) return Promise.resolve();
