@@ -1,4 +1,10 @@
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type Page,
+  type Request,
+} from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
 
@@ -33,8 +39,13 @@ export type BrowserSession = {
    * those matching `allowed` (or allowed earlier in the test). Closes the test's pages.
    */
   expectNoConsoleErrors(allowed?: (string | RegExp)[]): Promise<void>;
+  /** What a failed test's pages show and asked: their address, text and last requests. */
+  describePages(): Promise<string>;
   close(): Promise<void>;
 };
+
+/** How many of a page's last requests a failed test prints. */
+const REQUESTS_KEPT = 15;
 
 async function launchBrowser(): Promise<BrowserSession> {
   const browser: Browser = await chromium.launch({
@@ -43,6 +54,7 @@ async function launchBrowser(): Promise<BrowserSession> {
     headless: true,
   });
   let contexts: BrowserContext[] = [];
+  let pages: { page: Page; requests: string[]; pending: Set<Request> }[] = [];
   let problems: ConsoleProblem[] = [];
   let allowedInTest: (string | RegExp)[] = [];
 
@@ -78,6 +90,25 @@ async function launchBrowser(): Promise<BrowserSession> {
         }, seeded);
       }
       const page = await context.newPage();
+      const requests: string[] = [];
+      const pending = new Set<Request>();
+      pages.push({ page, requests, pending });
+      const started = Date.now();
+      const keep = (line: string) => {
+        requests.push(`+${Date.now() - started} ms ${line}`);
+        if (requests.length > REQUESTS_KEPT) requests.shift();
+      };
+      page.on('request', (request) => pending.add(request));
+      page.on('requestfinished', (request) => {
+        pending.delete(request);
+        void request.response().then((response) => {
+          keep(`${request.method()} ${request.url()} → ${response?.status() ?? '?'}`);
+        });
+      });
+      page.on('requestfailed', (request) => {
+        pending.delete(request);
+        keep(`${request.method()} ${request.url()} ✗ ${request.failure()?.errorText ?? ''}`);
+      });
       page.on('console', (message) => {
         if (message.type() === 'error') {
           const location = message.location();
@@ -102,10 +133,29 @@ async function launchBrowser(): Promise<BrowserSession> {
         .map((problem) => `${problem.text} — on ${problem.url}`);
       problems = [];
       allowedInTest = [];
+      pages = [];
       const closing = contexts;
       contexts = [];
       await Promise.all(closing.map((context) => context.close()));
       expect(unexpected, 'unexpected console errors in the browser').toEqual([]);
+    },
+
+    async describePages() {
+      const described = await Promise.all(
+        pages.map(async ({ page, requests, pending }) => {
+          const text = await page
+            .evaluate(() => document.body?.innerText ?? '')
+            .catch((error: unknown) => `(не прочитан: ${String(error)})`);
+          const shown = text.replace(/\s+/g, ' ').slice(0, 600);
+          return [
+            `page ${page.url()}`,
+            `  text: ${shown}`,
+            ...requests.map((line) => `  ${line}`),
+            ...[...pending].map((request) => `  unanswered: ${request.method()} ${request.url()}`),
+          ];
+        }),
+      );
+      return described.flat().join('\n');
     },
 
     async close() {
@@ -127,7 +177,13 @@ export function setupBrowser(): BrowserSession {
   beforeAll(async () => {
     session = await launchBrowser();
   });
-  afterEach(async () => {
+  afterEach(async (context) => {
+    // A failed test says what its pages showed: a flaky failure seen once in CI can be read.
+    if (context.task.result?.state === 'fail' && session) {
+      console.error(
+        `${context.task.name}: the pages at the failure\n${await session.describePages()}`,
+      );
+    }
     await session?.expectNoConsoleErrors();
   });
   afterAll(async () => {
@@ -137,6 +193,7 @@ export function setupBrowser(): BrowserSession {
     newPage: (options) => current().newPage(options),
     allowConsoleErrors: (...patterns) => current().allowConsoleErrors(...patterns),
     expectNoConsoleErrors: (allowed) => current().expectNoConsoleErrors(allowed),
+    describePages: () => current().describePages(),
     close: () => current().close(),
   };
 }
