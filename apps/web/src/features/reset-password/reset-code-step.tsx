@@ -11,6 +11,7 @@ import { ArrowLeftIcon } from '@/shared/ui/icons';
 import { NewPasswordFields } from '@/shared/ui/new-password-fields';
 import { ResendCodeButton } from '@/shared/ui/resend-code-button';
 import { TextField } from '@/shared/ui/text-field';
+import { notify } from '@/shared/ui/toast';
 import { postForgotPassword } from './api/forgot-password';
 import { postResetPassword } from './api/reset-password';
 import styles from './reset-password.module.css';
@@ -81,12 +82,14 @@ export function ResetCodeStep({
         logoutEverywhere: logoutAll,
       });
     } catch (error) {
-      // Server errors are not shown as toasts here. A refused code keeps the user on this step
-      // with the server's reason under the code; a refused password shows the rule it broke.
+      // A refused code keeps the user on this step with the server's reason under the code; a
+      // refused password shows the rule it broke. Anything else (no answer, the server down, a
+      // pause) is a toast: the spec swallowed it, which left a press with no answer at all.
       const failure = toApiFailure(error);
       const fields = failure.status === 400 ? failure.errors : {};
       if (fields.code?.[0]) setError('code', { message: fields.code[0] });
       if (fields.newPassword?.[0]) setError('newPassword', { message: fields.newPassword[0] });
+      if (!fields.code?.[0] && !fields.newPassword?.[0]) notify.error(failure.text);
       return;
     }
     // Signed out everywhere: if this browser's session was one of them, every tab learns it now.

@@ -7,6 +7,7 @@ import { toApiFailure } from '@/shared/api/api-failure';
 import { Button } from '@/shared/ui/button';
 import { ArrowLeftIcon } from '@/shared/ui/icons';
 import { TextField } from '@/shared/ui/text-field';
+import { notify } from '@/shared/ui/toast';
 import { postForgotPassword } from './api/forgot-password';
 import styles from './reset-password.module.css';
 
@@ -47,10 +48,12 @@ export function ResetEmailStep({
       await postForgotPassword(email);
       onCodeSent(email);
     } catch (error) {
-      // The reset steps show only the field messages of a 400; anything else is swallowed.
+      // A refused address is said under the field; anything else (no answer, the server down, a
+      // pause) is a toast, not swallowed as the spec had it: a press always gets an answer.
       const failure = toApiFailure(error);
       const message = failure.status === 400 ? Object.values(failure.errors).flat()[0] : undefined;
       if (message) setError('email', { message });
+      else notify.error(failure.text);
     }
   });
 

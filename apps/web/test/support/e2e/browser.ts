@@ -101,9 +101,11 @@ async function launchBrowser(): Promise<BrowserSession> {
       page.on('request', (request) => pending.add(request));
       page.on('requestfinished', (request) => {
         pending.delete(request);
-        void request.response().then((response) => {
-          keep(`${request.method()} ${request.url()} → ${response?.status() ?? '?'}`);
-        });
+        // The page may be closed before its answer is read: the line is then left out.
+        request.response().then(
+          (response) => keep(`${request.method()} ${request.url()} → ${response?.status() ?? '?'}`),
+          () => {},
+        );
       });
       page.on('requestfailed', (request) => {
         pending.delete(request);
