@@ -110,11 +110,12 @@ export default defineConfig({
               test: /apps[\\/]web[\\/]src[\\/]|packages[\\/]contracts[\\/]|vite[\\/]preload-helper/,
               includeDependenciesRecursively: false,
             },
-            // What only the signed-in screens show (money, dates, avatars, lists, downloads):
-            // apart from the form pieces below, so /auth's first visit takes none of it.
+            // What only the signed-in screens show (money, dates, avatars, lists, downloads) or
+            // their dialogs use (a refusal shown once, a request given up on closing): apart from
+            // the form pieces below, so /auth's first visit takes none of it.
             {
               name: 'shared-display',
-              test: /apps[\\/]web[\\/]src[\\/]shared[\\/](ui[\\/](avatar|skeleton|empty-state|load-more-button|page-header)|lib[\\/](format-money|format-date|save-file)|api[\\/]get-file)\./,
+              test: /apps[\\/]web[\\/]src[\\/]shared[\\/](ui[\\/](avatar|skeleton|empty-state|load-more-button|page-header)|lib[\\/](format-money|format-date|save-file|show-failure|use-unmount-signal)|api[\\/]get-file)\./,
               minShareCount: 2,
               includeDependenciesRecursively: false,
             },

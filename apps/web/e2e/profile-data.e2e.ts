@@ -118,7 +118,7 @@ describe('/profile', () => {
     expect((await userOf(portal.baseUrl, account.token)).userName).toBe(account.username);
   });
 
-  it('shows the server’s refusal of a taken nickname as a toast', async () => {
+  it('shows the server’s refusal of a taken nickname under the field', async () => {
     const { portal, smtp, account: other } = env();
     const account = await createSignedInAccount(portal.baseUrl, smtp);
     const page = await openProfile(browser, portal.baseUrl, account.token);
@@ -128,7 +128,10 @@ describe('/profile', () => {
     await dialog.getByLabel('Никнейм').fill(other.username);
     await dialog.getByLabel('Отчество').fill('Ильич');
     await dialog.getByRole('button', { name: 'Сохранить' }).click();
-    await waitForToast(page, 'Этот никнейм уже занят');
+    const nickname = dialog.getByLabel('Никнейм');
+    await expect.poll(() => nickname.getAttribute('aria-invalid')).toBe('true');
+    const message = page.locator(`#${await nickname.getAttribute('aria-describedby')}`);
+    expect(await message.textContent()).toBe('Этот никнейм уже занят');
     expect((await userOf(portal.baseUrl, account.token)).userName).toBe(account.username);
   });
 

@@ -90,11 +90,18 @@ export default function RegisterForm({ draft, onCodeOnItsWay }: RegisterFormProp
         });
         return;
       }
+      // Shown once, as shared/lib/show-failure.ts does it for the signed-in forms (written out
+      // here: that module is not loaded on /auth, whose bytes are counted): under each field the
+      // answer names, else as toasts.
+      let isUnderField = false;
       for (const [field, messages] of Object.entries(failure.errors)) {
         const formField = formFieldOf[field];
-        if (formField && messages[0]) setError(formField, { message: messages[0] });
+        if (formField && messages[0]) {
+          setError(formField, { message: messages[0] }, { shouldFocus: !isUnderField });
+          isUnderField = true;
+        }
       }
-      for (const text of registrationErrorTexts(failure)) notify.error(text);
+      if (!isUnderField) for (const text of registrationErrorTexts(failure)) notify.error(text);
       return;
     }
     notify.success(result.payload.message);

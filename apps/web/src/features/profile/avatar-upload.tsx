@@ -2,8 +2,9 @@ import { AVATAR_MIME_TYPES } from '@portal/contracts/constants';
 import { AVATAR_WRONG_TYPE } from '@portal/contracts/messages';
 import { useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
-import { selectUser, userMerged } from '@/features/auth';
+import { fetchCurrentUser, selectUser, userMerged } from '@/features/auth';
 import { toApiFailure } from '@/shared/api/api-failure';
+import { useUnmountSignal } from '@/shared/lib/use-unmount-signal';
 import { Avatar } from '@/shared/ui/avatar';
 import { Button } from '@/shared/ui/button';
 import { notify } from '@/shared/ui/toast';
@@ -16,6 +17,12 @@ const ACCEPTED: readonly string[] = AVATAR_MIME_TYPES;
 /**
  * The avatar: a PNG or JPEG is chosen, a progress bar counts the upload in percent, then a
  * second call sets it; success shows the server's message, an error shows it and resets the upload.
+ *
+ * Closing «Мои данные» before the avatar is set gives it up: the call in flight is aborted and its
+ * answer ignored (no toast, no new picture). Aborted during the upload, the avatar stays as it
+ * was: the file may have been stored, but only `update-avatar` makes it the avatar, and that call
+ * is never sent. Aborted during `update-avatar`, the server may have set it before the abort
+ * reached it, so the user is read again and the page shows whichever avatar the server kept.
  */
 export function AvatarUpload() {
   const dispatch = useAppDispatch();
@@ -23,6 +30,7 @@ export function AvatarUpload() {
   const inputRef = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const isBusy = progress !== null;
+  const closingSignal = useUnmountSignal();
 
   function reset() {
     setProgress(null);
@@ -35,16 +43,28 @@ export function AvatarUpload() {
       reset();
       return;
     }
+    const signal = closingSignal();
+    let isSetting = false;
     setProgress(0);
     try {
-      const { data: address } = await uploadFile(file, setProgress);
-      const { message } = await updateAvatar(address);
+      const { data: address } = await uploadFile(file, setProgress, signal);
+      if (signal.aborted) return;
+      isSetting = true;
+      const { message } = await updateAvatar(address, signal);
+      if (signal.aborted) {
+        void dispatch(fetchCurrentUser());
+        return;
+      }
       dispatch(userMerged({ avatarUrl: address }));
       notify.success(message);
     } catch (error) {
+      if (signal.aborted) {
+        if (isSetting) void dispatch(fetchCurrentUser());
+        return;
+      }
       notify.error(toApiFailure(error).text);
     } finally {
-      reset();
+      if (!signal.aborted) reset();
     }
   }
 

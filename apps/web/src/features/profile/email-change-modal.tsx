@@ -6,11 +6,12 @@ import {
   emailChangeCodeFormSchema,
   emailChangeNewEmailFormSchema,
 } from '@portal/contracts/profile';
-import { useReducer } from 'react';
+import { useEffect, useReducer, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { useAppDispatch } from '@/app/hooks';
-import { userMerged } from '@/features/auth';
+import { fetchCurrentUser, userMerged } from '@/features/auth';
 import { type ApiFailure, toApiFailure } from '@/shared/api/api-failure';
+import { showFailure } from '@/shared/lib/show-failure';
 import { Modal } from '@/shared/ui/modal';
 import { notify } from '@/shared/ui/toast';
 import {
@@ -55,6 +56,11 @@ function failureText(failure: ApiFailure, field: string): string {
 /**
  * The e-mail change: a code to the current address, the new address, a code to the new address,
  * then 'Почта обновлена'. Codes are digits only.
+ *
+ * Closing the dialog gives up the call in flight: it is aborted and its answer ignored, so a
+ * closed dialog never moves on a step nor toasts. A letter already sent stays sent (its code
+ * simply expires). The last call changes the address: aborted, it may still have reached the
+ * server, so the user is read again and the profile shows the address the server kept.
  */
 export function EmailChangeModal({
   currentEmail,
@@ -73,27 +79,46 @@ export function EmailChangeModal({
     defaultValues: { email: '' },
   });
 
+  // The calls of this opening; aborted on closing (and on leaving the page).
+  const callsRef = useRef<AbortController | null>(null);
+  const callsSignal = () => {
+    callsRef.current ??= new AbortController();
+    return callsRef.current.signal;
+  };
+  useEffect(() => () => callsRef.current?.abort(), []);
+
   function close(open: boolean) {
     if (open) return onOpenChange(true);
     onOpenChange(false);
+    callsRef.current?.abort();
+    callsRef.current = null;
     dispatch(closed());
     emailForm.reset({ email: '' });
   }
 
-  /** The call, with the step's buttons and boxes waiting until it ends. */
-  async function run<T>(call: () => Promise<T>): Promise<T> {
+  /**
+   * The call, with the step's buttons and boxes waiting until it ends: its answer, or null when
+   * the dialog closed meanwhile (then a failure is not thrown either: nobody is there to see it).
+   */
+  async function run<T>(call: (signal: AbortSignal) => Promise<T>): Promise<{ answer: T } | null> {
+    const signal = callsSignal();
     dispatch(callStarted());
     try {
-      return await call();
+      const answer = await call(signal);
+      return signal.aborted ? null : { answer };
+    } catch (error) {
+      if (signal.aborted) return null;
+      throw error;
     } finally {
-      dispatch(callEnded());
+      if (!signal.aborted) dispatch(callEnded());
     }
   }
 
   async function sendCurrentCode() {
     try {
-      const { message } = await run(requestCurrentEmailCode);
-      if (message) notify.success(message);
+      const sent = await run(requestCurrentEmailCode);
+      if (!sent) return;
+      if (sent.answer.message) notify.success(sent.answer.message);
       dispatch(currentCodeSent());
     } catch (error) {
       notify.error(toApiFailure(error).text);
@@ -107,11 +132,16 @@ export function EmailChangeModal({
     }
     try {
       if (step === 'current-code') {
-        await run(() => verifyCurrentEmail(value));
-        dispatch(currentEmailVerified());
+        if (await run((signal) => verifyCurrentEmail(value, signal))) {
+          dispatch(currentEmailVerified());
+        }
       } else {
-        const answer = await run(() => confirmNewEmail(value));
-        appDispatch(userMerged({ email: answer.email }));
+        const confirmed = await run((signal) => confirmNewEmail(value, signal));
+        if (!confirmed) {
+          void appDispatch(fetchCurrentUser());
+          return;
+        }
+        appDispatch(userMerged({ email: confirmed.answer.email }));
         dispatch(emailChanged());
       }
     } catch (error) {
@@ -122,7 +152,8 @@ export function EmailChangeModal({
         emailForm.setError('email', { message: refusedEmail });
         return;
       }
-      dispatch(codeRefused(failureText(failure, 'code')));
+      // Shown once: under the code's boxes when the code was refused, else as a toast.
+      showFailure(failure, ['code'], (_, { message }) => dispatch(codeRefused(message)));
     }
   }
 
@@ -133,19 +164,21 @@ export function EmailChangeModal({
 
   const sendNewEmail = emailForm.handleSubmit(async ({ email }) => {
     try {
-      const answer = await run(() => submitNewEmail(email));
-      notify.success(answer.message);
+      const sent = await run((signal) => submitNewEmail(email, signal));
+      if (!sent) return;
+      notify.success(sent.answer.message);
       dispatch(newCodeSent(email));
     } catch (error) {
-      emailForm.setError('email', { message: failureText(toApiFailure(error), 'email') });
+      showFailure(toApiFailure(error), ['email'], emailForm.setError);
     }
   });
 
   async function resendNewCode() {
     try {
-      const answer = await run(() => submitNewEmail(flow.newEmail));
-      notify.success(answer.message);
+      const sent = await run((signal) => submitNewEmail(flow.newEmail, signal));
+      if (sent) notify.success(sent.answer.message);
     } catch (error) {
+      // The address is not on this step: its refusal is a toast.
       notify.error(failureText(toApiFailure(error), 'email'));
     }
   }

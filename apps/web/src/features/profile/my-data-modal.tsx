@@ -7,6 +7,7 @@ import { useForm } from 'react-hook-form';
 import { useAppDispatch } from '@/app/hooks';
 import { userMerged } from '@/features/auth';
 import { toApiFailure } from '@/shared/api/api-failure';
+import { showFailure } from '@/shared/lib/show-failure';
 import { Button } from '@/shared/ui/button';
 import { Modal, ModalClose } from '@/shared/ui/modal';
 import { TextField } from '@/shared/ui/text-field';
@@ -65,12 +66,9 @@ export function MyDataModal({
       notify.success(message);
       onOpenChange(false);
     } catch (error) {
+      // Shown once: under each field refused (a taken nickname too), else as toasts.
       const failure = toApiFailure(error);
-      for (const text of profileErrorTexts(failure)) notify.error(text);
-      for (const field of FIELDS) {
-        const message = failure.errors[field]?.[0];
-        if (message) form.setError(field, { message });
-      }
+      showFailure(failure, FIELDS, form.setError, profileErrorTexts(failure));
     } finally {
       setIsSaving(false);
     }

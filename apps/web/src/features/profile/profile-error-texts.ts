@@ -7,7 +7,8 @@ import {
 import type { ApiFailure } from '@/shared/api/api-failure';
 
 /**
- * The toasts of a refused profile update: a 400 shows each message of `errors` once (else
+ * The toasts of a refused profile update, when it names none of the form's fields (those show
+ * under the fields, `my-data-modal.tsx`): a 400 shows each message of `errors` once (else
  * 'Произошла неизвестная ошибка'); 401 the server's message, else 'Недействительный токен'; 404 the
  * server's message, else 'Пользователь не найден'; any other failure 'Ошибка при обновлении
  * профиля'. A 409 (a taken nickname) carries `errors` like a 400 and is shown the same way.

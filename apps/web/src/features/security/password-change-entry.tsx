@@ -5,6 +5,7 @@ import { useReducer } from 'react';
 import { useForm } from 'react-hook-form';
 import { useAppSelector } from '@/app/hooks';
 import { toApiFailure } from '@/shared/api/api-failure';
+import { showFailure } from '@/shared/lib/show-failure';
 import { useMailedCode } from '@/shared/lib/use-mailed-code';
 import { Button } from '@/shared/ui/button';
 import { Modal } from '@/shared/ui/modal';
@@ -82,8 +83,10 @@ export function PasswordChangeEntry() {
       await postPasswordChangeCodeCheck({ code });
       dispatch(codeAccepted());
     } catch (error) {
-      const failure = toApiFailure(error);
-      dispatch(codeRefused(failure.errors.code?.[0] ?? failure.text));
+      // Shown once: under the boxes when the code was refused, else as a toast.
+      showFailure(toApiFailure(error), ['code'], (_, { message }) =>
+        dispatch(codeRefused(message)),
+      );
     }
   }
 
@@ -111,15 +114,15 @@ export function PasswordChangeEntry() {
         dispatch(saveRefused({}));
         return;
       }
-      notify.error(failure.text);
-      const { code, oldPassword: oldPasswordError, newPassword: newPasswordError } = failure.errors;
-      if (code?.[0]) {
-        dispatch(saveRefused({ codeError: code[0] }));
+      // Shown once: a refused code back on the code step, under its box; a refused password
+      // under its field; anything else as a toast.
+      const codeError = failure.errors.code?.[0];
+      if (codeError) {
+        dispatch(saveRefused({ codeError }));
         return;
       }
-      if (oldPasswordError?.[0]) form.setError('oldPassword', { message: oldPasswordError[0] });
-      if (newPasswordError?.[0]) form.setError('newPassword', { message: newPasswordError[0] });
       dispatch(saveRefused({}));
+      showFailure(failure, ['oldPassword', 'newPassword'], form.setError);
     }
   });
 

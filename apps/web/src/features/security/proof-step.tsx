@@ -5,6 +5,7 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useAppSelector } from '@/app/hooks';
 import { selectUser } from '@/features/auth';
 import { toApiFailure } from '@/shared/api/api-failure';
+import { showFailure } from '@/shared/lib/show-failure';
 import { useMailedCode } from '@/shared/lib/use-mailed-code';
 import { Button } from '@/shared/ui/button';
 import { CodeInput } from '@/shared/ui/code-input';
@@ -23,7 +24,12 @@ type ProofStepProps = {
   onCancel: () => void;
 };
 
-type FieldErrors = Partial<Record<keyof ProofRequest, string[]>>;
+/** The boxes of the step, as the server names them; the step shows one at a time. */
+const PROOF_FIELDS = [
+  'password',
+  'code',
+  'emailCode',
+] as const satisfies readonly (keyof ProofRequest)[];
 
 /** The way offered first: the authenticator when it is on, else the password, else a letter. */
 function firstWay(methods: ProofMethod[]): ProofMethod {
@@ -77,15 +83,11 @@ export function ProofStep({ onProven, onCancel }: ProofStepProps) {
     try {
       await postProof(answer);
     } catch (error) {
-      const failure = toApiFailure(error);
-      const fields: FieldErrors = failure.errors;
-      const message = fields.password?.[0] ?? fields.code?.[0] ?? fields.emailCode?.[0];
-      if (message) {
+      // Shown once: under the one box of the step when it was refused, else as a toast.
+      showFailure(toApiFailure(error), PROOF_FIELDS, (_, { message }) => {
         setError(message);
         setCode('');
-      } else {
-        notify.error(failure.text);
-      }
+      });
       setIsBusy(false);
       return;
     }

@@ -5,10 +5,10 @@ import { useEffect, useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { toApiFailure } from '@/shared/api/api-failure';
+import { showFailure } from '@/shared/lib/show-failure';
 import { Button } from '@/shared/ui/button';
 import { Modal, ModalClose } from '@/shared/ui/modal';
 import { TextField } from '@/shared/ui/text-field';
-import { notify } from '@/shared/ui/toast';
 import styles from './security.module.css';
 
 /** Empty: 'Заполните поле'; otherwise six digits or a recovery code. */
@@ -63,10 +63,7 @@ export function TwoFactorCodeDialog({
       await onConfirm(code);
     } catch (error) {
       // Shown once: under the field when the code is what was refused, else as a toast.
-      const failure = toApiFailure(error);
-      const codeProblem = failure.status === 400 ? failure.errors.code?.[0] : undefined;
-      if (codeProblem) setError('code', { message: codeProblem }, { shouldFocus: true });
-      else notify.error(failure.text);
+      showFailure(toApiFailure(error), ['code'], setError);
     }
   });
 

@@ -9,6 +9,7 @@ import { useForm } from 'react-hook-form';
 import { useAppDispatch } from '@/app/hooks';
 import { setRequiresTwoFactor } from '@/features/auth';
 import { isProofRequired, toApiFailure } from '@/shared/api/api-failure';
+import { showFailure } from '@/shared/lib/show-failure';
 import { Button } from '@/shared/ui/button';
 import { Modal, ModalClose } from '@/shared/ui/modal';
 import { TextField } from '@/shared/ui/text-field';
@@ -61,6 +62,7 @@ export function TwoFactorConnectDialog({
   const {
     register,
     handleSubmit,
+    setError,
     clearErrors,
     formState: { errors, isSubmitting },
   } = useForm<TwoFactorSetupForm>({
@@ -82,7 +84,8 @@ export function TwoFactorConnectDialog({
         return;
       }
       dispatch(setRequiresTwoFactor(false));
-      notify.error(failure.text);
+      // A refused code under the field, anything else as a toast: shown once.
+      showFailure(failure, ['code'], setError);
     }
   });
 

@@ -13,8 +13,9 @@ import { useAppSelector } from '@/app/hooks';
 import { selectUser } from '@/features/auth';
 import { toApiFailure } from '@/shared/api/api-failure';
 import { formatRoubles } from '@/shared/lib/format-money';
+import { showFailure } from '@/shared/lib/show-failure';
+import { useUnmountSignal } from '@/shared/lib/use-unmount-signal';
 import { ChevronRightIcon } from '@/shared/ui/icons';
-import { notify } from '@/shared/ui/toast';
 import { createTopUpPayment } from './api/create-top-up-payment';
 import { paymentErrorText } from './payment-error-text';
 import { PaymentMethodIcon } from './payment-method-icon';
@@ -31,6 +32,12 @@ const METHOD_HINTS: Record<OfferedPaymentMethod, string> = {
  * and the methods. Choosing a method starts the payment; while that request is in flight the list
  * is dimmed and disabled, and on success the browser leaves for the payment page. Every refusal
  * of the amount (the form's rule or the server's limits) shows under the field, not as a toast.
+ *
+ * Closing the dialog (it unmounts the form) gives the request up: it is aborted, and an answer
+ * that still comes is ignored, so the browser never leaves for a payment the person walked away
+ * from. A payment the server created all the same is left alone: it waits unpaid, listed in the
+ * history as pending with its page until that expires, and the reconciliation
+ * (apps/server/src/modules/payments/reconcile.ts) cancels it at the bank once long expired.
  */
 export function TopUpForm() {
   const user = useAppSelector(selectUser);
@@ -49,22 +56,25 @@ export function TopUpForm() {
   });
   const amount = watch('amount');
   const isBusy = pendingMethod !== null;
+  const closingSignal = useUnmountSignal();
 
   const pay = (method: OfferedPaymentMethod) =>
     handleSubmit(async ({ amount: roubles }) => {
       if (!user) return;
+      const signal = closingSignal();
       setPendingMethod(method);
       try {
         const address = await createTopUpPayment(
           method,
           buildTopUpPayment({ userId: user.id, email: user.email, amount: roubles }),
+          signal,
         );
+        if (signal.aborted) return;
         // The list stays disabled: the page is being replaced by the payment page.
         window.location.assign(address);
       } catch (error) {
-        const amountError = toApiFailure(error).errors.amount?.[0];
-        if (amountError) setError('amount', { message: amountError }, { shouldFocus: true });
-        else notify.error(paymentErrorText(error));
+        if (signal.aborted) return;
+        showFailure(toApiFailure(error), ['amount'], setError, paymentErrorText(error));
         setPendingMethod(null);
       }
     })();

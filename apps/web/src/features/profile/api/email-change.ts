@@ -4,32 +4,52 @@ import { msApi } from '@/shared/api/http';
 // The real e-mail change: code to the current address → new address → its code; only then the
 // address changes (docs/decisions/0013-usernames-email-change-reset-sign-out.md).
 const base = '/authms/api/Auth/email-change';
-const options = { requiresAuth: true } as const;
+/** `signal`: the dialog closed meanwhile (`email-change-modal.tsx`). */
+const options = (signal?: AbortSignal) => ({ requiresAuth: true, signal });
 
-export async function requestCurrentEmailCode(): Promise<EmailChangeStepAnswer> {
+export async function requestCurrentEmailCode(
+  signal?: AbortSignal,
+): Promise<EmailChangeStepAnswer> {
   const { data } = await msApi.post<EmailChangeStepAnswer>(
     `${base}/request-code`,
     undefined,
-    options,
+    options(signal),
   );
   return data;
 }
 
-export async function verifyCurrentEmail(code: string): Promise<EmailChangeStepAnswer> {
+export async function verifyCurrentEmail(
+  code: string,
+  signal?: AbortSignal,
+): Promise<EmailChangeStepAnswer> {
   const { data } = await msApi.post<EmailChangeStepAnswer>(
     `${base}/verify-current`,
     { code },
-    options,
+    options(signal),
   );
   return data;
 }
 
-export async function submitNewEmail(email: string): Promise<EmailChangeStepAnswer> {
-  const { data } = await msApi.post<EmailChangeStepAnswer>(`${base}/new-email`, { email }, options);
+export async function submitNewEmail(
+  email: string,
+  signal?: AbortSignal,
+): Promise<EmailChangeStepAnswer> {
+  const { data } = await msApi.post<EmailChangeStepAnswer>(
+    `${base}/new-email`,
+    { email },
+    options(signal),
+  );
   return data;
 }
 
-export async function confirmNewEmail(code: string): Promise<EmailChangeConfirmAnswer> {
-  const { data } = await msApi.post<EmailChangeConfirmAnswer>(`${base}/confirm`, { code }, options);
+export async function confirmNewEmail(
+  code: string,
+  signal?: AbortSignal,
+): Promise<EmailChangeConfirmAnswer> {
+  const { data } = await msApi.post<EmailChangeConfirmAnswer>(
+    `${base}/confirm`,
+    { code },
+    options(signal),
+  );
   return data;
 }

@@ -28,22 +28,26 @@ function newIdempotencyKey(): string {
 
 /**
  * Starts a top-up and answers the address to send the browser to: the card checkout page
- * (`Payment/create` → `data.paymentUrl`) or the SBP page (`Payment/sbp/qr` → `data`).
+ * (`Payment/create` → `data.paymentUrl`) or the SBP page (`Payment/sbp/qr` → `data`). `signal`
+ * gives it up when the dialog closes (`top-up-form.tsx`).
  */
 export async function createTopUpPayment(
   method: OfferedPaymentMethod,
   payload: PaymentRequest,
+  signal?: AbortSignal,
 ): Promise<string> {
   const headers = { 'Idempotency-Key': newIdempotencyKey() };
   if (method === 'card') {
     const { data } = await msApi.post<unknown>('/paymentms/api/Payment/create', payload, {
       headers,
+      signal,
     });
     throwIfRefused(data);
     return cardPaymentAnswerSchema.parse(data).data.paymentUrl;
   }
   const { data } = await msApi.post<unknown>('/paymentms/api/Payment/sbp/qr', payload, {
     headers,
+    signal,
   });
   throwIfRefused(data);
   return sbpPaymentAnswerSchema.parse(data).data;
