@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import { useAppDispatch } from '@/app/hooks';
 import { recheckSession } from '@/features/auth';
 import { toApiFailure } from '@/shared/api/api-failure';
+import { showFailure } from '@/shared/lib/show-failure';
 import { useMailedCode } from '@/shared/lib/use-mailed-code';
 import { Button } from '@/shared/ui/button';
 import { Checkbox } from '@/shared/ui/checkbox';
@@ -11,7 +12,6 @@ import { ArrowLeftIcon } from '@/shared/ui/icons';
 import { NewPasswordFields } from '@/shared/ui/new-password-fields';
 import { ResendCodeButton } from '@/shared/ui/resend-code-button';
 import { TextField } from '@/shared/ui/text-field';
-import { notify } from '@/shared/ui/toast';
 import { postForgotPassword } from './api/forgot-password';
 import { postResetPassword } from './api/reset-password';
 import styles from './reset-password.module.css';
@@ -85,11 +85,7 @@ export function ResetCodeStep({
       // A refused code keeps the user on this step with the server's reason under the code; a
       // refused password shows the rule it broke. Anything else (no answer, the server down, a
       // pause) is a toast: the spec swallowed it, which left a press with no answer at all.
-      const failure = toApiFailure(error);
-      const fields = failure.status === 400 ? failure.errors : {};
-      if (fields.code?.[0]) setError('code', { message: fields.code[0] });
-      if (fields.newPassword?.[0]) setError('newPassword', { message: fields.newPassword[0] });
-      if (!fields.code?.[0] && !fields.newPassword?.[0]) notify.error(failure.text);
+      showFailure(toApiFailure(error), ['code', 'newPassword'] as const, setError);
       return;
     }
     // Signed out everywhere: if this browser's session was one of them, every tab learns it now.

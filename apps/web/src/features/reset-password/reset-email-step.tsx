@@ -4,10 +4,10 @@ import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { toApiFailure } from '@/shared/api/api-failure';
+import { showFailure } from '@/shared/lib/show-failure';
 import { Button } from '@/shared/ui/button';
 import { ArrowLeftIcon } from '@/shared/ui/icons';
 import { TextField } from '@/shared/ui/text-field';
-import { notify } from '@/shared/ui/toast';
 import { postForgotPassword } from './api/forgot-password';
 import styles from './reset-password.module.css';
 
@@ -50,10 +50,7 @@ export function ResetEmailStep({
     } catch (error) {
       // A refused address is said under the field; anything else (no answer, the server down, a
       // pause) is a toast, not swallowed as the spec had it: a press always gets an answer.
-      const failure = toApiFailure(error);
-      const message = failure.status === 400 ? Object.values(failure.errors).flat()[0] : undefined;
-      if (message) setError('email', { message });
-      else notify.error(failure.text);
+      showFailure(toApiFailure(error), ['email'] as const, setError);
     }
   });
 

@@ -108,14 +108,8 @@ export function PasswordChangeEntry() {
       }
     } catch (error) {
       const failure = toApiFailure(error);
-      if (failure.status === null) {
-        // Failures without an answer are only logged here: the form stays as it was.
-        console.warn('password change failed', error);
-        dispatch(saveRefused({}));
-        return;
-      }
       // Shown once: a refused code back on the code step, under its box; a refused password
-      // under its field; anything else as a toast.
+      // under its field; anything else (no answer included) as a toast, the form as it was.
       const codeError = failure.errors.code?.[0];
       if (codeError) {
         dispatch(saveRefused({ codeError }));
