@@ -104,3 +104,87 @@ describe.each(['light', 'dark'] as const)('%s theme', (theme) => {
     await page.getByRole('heading', { level: 1, name: 'Личные данные' }).waitFor();
   });
 });
+
+describe('a request with no answer, and a slow network', () => {
+  it('a sign-in whose answer never comes says so after 30 s, is not sent again, and «Войти» then works', async () => {
+    const account = await newSignedInAccount(world());
+    const page = await browser.newPage();
+    // The page's clock is the test's: the 30 s of waiting pass at once.
+    await page.clock.install();
+    const sent: string[] = [];
+    let isHanging = true;
+    await page.route('**/authms/api/Auth/login', (route) => {
+      sent.push(route.request().method());
+      // The first answer never comes; the person's own second press is answered.
+      if (!isHanging) void route.continue();
+    });
+    await page.goto(url('/auth'));
+    await signIn(page, account.username, account.password);
+    await expect.poll(() => sent.length).toBe(1);
+    const button = page.getByRole('button', { name: 'Войти', exact: true });
+    expect(await button.getAttribute('aria-busy')).toBe('true');
+
+    await page.clock.fastForward(31_000);
+    await page.getByText(NO_CONNECTION).first().waitFor();
+    expect(await button.getAttribute('aria-busy')).toBe('false');
+    // A change is never sent again unasked: it may have reached the server.
+    expect(sent).toEqual(['POST']);
+
+    isHanging = false;
+    await button.click();
+    await page.waitForURL((address) => address.pathname === '/');
+    expect(sent).toEqual(['POST', 'POST']);
+  });
+
+  it('a read with no answer is asked once more, then the page says so', async () => {
+    const account = await newSignedInAccount(world());
+    const page = await openSignedInPage(browser, account.token);
+    await page.clock.install();
+    let asked = 0;
+    await page.route('**/payments/payments/user*', () => {
+      asked += 1;
+    });
+    await page.goto(url('/wallet/history'));
+    await expect.poll(() => asked).toBe(1);
+    await page.clock.fastForward(31_000);
+    // A read changes nothing: it is asked again after a second.
+    await page.clock.fastForward(1_000);
+    await expect.poll(() => asked).toBe(2);
+    await page.clock.fastForward(31_000);
+    await page.getByText(NO_CONNECTION).first().waitFor();
+    expect(asked).toBe(2);
+  });
+
+  it('with 5 s of latency, a double press signs in once and the pages fill in', async () => {
+    const account = await newSignedInAccount(world());
+    const page = await browser.newPage();
+    await page.goto(url('/auth'));
+    await page.getByLabel('Логин или почта').waitFor();
+    await page.getByLabel('Логин или почта').fill(account.username);
+    await page.getByLabel('Пароль', { exact: true }).fill(account.password);
+    // Chromium's own network throttling: every request, the app's files too, waits 5 s.
+    const devtools = await page.context().newCDPSession(page);
+    await devtools.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 5_000,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    const logins: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/Auth/login')) logins.push(request.method());
+    });
+    const button = page.getByRole('button', { name: 'Войти', exact: true });
+    await button.click();
+    // The second press finds the button busy: the sign-in is sent once.
+    await button.click({ force: true });
+    await page.getByRole('heading', { level: 1, name: 'Главная' }).waitFor({ timeout: 40_000 });
+    expect(logins).toEqual(['POST']);
+    await expect
+      .poll(() => page.getByTestId('balance-value').textContent(), { timeout: 40_000 })
+      .toMatch(/0,00\s₽/);
+
+    await page.getByRole('link', { name: 'История операций' }).click();
+    await page.getByText('Операций пока нет').waitFor({ timeout: 40_000 });
+  }, 120_000);
+});

@@ -25,7 +25,6 @@ import type { LoginTwoFactorAnswer } from '@portal/contracts/auth';
 import { CODE_WRONG } from '@portal/contracts/messages';
 import { PASSKEY_MESSAGES, type PasskeyAssertion } from '@portal/contracts/passkeys';
 import type { Amr, SignInMethod } from '@portal/contracts/security-log';
-import { tooManyRequests } from '../../adapters/rate-limit.js';
 import type { Db, Executor } from '../../db/database.js';
 import { AppError } from '../../http/app-error.js';
 import type {
@@ -34,7 +33,7 @@ import type {
   SecurityLog,
   SignInEvent,
 } from '../security-log/index.js';
-import { type LoginAttempt, LoginRefused } from './login-guard.js';
+import { type LoginAttempt, LoginRefused, loginPaused } from './login-guard.js';
 import { type LoginThrottle, loginCounterKeys } from './login-throttle.js';
 import type { PasskeyStep, SecondFactor } from './second-factor.js';
 import type { SessionStore, SignInHook } from './sessions.js';
@@ -207,7 +206,8 @@ export class SignInPolicy {
     if (!attempt) {
       const admission = await this.deps.loginThrottle.admit(subject);
       if (!admission.isAdmitted) {
-        throw new LoginRefused('account_waiting', tooManyRequests(admission.waitMs));
+        // The same words as the password's form: sign-in for this login waits N minutes.
+        throw new LoginRefused('account_waiting', loginPaused(admission.waitMs));
       }
     }
     const isRight =

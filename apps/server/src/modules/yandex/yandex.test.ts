@@ -299,6 +299,11 @@ describe('/auth/yandex/callback', () => {
     }
     const locked = await exchange(code, cookie, undefined, totpCode(secret, clock.now()));
     expect(locked.statusCode).toBe(429);
+    // The same words as the password's form, with the minutes left.
+    expect(locked.json()).toMatchObject({
+      reason: 'login_paused',
+      message: expect.stringMatching(/^Вход для этого логина приостановлен на \d+ мин/),
+    });
   });
 
   it('gives an account without the authenticator no second step, and its code a minute', async () => {
