@@ -1,4 +1,5 @@
 import { NO_CONNECTION } from '@portal/contracts/messages';
+import type { ResolverOptions } from 'react-hook-form';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { lazyResolver, notifyIfNotChecked } from './lazy-resolver';
@@ -8,7 +9,11 @@ vi.mock('@/shared/ui/toast', () => ({ notify: toasts }));
 
 const schema = z.object({ name: z.string().min(1, 'Введите имя') });
 type Values = z.input<typeof schema>;
-const options = { names: ['name'], fields: {}, shouldUseNativeValidation: false } as const;
+const options: ResolverOptions<Values> = {
+  names: ['name'],
+  fields: {},
+  shouldUseNativeValidation: false,
+};
 
 beforeEach(() => {
   toasts.error.mockClear();
