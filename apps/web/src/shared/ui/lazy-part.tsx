@@ -15,11 +15,10 @@ import { PageLoader } from './page-loader';
  * once, so the first paint of an address whose code came with index.html
  * (apps/web/route-preloads.ts) is the page.
  */
-// biome-ignore lint/suspicious/noExplicitAny: React.lazy's bound: any component, its props taken from it.
-export function lazyPart<Part extends ComponentType<any>>(
-  load: () => Promise<{ default: Part }>,
-  kind?: 'page',
-) {
+export function lazyPart<
+  // biome-ignore lint/suspicious/noExplicitAny: React.lazy's bound: any component, its props taken from it.
+  Part extends ComponentType<any>,
+>(load: () => Promise<{ default: Part }>, kind?: 'page') {
   let loaded: Part | undefined;
   const preload = loadOnce(() =>
     load().then((module) => {
