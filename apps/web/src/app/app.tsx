@@ -1,7 +1,6 @@
-import { StrictMode, Suspense, useState } from 'react';
+import { StrictMode, useState } from 'react';
 import { Provider } from 'react-redux';
 import { BrowserRouter } from 'react-router';
-import { PageLoader } from '@/shared/ui/page-loader';
 import { Toaster } from '@/shared/ui/toaster';
 import { AppRoutes } from './router';
 import { createStore } from './store';
@@ -11,11 +10,9 @@ export function App() {
   return (
     <StrictMode>
       <Provider store={store}>
-        <Suspense fallback={<PageLoader />}>
-          <BrowserRouter>
-            <AppRoutes />
-          </BrowserRouter>
-        </Suspense>
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
         <Toaster />
       </Provider>
     </StrictMode>

@@ -5,24 +5,31 @@ import { RequireAuth } from '@/features/auth/require-auth';
 import { useSessionWatch } from '@/features/auth/session-watch';
 import { PublicFrame } from '@/features/layout/public-frame';
 import { OAuthRedirectPage } from '@/features/oauth/oauth-redirect-page';
-import { lazyPage } from '@/shared/ui/lazy-page';
+import { lazyPart } from '@/shared/ui/lazy-part';
 
 // Pages load on demand, so a visitor on /auth downloads none of the signed-in screens (nor their
 // frame: sidebar, mobile header, bottom bar).
-const AppFrame = lazyPage(() =>
-  import('@/features/layout/app-frame').then((module) => ({ default: module.AppFrame })),
+const AppFrame = lazyPart(
+  () => import('@/features/layout/app-frame').then((module) => ({ default: module.AppFrame })),
+  'page',
 );
-const AuthPage = lazyPage(() => import('@/features/auth/auth-page'));
-const ResetPasswordPage = lazyPage(() => import('@/features/reset-password/reset-password-page'));
-const NotMePage = lazyPage(() => import('@/features/not-me/not-me-page'));
-const HomePage = lazyPage(() => import('./routes/home-page'));
-const ProfilePage = lazyPage(() => import('@/features/profile/profile-page'));
-const DevicesPage = lazyPage(() => import('@/features/devices/devices-page'));
-const SecurityLogPage = lazyPage(() => import('@/features/security-log/security-log-page'));
-const WalletHistoryPage = lazyPage(() => import('@/features/wallet/wallet-history-page'));
-const CancelDeletionPage = lazyPage(() => import('@/features/account-data/cancel-deletion-page'));
-const ReceiptPage = lazyPage(() => import('@/features/wallet/receipt-page'));
-const NotFoundPage = lazyPage(() => import('@/features/not-found/not-found-page'));
+const AuthPage = lazyPart(() => import('@/features/auth/auth-page'), 'page');
+const ResetPasswordPage = lazyPart(
+  () => import('@/features/reset-password/reset-password-page'),
+  'page',
+);
+const NotMePage = lazyPart(() => import('@/features/not-me/not-me-page'), 'page');
+const HomePage = lazyPart(() => import('./routes/home-page'), 'page');
+const ProfilePage = lazyPart(() => import('@/features/profile/profile-page'), 'page');
+const DevicesPage = lazyPart(() => import('@/features/devices/devices-page'), 'page');
+const SecurityLogPage = lazyPart(() => import('@/features/security-log/security-log-page'), 'page');
+const WalletHistoryPage = lazyPart(() => import('@/features/wallet/wallet-history-page'), 'page');
+const CancelDeletionPage = lazyPart(
+  () => import('@/features/account-data/cancel-deletion-page'),
+  'page',
+);
+const ReceiptPage = lazyPart(() => import('@/features/wallet/receipt-page'), 'page');
+const NotFoundPage = lazyPart(() => import('@/features/not-found/not-found-page'), 'page');
 
 /** How long the first render waits for the page of the address, whose code is on its way. */
 const FIRST_PAGE_WAIT_MS = 250;
@@ -31,7 +38,7 @@ const FIRST_PAGE_WAIT_MS = 250;
  * Resolves once the page of `pathname` is loaded (only /auth's page is listed in its index.html,
  * apps/web/route-preloads.ts), or after FIRST_PAGE_WAIT_MS, or at once for any other address:
  * the first render then shows the page rather than a frame of the loader. A failed load is the
- * page's to show («Нет соединения» with «Повторить», shared/ui/lazy-page.tsx), as any later load.
+ * page's to show («Нет соединения» with «Повторить», shared/ui/lazy-part.tsx), as any later load.
  */
 export function firstPageLoaded(pathname: string): Promise<void> {
   if (pathname !== paths.auth.path) return Promise.resolve();

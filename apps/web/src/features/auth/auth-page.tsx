@@ -1,9 +1,10 @@
 import { SESSION_ENDED } from '@portal/contracts/messages';
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
 import { BrandCard } from '@/shared/ui/brand-card';
+import { lazyPart } from '@/shared/ui/lazy-part';
 import { PageLoader } from '@/shared/ui/page-loader';
 import { Tabs } from '@/shared/ui/tabs';
 import { notify } from '@/shared/ui/toast';
@@ -21,12 +22,13 @@ import { useYandexCodeExchange } from './use-yandex-code-exchange';
 // What the first paint of the Войти tab does not show loads when it is needed: the Регистрация
 // tab when it is chosen, the code screen (and its six-box input library) after a registration,
 // the second factor of a Yandex ID sign-in on its return. /auth's first visit stays within its
-// budget (apps/web/e2e/budgets-auth-bundle.e2e.ts).
-const RegisterForm = lazy(() => import('./register-form'));
-const RegistrationCodeStep = lazy(() =>
+// budget (apps/web/e2e/budgets-auth-bundle.e2e.ts). Without a connection each says so in the card,
+// with «Повторить».
+const RegisterForm = lazyPart(() => import('./register-form'));
+const RegistrationCodeStep = lazyPart(() =>
   import('./registration-code-step').then((module) => ({ default: module.RegistrationCodeStep })),
 );
-const YandexTwoFactorStep = lazy(() =>
+const YandexTwoFactorStep = lazyPart(() =>
   import('./yandex-two-factor-step').then((module) => ({ default: module.YandexTwoFactorStep })),
 );
 
@@ -71,9 +73,7 @@ export default function AuthPage() {
   if (yandexExchange.phase === 'second-factor') {
     return (
       <BrandCard>
-        <Suspense fallback={<PageLoader />}>
-          <YandexTwoFactorStep exchange={yandexExchange} />
-        </Suspense>
+        <YandexTwoFactorStep exchange={yandexExchange} />
       </BrandCard>
     );
   }
@@ -86,22 +86,20 @@ export default function AuthPage() {
     };
     return (
       <BrandCard>
-        <Suspense fallback={<PageLoader />}>
-          <RegistrationCodeStep
-            confirmation={confirmation}
-            resendCode={resendOfPending}
-            onBack={leave}
-            onResendFromForm={() => {
-              leave();
-              dispatch(tabChosen(confirmation.form));
-              notify.info(SEND_FORM_AGAIN);
-            }}
-            onConfirmed={() => {
-              resendOfPending = null;
-              goOn();
-            }}
-          />
-        </Suspense>
+        <RegistrationCodeStep
+          confirmation={confirmation}
+          resendCode={resendOfPending}
+          onBack={leave}
+          onResendFromForm={() => {
+            leave();
+            dispatch(tabChosen(confirmation.form));
+            notify.info(SEND_FORM_AGAIN);
+          }}
+          onConfirmed={() => {
+            resendOfPending = null;
+            goOn();
+          }}
+        />
       </BrandCard>
     );
   }
@@ -144,23 +142,21 @@ export default function AuthPage() {
             }}
           />
         ) : (
-          <Suspense fallback={<PageLoader />}>
-            <RegisterForm
-              draft={registerDraft}
-              onCodeOnItsWay={(draft, request, { resendAfterSeconds, isNewCode }) => {
-                setRegisterDraft(draft);
-                // The register call is also the resend.
-                resendOfPending = async () => (await postRegister(request)).message;
-                dispatch(
-                  openCodeStep(
-                    pendingConfirmationOf(request.email, 'register', resendAfterSeconds, {
-                      isNewCode,
-                    }),
-                  ),
-                );
-              }}
-            />
-          </Suspense>
+          <RegisterForm
+            draft={registerDraft}
+            onCodeOnItsWay={(draft, request, { resendAfterSeconds, isNewCode }) => {
+              setRegisterDraft(draft);
+              // The register call is also the resend.
+              resendOfPending = async () => (await postRegister(request)).message;
+              dispatch(
+                openCodeStep(
+                  pendingConfirmationOf(request.email, 'register', resendAfterSeconds, {
+                    isNewCode,
+                  }),
+                ),
+              );
+            }}
+          />
         )}
       </Tabs>
     </BrandCard>

@@ -9,7 +9,8 @@ import type { z } from 'zod';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
 import { type ApiFailure, toApiFailure } from '@/shared/api/api-failure';
-import { lazyResolver } from '@/shared/lib/lazy-resolver';
+import { lazyResolver, notifyIfNotChecked } from '@/shared/lib/lazy-resolver';
+import { loadOnce } from '@/shared/lib/load-once';
 import {
   isAutofillAvailable,
   isPasskeyCancelled,
@@ -39,8 +40,9 @@ const PASSKEY_STEP_INFO = 'Подтвердите вход ключом дост
  * Checks the form by the schema of the step it is at, which react-hook-form passes as context:
  * every step's schema reads the same form and gives a login request, so one form serves them all.
  */
+const loadSchemas = loadOnce(() => import('@portal/contracts/auth'));
 const loginResolver = lazyResolver<LoginValues, LoginStep, LoginRequest>(async (step) => {
-  const schemas = await import('@portal/contracts/auth');
+  const schemas = await loadSchemas();
   const schemaOf: Record<LoginStep, z.ZodType<LoginRequest, LoginValues>> = {
     credentials: schemas.loginFormSchema,
     authenticator: schemas.loginTwoFactorFormSchema,
@@ -152,7 +154,7 @@ export function LoginForm({ onSignedIn, onConfirmationNeeded }: LoginFormProps) 
       ...(step === 'credentials' ? {} : { twoFactorCode: values.twoFactorCode?.trim() }),
     };
     await finish(body, await dispatchLogin(body));
-  });
+  }, notifyIfNotChecked);
 
   /**
    * A sign-in by a passkey alone: a fresh challenge, the browser's dialog (or, with
@@ -196,9 +198,15 @@ export function LoginForm({ onSignedIn, onConfirmationNeeded }: LoginFormProps) 
   function startAutofill() {
     if (isAutofillStarted.current) return;
     isAutofillStarted.current = true;
-    void isAutofillAvailable().then((isAvailable) => {
-      if (isAvailable) void passkeySignIn(true);
-    });
+    void isAutofillAvailable().then(
+      (isAvailable) => {
+        if (isAvailable) void passkeySignIn(true);
+      },
+      // The library did not load (no connection): quietly, as the offer is; the next focus tries again.
+      () => {
+        isAutofillStarted.current = false;
+      },
+    );
   }
 
   return (

@@ -7,7 +7,8 @@ import { withoutSpaces } from '@portal/contracts/without-spaces';
 import { type Path, useForm, useWatch } from 'react-hook-form';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { runtimeConfig } from '@/config/runtime-config';
-import { lazyResolver } from '@/shared/lib/lazy-resolver';
+import { lazyResolver, notifyIfNotChecked } from '@/shared/lib/lazy-resolver';
+import { loadOnce } from '@/shared/lib/load-once';
 import { Button } from '@/shared/ui/button';
 import { Checkbox } from '@/shared/ui/checkbox';
 import { TextField } from '@/shared/ui/text-field';
@@ -18,8 +19,9 @@ import { registerUser } from './auth-thunks';
 import type { RegisterDraft } from './register-draft';
 import { registrationErrorTexts } from './registration-error-texts';
 
+const loadSchemas = loadOnce(() => import('@portal/contracts/auth'));
 const registerResolver = lazyResolver<RegisterDraft, unknown, RegisterFormValues>(
-  async () => (await import('@portal/contracts/auth')).registerFormSchema,
+  async () => (await loadSchemas()).registerFormSchema,
 );
 
 // Server field names (of the register call) → the form's fields, for 400 answers.
@@ -75,8 +77,8 @@ export default function RegisterForm({ draft, onCodeOnItsWay }: RegisterFormProp
   });
 
   const onSubmit = handleSubmit(async (values) => {
-    // Loaded with the form's first check, before any submit.
-    const { registerFormToRequest } = await import('@portal/contracts/auth');
+    // Loaded by the check that let this submit through: no load left to fail.
+    const { registerFormToRequest } = await loadSchemas();
     const request = registerFormToRequest(values);
     const result = await dispatch(registerUser(request));
     if (registerUser.rejected.match(result)) {
@@ -109,7 +111,7 @@ export default function RegisterForm({ draft, onCodeOnItsWay }: RegisterFormProp
       resendAfterSeconds: RESEND_COUNTDOWN_FIRST_SECONDS,
       isNewCode: true,
     });
-  });
+  }, notifyIfNotChecked);
 
   return (
     <form className={styles.form} onSubmit={onSubmit} noValidate>

@@ -1,8 +1,8 @@
+import { Outlet } from 'react-router';
 import { useDeletionNotice } from '@/features/account-data';
 import styles from './app-frame.module.css';
 import { BottomBar } from './bottom-bar';
 import { MobileHeader } from './mobile-header';
-import { PageSuspense } from './page-suspense';
 import { Sidebar } from './sidebar';
 
 /** The signed-in frame: sidebar on desktop, header and bottom bar on mobile. */
@@ -14,7 +14,7 @@ export function AppFrame() {
       <div className={styles.column}>
         <MobileHeader />
         <main className={styles.content}>
-          <PageSuspense />
+          <Outlet />
         </main>
       </div>
       <BottomBar />

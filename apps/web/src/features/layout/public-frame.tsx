@@ -1,6 +1,6 @@
+import { Outlet } from 'react-router';
 import { BrandLogo } from '@/shared/ui/brand-logo';
 import { LegalFooter } from './legal-footer';
-import { PageSuspense } from './page-suspense';
 import styles from './public-frame.module.css';
 import { ThemeToggleButton } from './theme-toggle-button';
 
@@ -13,7 +13,7 @@ export function PublicFrame() {
         <ThemeToggleButton />
       </header>
       <main className={styles.content}>
-        <PageSuspense />
+        <Outlet />
       </main>
       <footer className={styles.footer}>
         <LegalFooter />

@@ -9,15 +9,18 @@ import type {
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { signedOut } from '@/features/auth';
 import { toApiFailure } from '@/shared/api/api-failure';
+import { loadOnce } from '@/shared/lib/load-once';
 import type { getPaymentHistory as GetPaymentHistory } from './api/get-payment-history';
 
 /**
  * The history's call, which checks the answer by its schema: loaded with the first page, so the
  * store every page starts with brings no zod (the first-visit budgets of
- * apps/web/e2e/budgets-auth-bundle.e2e.ts).
+ * apps/web/e2e/budgets-auth-bundle.e2e.ts). Its load failing (no connection) fails the call with
+ * «Нет соединения…», and the next call loads again.
  */
+const loadHistoryCall = loadOnce(() => import('./api/get-payment-history'));
 const getPaymentHistory: typeof GetPaymentHistory = async (...args) =>
-  (await import('./api/get-payment-history')).getPaymentHistory(...args);
+  (await loadHistoryCall()).getPaymentHistory(...args);
 
 const HISTORY_PAGE_SIZE = 20;
 

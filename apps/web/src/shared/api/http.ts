@@ -28,7 +28,8 @@ export type HttpResponse<T> = { data: T; status: number; headers: Record<string,
 
 /**
  * A call that failed: refused locally (no token), not answered (network down, aborted) or
- * answered with a status outside 2xx (`response`). `shared/api/api-failure.ts` reads it.
+ * answered with a status outside 2xx (`response`). `shared/api/api-failure.ts` reads it. Code that
+ * could not load fails as one not answered (`shared/lib/load-once.ts`).
  */
 export class HttpError extends Error {
   override readonly name = 'HttpError';

@@ -1,20 +1,47 @@
-import type { FieldValues, Resolver } from 'react-hook-form';
+import { NO_CONNECTION } from '@portal/contracts/messages';
+import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
 import type { z } from 'zod';
+import { notify } from '@/shared/ui/toast';
+import { loadOnce } from './load-once';
+
+const loadZodResolver = loadOnce(() => import('@hookform/resolvers/zod'));
+
+/** The form-wide error of a check whose schema could not load (no connection). */
+const NOT_CHECKED = 'not-checked';
 
 /**
  * react-hook-form's zod resolver for a schema that loads with the form's first check: a form on
  * a first visit's screen (/auth) shows and takes typing before zod and the contracts' schemas
  * arrive (the first-visit budgets of apps/web/e2e/budgets-auth-bundle.e2e.ts). `loadSchema` gets
  * the form's context, so one form can check each of its steps by its own schema.
+ *
+ * A check whose code cannot load (no connection) finds no field wrong and passes nothing on: the
+ * form stays as typed, its submit goes no further, and the next check (a keystroke, a submit)
+ * loads again. The submit says so with `notifyIfNotChecked` — a rejected resolver would end it in
+ * silence, and a toast on every keystroke would be noise.
  */
 export function lazyResolver<Input extends FieldValues, Context, Output>(
   loadSchema: (context: Context | undefined) => Promise<z.ZodType<Output, Input>>,
 ): Resolver<Input, Context, Output> {
-  let library: Promise<typeof import('@hookform/resolvers/zod')> | undefined;
   return async (values, context, options) => {
-    library ??= import('@hookform/resolvers/zod');
-    const [schema, { zodResolver }] = await Promise.all([loadSchema(context), library]);
-    const resolve: Resolver<Input, Context, Output> = zodResolver(schema);
+    let resolve: Resolver<Input, Context, Output>;
+    try {
+      const [schema, { zodResolver }] = await Promise.all([loadSchema(context), loadZodResolver()]);
+      resolve = zodResolver(schema);
+    } catch {
+      return {
+        values: {},
+        errors: { root: { type: NOT_CHECKED, message: NO_CONNECTION } } as FieldErrors<Input>,
+      };
+    }
     return resolve(values, context, options);
   };
+}
+
+/**
+ * handleSubmit's `onInvalid` for a form checked by `lazyResolver`: a submit whose check could not
+ * load tells the person there is no connection (a field found wrong shows under its field).
+ */
+export function notifyIfNotChecked(errors: FieldErrors): void {
+  if (errors.root?.type === NOT_CHECKED) notify.error(NO_CONNECTION);
 }

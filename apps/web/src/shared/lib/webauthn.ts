@@ -4,10 +4,12 @@ import type {
   PasskeyRegistrationResponse,
   PasskeyRequestOptions,
 } from '@portal/contracts/passkeys';
+import { loadOnce } from './load-once';
 
 // The browser's passkey dialogs through @simplewebauthn/browser, loaded with the first use: /auth
-// stays within its first-visit script budget (apps/web/e2e/budgets-auth-bundle.e2e.ts).
-const library = () => import('@simplewebauthn/browser');
+// stays within its first-visit script budget (apps/web/e2e/budgets-auth-bundle.e2e.ts). A failed
+// load (no connection) is tried again by the next use.
+const library = loadOnce(() => import('@simplewebauthn/browser'));
 
 /** Can this browser use passkeys at all (WebAuthn)? Answered without loading the library. */
 export function isWebAuthnAvailable(): boolean {
