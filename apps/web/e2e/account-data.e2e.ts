@@ -2,7 +2,12 @@ import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations, settled } from '../test/support/e2e/a11y-helpers';
-import { enableAuthenticator, postJson, waitForToast } from '../test/support/e2e/auth-helpers';
+import {
+  enableAuthenticator,
+  postJson,
+  signInByForm,
+  waitForToast,
+} from '../test/support/e2e/auth-helpers';
 import { MOBILE_VIEWPORT, setupBrowser } from '../test/support/e2e/browser';
 import { openProfile } from '../test/support/e2e/profile-helpers';
 import {
@@ -114,9 +119,7 @@ describe('«Мои данные и аккаунт» on /profile', () => {
 
     const page = await browser.newPage();
     await page.goto(url('/auth'));
-    await page.getByLabel('Логин или почта').fill(customer.username);
-    await page.getByLabel('Пароль', { exact: true }).fill(customer.password);
-    await page.getByRole('button', { name: 'Войти', exact: true }).click();
+    await signInByForm(page, customer.username, customer.password);
     await page.waitForURL(url('/'));
     await waitForToast(page, 'Удаление аккаунта отменено: вы вошли в аккаунт');
     // This browser is a new device for the account: its sign-in alert may come first.

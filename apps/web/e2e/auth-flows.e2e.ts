@@ -8,6 +8,7 @@ import {
   postJson,
   registerAccount,
   registrationCode,
+  signInByForm,
   startSiblingSite,
   totpCode,
   waitForToast,
@@ -45,12 +46,6 @@ async function secondsOnResend(page: Page): Promise<number> {
   return Number(minutes) * 60 + Number(seconds);
 }
 
-async function signIn(page: Page, login: string, password: string) {
-  await page.getByLabel('Логин или почта').fill(login);
-  await page.getByLabel('Пароль', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Войти', exact: true }).click();
-}
-
 /** Reads the letter the way a person does: in another tab (the mail app), then back. */
 async function codeFromMailApp(page: Page, email: string): Promise<string> {
   const mailApp = await page.context().newPage();
@@ -67,7 +62,7 @@ describe('the registration code step', () => {
     const page = await browser.newPage();
     browser.allowConsoleErrors(/status of 403/);
     await page.goto(url('/auth'));
-    await signIn(page, account.username, account.password);
+    await signInByForm(page, account.username, account.password);
 
     await waitForToast(page, 'Почта не подтверждена');
     await codeHeading(page).waitFor();

@@ -7,6 +7,7 @@ import {
   postJson,
   registerAccount,
   registrationCode,
+  signInByForm,
   startSiblingSite,
   totpCode,
   waitForToast,
@@ -37,12 +38,6 @@ const storedToken = (page: Page) => page.evaluate(() => localStorage.getItem('ac
 async function openAuth(page: Page, pathname = '/auth') {
   await page.goto(url(pathname));
   await page.getByRole('heading', { level: 1, name: 'Вход в личный кабинет' }).waitFor();
-}
-
-async function signIn(page: Page, login: string, password: string) {
-  await page.getByLabel('Логин или почта').fill(login);
-  await page.getByLabel('Пароль', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Войти', exact: true }).click();
 }
 
 describe('registration', () => {
@@ -150,7 +145,7 @@ describe('sign-in', () => {
     await page.getByRole('heading', { level: 1, name: 'Вход в личный кабинет' }).waitFor();
     expect(await storedToken(page)).toBeNull();
 
-    await signIn(page, account.username.toUpperCase(), account.password);
+    await signInByForm(page, account.username.toUpperCase(), account.password);
     await waitForToast(page, 'Успешный вход');
     await page.waitForURL((address) => address.pathname === '/');
     const token = await storedToken(page);
@@ -163,7 +158,7 @@ describe('sign-in', () => {
     const page = await browser.newPage();
     browser.allowConsoleErrors(/status of 401/);
     await openAuth(page);
-    await signIn(page, account.email, `${account.password}x`);
+    await signInByForm(page, account.email, `${account.password}x`);
     await waitForToast(page, 'Неверный логин или пароль');
     expect(new URL(page.url()).pathname).toBe('/auth');
     expect(await storedToken(page)).toBeNull();
@@ -176,7 +171,7 @@ describe('sign-in', () => {
     const page = await browser.newPage();
     browser.allowConsoleErrors(/status of 403/);
     await openAuth(page);
-    await signIn(page, account.email, account.password);
+    await signInByForm(page, account.email, account.password);
 
     await waitForToast(page, 'Почта не подтверждена');
     await page.getByRole('heading', { level: 1, name: 'Подтверждение почты' }).waitFor();
@@ -211,7 +206,7 @@ describe('sign-in with two-factor', () => {
     const { secret } = await enableAuthenticator(world().portal.baseUrl, account);
     const page = await browser.newPage();
     await openAuth(page);
-    await signIn(page, account.email, account.password);
+    await signInByForm(page, account.email, account.password);
 
     await waitForToast(page, 'Введите код двухфакторной аутентификации');
     const codeField = page.getByLabel('Код подтверждения');
@@ -234,7 +229,7 @@ describe('sign-in with two-factor', () => {
     const { recoveryCodes } = await enableAuthenticator(world().portal.baseUrl, account);
     const page = await browser.newPage();
     await openAuth(page);
-    await signIn(page, account.username, account.password);
+    await signInByForm(page, account.username, account.password);
     await page.getByLabel('Код подтверждения').waitFor();
 
     await page.getByRole('button', { name: 'Использовать резервный код' }).click();
@@ -291,7 +286,7 @@ describe('SSO hand-off (?link=)', () => {
     const page = await browser.newPage();
     const link = `${sibling.origin}/after-login`;
     await openAuth(page, `/auth?link=${encodeURIComponent(link)}`);
-    await signIn(page, account.email, account.password);
+    await signInByForm(page, account.email, account.password);
     await page.waitForURL((address) => address.origin === sibling.origin);
     expect(new URL(page.url()).pathname).toBe('/after-login');
   });

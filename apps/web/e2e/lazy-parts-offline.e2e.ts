@@ -1,6 +1,11 @@
 import type { Locator, Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { fillRegistration, newAccount, waitForToast } from '../test/support/e2e/auth-helpers';
+import {
+  fillRegistration,
+  newAccount,
+  signInByForm,
+  waitForToast,
+} from '../test/support/e2e/auth-helpers';
 import { setupBrowser } from '../test/support/e2e/browser';
 import { newSignedInAccount, setupPortalWithSmtp } from '../test/support/e2e/fixtures';
 
@@ -73,9 +78,7 @@ describe.each(['light', 'dark'] as const)('%s theme', (theme) => {
     // The check's code (the zod resolver and the contracts' schemas) fails from the first
     // keystroke on: typing stays quiet, the submit says why it goes nowhere.
     const restore = await failScripts(page, /(zod|auth)/);
-    await page.getByLabel('Логин или почта').fill(account.username);
-    await page.getByLabel('Пароль', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Войти', exact: true }).click();
+    await signInByForm(page, account.username, account.password);
     await waitForToast(page, NO_CONNECTION);
     expect(new URL(page.url()).pathname).toBe('/auth');
     expect(await page.getByLabel('Логин или почта').inputValue()).toBe(account.username);

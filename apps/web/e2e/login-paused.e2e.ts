@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { signInByForm } from '../test/support/e2e/auth-helpers';
 import { setupBrowser } from '../test/support/e2e/browser';
 import { newSignedInAccount, setupPortalWithSmtp } from '../test/support/e2e/fixtures';
 
@@ -33,9 +34,7 @@ describe('a paused login', () => {
     await page.goto(url('/auth'));
     await page.getByRole('heading', { level: 1, name: 'Вход в личный кабинет' }).waitFor();
     // Even the right password waits.
-    await page.getByLabel('Логин или почта').fill(account.username);
-    await page.getByLabel('Пароль', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Войти', exact: true }).click();
+    await signInByForm(page, account.username, account.password);
 
     const notice = page.getByRole('alert').filter({ hasText: 'приостановлен' });
     await notice.waitFor();

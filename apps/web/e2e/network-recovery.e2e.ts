@@ -1,6 +1,6 @@
-import type { Page, Route } from 'playwright-core';
+import type { Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { waitForToast } from '../test/support/e2e/auth-helpers';
+import { signInByForm, waitForToast } from '../test/support/e2e/auth-helpers';
 import { setupBrowser } from '../test/support/e2e/browser';
 import {
   newSignedInAccount,
@@ -15,12 +15,6 @@ const NO_CONNECTION = 'Нет соединения с сервером. Пров
 const world = setupPortalWithSmtp();
 const browser = setupBrowser();
 const url = (pathname: string) => `${world().portal.baseUrl}${pathname}`;
-
-async function signIn(page: Page, login: string, password: string) {
-  await page.getByLabel('Логин или почта').fill(login);
-  await page.getByLabel('Пароль', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Войти', exact: true }).click();
-}
 
 describe.each(['light', 'dark'] as const)('%s theme', (theme) => {
   it('a slow first load shows the loader, not a blank page, until the app is in', async () => {
@@ -61,7 +55,7 @@ describe.each(['light', 'dark'] as const)('%s theme', (theme) => {
     expect(await page.getByText('Network Error').count()).toBe(0);
 
     await page.context().setOffline(false);
-    await signIn(page, account.username, account.password);
+    await signInByForm(page, account.username, account.password);
     await page.waitForURL((address) => address.pathname === '/');
     // The toasts did not stop working for the visit: the library loads now that it can.
     await waitForToast(page, 'Успешный вход');
@@ -119,7 +113,7 @@ describe('a request with no answer, and a slow network', () => {
       if (!isHanging) void route.continue();
     });
     await page.goto(url('/auth'));
-    await signIn(page, account.username, account.password);
+    await signInByForm(page, account.username, account.password);
     await expect.poll(() => sent.length).toBe(1);
     const button = page.getByRole('button', { name: 'Войти', exact: true });
     expect(await button.getAttribute('aria-busy')).toBe('true');

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from '../test/support/e2e/a11y-helpers';
-import { waitForToast } from '../test/support/e2e/auth-helpers';
+import { signInByForm, waitForToast } from '../test/support/e2e/auth-helpers';
 import { MOBILE_VIEWPORT, type NewPageOptions, setupBrowser } from '../test/support/e2e/browser';
 import {
   newSignedInAccount,
@@ -171,9 +171,7 @@ describe('passkeys', () => {
     page.on('response', (response) => {
       if (response.url().endsWith('/Auth/login')) logins.push(response.status());
     });
-    await page.getByLabel('Логин или почта').fill(account.username);
-    await page.getByLabel('Пароль', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Войти', exact: true }).click();
+    await signInByForm(page, account.username, account.password);
     // The password was right; the browser's passkey dialog (the virtual authenticator) follows,
     // then the login is sent again with the passkey's answer. No code field on the way.
     await page.waitForURL((address) => address.pathname === '/');

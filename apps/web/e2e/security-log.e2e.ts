@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { codeIn } from '../../server/test/support/smtp-server';
-import { postJson, type TestAccount } from '../test/support/e2e/auth-helpers';
+import { postJson, signInByForm, type TestAccount } from '../test/support/e2e/auth-helpers';
 import { MOBILE_VIEWPORT, setupBrowser } from '../test/support/e2e/browser';
 import { newSignedInAccount, setupPortalWithSmtp } from '../test/support/e2e/fixtures';
 
@@ -36,9 +36,7 @@ describe('/profile/security-log', () => {
     // Signed in through the form of this browser.
     const page = await browser.newPage();
     await page.goto(url('/auth'));
-    await page.getByLabel('Логин или почта').fill(account.username);
-    await page.getByLabel('Пароль', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Войти', exact: true }).click();
+    await signInByForm(page, account.username, account.password);
     await page.waitForURL(url('/'));
 
     // Two wrong passwords from a phone, then the password changed by its mailed code.

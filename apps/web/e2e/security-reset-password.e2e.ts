@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { codeIn } from '../../server/test/support/smtp-server';
-import { sessionStatus, waitForToast } from '../test/support/e2e/auth-helpers';
+import { sessionStatus, signInByForm, waitForToast } from '../test/support/e2e/auth-helpers';
 import { setupBrowser } from '../test/support/e2e/browser';
 import { newSignedInAccount, setupPortalWithSmtp } from '../test/support/e2e/fixtures';
 
@@ -136,9 +136,7 @@ describe('/reset-password', () => {
 
     await page.getByRole('button', { name: 'Готово' }).click();
     await page.waitForURL((address) => address.pathname === '/auth');
-    await page.getByLabel('Логин или почта').fill(account.email);
-    await page.getByLabel('Пароль', { exact: true }).fill(NEW_PASSWORD);
-    await page.getByRole('button', { name: 'Войти', exact: true }).click();
+    await signInByForm(page, account.email, NEW_PASSWORD);
     await page.waitForURL((address) => address.pathname === '/');
     expect(await page.evaluate(() => localStorage.getItem('access_token'))).not.toBeNull();
   });

@@ -4,6 +4,7 @@ import { codeIn } from '../../server/test/support/smtp-server';
 import { decodeQrPng, secretOfOtpauthUrl } from '../../server/test/support/two-factor';
 import {
   enableAuthenticator,
+  signInByForm,
   type TestAccount,
   totpCode,
   waitForToast,
@@ -71,9 +72,7 @@ async function connectAuthenticator(page: Page, password: string): Promise<strin
 async function signInWithCode(account: TestAccount, code: string): Promise<Page> {
   const page = await browser.newPage();
   await page.goto(url('/auth'));
-  await page.getByLabel('Логин или почта').fill(account.username);
-  await page.getByLabel('Пароль', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Войти', exact: true }).click();
+  await signInByForm(page, account.username, account.password);
   // The server asks for the second factor: the code field appears, still signed out.
   const codeField = page.getByLabel('Код подтверждения');
   await codeField.waitFor();
@@ -208,9 +207,7 @@ describe('Google Authenticator on the profile', () => {
 
     const page = await browser.newPage();
     await page.goto(url('/auth'));
-    await page.getByLabel('Логин или почта').fill(account.username);
-    await page.getByLabel('Пароль', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Войти', exact: true }).click();
+    await signInByForm(page, account.username, account.password);
     await page.getByRole('button', { name: 'Использовать резервный код' }).click();
     await page.getByLabel('Резервный код').fill(recoveryCodes[0] ?? '');
     await page.getByRole('button', { name: 'Войти', exact: true }).click();

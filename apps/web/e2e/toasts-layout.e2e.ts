@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { signInByForm } from '../test/support/e2e/auth-helpers';
 import { DESKTOP_VIEWPORT, MOBILE_VIEWPORT, setupBrowser } from '../test/support/e2e/browser';
 import { setupPortalWithSmtp } from '../test/support/e2e/fixtures';
 
@@ -16,9 +17,7 @@ describe.each([
       const page = await browser.newPage({ viewport, colorScheme: theme });
       browser.allowConsoleErrors(/status of 401/);
       await page.goto(`${world().portal.baseUrl}/auth`);
-      await page.getByLabel('Логин или почта').fill('nobody_here');
-      await page.getByLabel('Пароль', { exact: true }).fill('Wrong-Pass-123');
-      await page.getByRole('button', { name: 'Войти', exact: true }).click();
+      await signInByForm(page, 'nobody_here', 'Wrong-Pass-123');
       const toast = page.locator('[data-sonner-toast]').first();
       await toast.waitFor();
       const button = page.getByRole('button', { name: /^Включить (светлую|тёмную) тему$/ });

@@ -5,6 +5,7 @@ import {
   newAccount,
   registerAccount,
   registrationCode,
+  signInByForm,
   totpCode,
 } from '../test/support/e2e/auth-helpers';
 import { setupBrowser } from '../test/support/e2e/browser';
@@ -34,9 +35,7 @@ describe('codes as people type them', () => {
     const { secret } = await enableAuthenticator(world().portal.baseUrl, account);
     const page = await browser.newPage();
     await page.goto(url('/auth'));
-    await page.getByLabel('Логин или почта').fill(account.username);
-    await page.getByLabel('Пароль', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Войти', exact: true }).click();
+    await signInByForm(page, account.username, account.password);
     const codeField = page.getByLabel('Код подтверждения');
     await codeField.waitFor();
     // The next step's code: the ±1-step window takes it, and no earlier sign-in used that step.
@@ -55,9 +54,7 @@ describe('codes as people type them', () => {
     const page = await browser.newPage();
     browser.allowConsoleErrors(/status of 403/);
     await page.goto(url('/auth'));
-    await page.getByLabel('Логин или почта').fill(account.username);
-    await page.getByLabel('Пароль', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Войти', exact: true }).click();
+    await signInByForm(page, account.username, account.password);
     const codeField = page.getByLabel('Код из письма');
     await codeField.waitFor();
     await paste(codeField, ` ${code.slice(0, 3)}-${code.slice(3)}\n`);

@@ -100,6 +100,13 @@ export async function startSiblingSite(): Promise<{ origin: string; close(): Pro
   };
 }
 
+/** On /auth: the Войти form filled with `login` and `password`, then «Войти» pressed. */
+export async function signInByForm(page: Page, login: string, password: string) {
+  await page.getByLabel('Логин или почта').fill(login);
+  await page.getByLabel('Пароль', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Войти', exact: true }).click();
+}
+
 export async function waitForToast(page: Page, text: string) {
   await page.locator('[data-sonner-toast]', { hasText: text }).first().waitFor();
 }
