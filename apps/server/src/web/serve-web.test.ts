@@ -216,6 +216,45 @@ describe('serving the web app', () => {
     }
   });
 
+  it("answers a GET of the app's pages with the page whatever the Accept header", async () => {
+    const { app } = await createTestApp({ config: { WEB_DIST_DIR: dist } });
+    // curl sends */*; a script may send none, JSON's type or plain text.
+    const accepts = ['*/*', undefined, 'application/json', 'text/plain'];
+    for (const url of ['/', '/profile', '/wallet/receipts/r-1', '/auth?next=%2Fprofile']) {
+      for (const accept of accepts) {
+        const response = await app.inject({
+          method: 'GET',
+          url,
+          headers: accept === undefined ? {} : { accept },
+        });
+        expect(response.statusCode, `${url} ${accept}`).toBe(200);
+        expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(response.body).toContain('<script id="portal-config" type="application/json">');
+      }
+    }
+    const head = await app.inject({ method: 'HEAD', url: '/', headers: { accept: '*/*' } });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toBe('text/html; charset=utf-8');
+  });
+
+  it('answers a miss outside the pages with JSON 404 unless it asks for HTML', async () => {
+    const { app } = await createTestApp({ config: { WEB_DIST_DIR: dist } });
+    for (const url of ['/serversms/api/none', '/authms/api/Auth/none', '/assets/gone-1.js']) {
+      for (const accept of ['*/*', undefined, 'application/json', 'text/plain']) {
+        const response = await app.inject({
+          method: 'GET',
+          url,
+          headers: accept === undefined ? {} : { accept },
+        });
+        expect(response.statusCode, `${url} ${accept}`).toBe(404);
+        expect(response.json()).toEqual({ message: 'Не найдено' });
+      }
+    }
+    // Not a GET: the page is never the answer.
+    const post = await app.inject({ method: 'POST', url: '/', headers: { accept: '*/*' } });
+    expect(post.statusCode).toBe(404);
+  });
+
   it('answers API clients with JSON 404, not the page', async () => {
     const { app } = await createTestApp({ config: { WEB_DIST_DIR: dist } });
     const response = await app.inject({

@@ -4,6 +4,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import { NOT_FOUND } from '@portal/contracts/messages';
+import { isPagePath } from '@portal/contracts/page-paths';
 import { type WebSettings, webSettingsSchema } from '@portal/contracts/web-settings';
 import { injectWebSettings, WEB_SETTINGS_PATH } from '@portal/contracts/web-settings-html';
 import type { FastifyInstance } from 'fastify';
@@ -58,7 +59,9 @@ function withPreloads(html: string, files: string[]): string {
  * Serves the built single-page app: its files, each as the brotli or gzip copy the build wrote
  * beside it when the browser accepts one (apps/web/vite.config.ts), and index.html (with the
  * settings injected, compressed once at start) for every other GET that asks for HTML, so
- * client-side routes survive a reload. Everything else that matches no route is a JSON 404.
+ * client-side routes survive a reload, and for a GET of any of the app's pages whatever it asks
+ * for (curl asks for any type, a script perhaps for none or for JSON). Everything else that
+ * matches no route is a JSON 404: an API call to a missing address, a missing file.
  */
 export async function registerWebApp(app: FastifyInstance, config: Config) {
   const indexFile = path.join(config.WEB_DIST_DIR, 'index.html');
@@ -122,9 +125,10 @@ export async function registerWebApp(app: FastifyInstance, config: Config) {
   );
 
   app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '';
     const wantsPage =
       (request.method === 'GET' || request.method === 'HEAD') &&
-      (request.headers.accept ?? '').includes('text/html');
+      ((request.headers.accept ?? '').includes('text/html') || isPagePath(pathname));
     if (wantsPage && page) {
       const encoding = negotiate(request.headers['accept-encoding'] ?? '', ['br', 'gzip']);
       if (encoding) reply.header('Content-Encoding', encoding);
@@ -132,7 +136,7 @@ export async function registerWebApp(app: FastifyInstance, config: Config) {
         .type('text/html; charset=utf-8')
         .header('Cache-Control', 'no-cache')
         .header('Vary', 'Accept-Encoding')
-        .send((routePages.get(request.url.split('?')[0] ?? '') ?? page)[encoding ?? 'identity']);
+        .send((routePages.get(pathname) ?? page)[encoding ?? 'identity']);
     }
     return reply.status(404).send({ message: NOT_FOUND });
   });
