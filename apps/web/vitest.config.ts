@@ -7,7 +7,7 @@ export default defineConfig({
   resolve: {
     alias: {
       '@': fileURLToPath(new URL('./src', import.meta.url)),
-      // Helpers only tests use (README "Tests"); a feature's test reaches them by this name.
+      // Helpers only tests use (README "Browser tests"); a feature's test reaches them by this name.
       '@test-support': fileURLToPath(new URL('./test/support', import.meta.url)),
     },
   },

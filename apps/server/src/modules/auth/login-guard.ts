@@ -1,6 +1,6 @@
 /**
  * The one guard of a sign-in by password. Both limits count an attempt before any secret is
- * looked at (see README.md, "Limits hold under parallel requests"):
+ * looked at (see docs/security.md, "Limits hold under parallel requests"):
  *
  * - its address, in the rate limiter: 429 with Retry-After past `perAddress` failed sign-ins;
  * - its account, in the database (`LoginThrottle`): while the account waits, the attempt is

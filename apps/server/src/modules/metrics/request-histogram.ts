@@ -28,7 +28,7 @@ class Series {
  * A histogram kept as plain counts per label set, for the one observed on every request (the
  * request duration). prom-client's Histogram checks and hashes the labels and makes closures on
  * every `observe`, even through a child found once: a few µs of a cached read that costs ~90 µs
- * in all (README "Benchmarks"). A scrape asks `get()` (a registry takes any metric that has it)
+ * in all (docs/benchmarks.md). A scrape asks `get()` (a registry takes any metric that has it)
  * and writes the same lines prom-client's Histogram writes: cumulative `_bucket`s with `le`
  * first, `+Inf`, `_sum`, `_count`.
  */
