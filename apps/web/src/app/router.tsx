@@ -20,7 +20,7 @@ const ResetPasswordPage = lazyPart(
 );
 const NotMePage = lazyPart(() => import('@/features/not-me/not-me-page'), 'page');
 const HomePage = lazyPart(() => import('./routes/home-page'), 'page');
-const ProfilePage = lazyPart(() => import('@/features/profile/profile-page'), 'page');
+const ProfilePage = lazyPart(() => import('./routes/profile-page'), 'page');
 const DevicesPage = lazyPart(() => import('@/features/devices/devices-page'), 'page');
 const SecurityLogPage = lazyPart(() => import('@/features/security-log/security-log-page'), 'page');
 const WalletHistoryPage = lazyPart(() => import('@/features/wallet/wallet-history-page'), 'page');

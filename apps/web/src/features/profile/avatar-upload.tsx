@@ -10,7 +10,7 @@ import { Button } from '@/shared/ui/button';
 import { notify } from '@/shared/ui/toast';
 import { updateAvatar } from './api/update-avatar';
 import { uploadFile } from './api/upload-file';
-import styles from './profile-page.module.css';
+import styles from './profile.module.css';
 
 const ACCEPTED: readonly string[] = AVATAR_MIME_TYPES;
 

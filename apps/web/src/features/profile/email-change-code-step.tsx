@@ -1,7 +1,7 @@
 import { ONE_TIME_CODE_LENGTH } from '@portal/contracts/constants';
 import { useEffect, useRef } from 'react';
 import { CodeInput } from '@/shared/ui/code-input';
-import styles from './profile-page.module.css';
+import styles from './profile.module.css';
 
 type EmailChangeCodeStepProps = {
   /** The address the code went to. */

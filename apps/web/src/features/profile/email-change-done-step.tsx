@@ -1,7 +1,7 @@
 import { EMAIL_UPDATED } from '@portal/contracts/messages';
 import { Button } from '@/shared/ui/button';
 import { CheckIcon } from '@/shared/ui/icons';
-import styles from './profile-page.module.css';
+import styles from './profile.module.css';
 
 /** The mark, 'Почта обновлена', and 'Готово', which closes the dialog. */
 export function EmailChangeDoneStep({ onDone }: { onDone: () => void }) {

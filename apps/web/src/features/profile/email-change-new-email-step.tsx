@@ -3,7 +3,7 @@ import type { FormEventHandler } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import { Button } from '@/shared/ui/button';
 import { TextField } from '@/shared/ui/text-field';
-import styles from './profile-page.module.css';
+import styles from './profile.module.css';
 
 /** The new address; its code is asked for on submit. */
 export function EmailChangeNewEmailStep({

@@ -1,5 +1,5 @@
 import { Button } from '@/shared/ui/button';
-import styles from './profile-page.module.css';
+import styles from './profile.module.css';
 
 /** The e-mail change's first step: a code to the current address, sent on request. */
 export function EmailChangeStartStep({

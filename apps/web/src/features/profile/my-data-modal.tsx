@@ -14,8 +14,8 @@ import { TextField } from '@/shared/ui/text-field';
 import { notify } from '@/shared/ui/toast';
 import { updateProfile } from './api/update-profile';
 import { AvatarUpload } from './avatar-upload';
+import styles from './profile.module.css';
 import { profileErrorTexts } from './profile-error-texts';
-import styles from './profile-page.module.css';
 
 const FIELDS = ['userName', 'firstName', 'middleName', 'lastName'] as const;
 

@@ -3,7 +3,7 @@ import { useAppSelector } from '@/app/hooks';
 import { runtimeConfig } from '@/config/runtime-config';
 import { PasswordChangeEntry, TwoFactorSetting } from '@/features/security';
 import { Card } from '@/shared/ui/card';
-import styles from './profile-page.module.css';
+import styles from './profile.module.css';
 import { SignInAlertsSetting } from './sign-in-alerts-setting';
 import { StatusText } from './status-text';
 import { TelegramSetting } from './telegram-setting';

@@ -6,7 +6,7 @@ import { toApiFailure } from '@/shared/api/api-failure';
 import { Checkbox } from '@/shared/ui/checkbox';
 import { notify } from '@/shared/ui/toast';
 import { putSignInAlerts } from './api/sign-in-alerts';
-import styles from './profile-page.module.css';
+import styles from './profile.module.css';
 
 export const SIGN_IN_ALERTS_LABEL = 'Оповещения о входе с нового устройства на почту';
 

@@ -1,4 +1,4 @@
-import styles from './profile-page.module.css';
+import styles from './profile.module.css';
 import type { TwoFactorMethodStatus } from './telegram-slice';
 
 const LABELS: Record<TwoFactorMethodStatus, string> = {

@@ -11,7 +11,7 @@ import { Modal } from '@/shared/ui/modal';
 import { notify } from '@/shared/ui/toast';
 import { generateTelegramLink } from './api/telegram';
 import { unlinkTelegram } from './api/unlink';
-import styles from './profile-page.module.css';
+import styles from './profile.module.css';
 import { StatusText } from './status-text';
 import { checkTelegram, selectTelegramStatus } from './telegram-slice';
 import { telegramStatus } from './two-factor-statuses';

@@ -5,7 +5,7 @@ import { isProofRequired, toApiFailure } from '@/shared/api/api-failure';
 import { Button } from '@/shared/ui/button';
 import { Modal } from '@/shared/ui/modal';
 import { notify } from '@/shared/ui/toast';
-import styles from './profile-page.module.css';
+import styles from './profile.module.css';
 
 type UnlinkDialogProps = {
   isOpen: boolean;

@@ -5,7 +5,7 @@ import { runtimeConfig } from '@/config/runtime-config';
 import { fetchCurrentUser } from '@/features/auth';
 import { Button } from '@/shared/ui/button';
 import { unlinkYandex } from './api/unlink';
-import styles from './profile-page.module.css';
+import styles from './profile.module.css';
 import { StatusText } from './status-text';
 import { yandexStatus } from './two-factor-statuses';
 import { UnlinkDialog } from './unlink-dialog';

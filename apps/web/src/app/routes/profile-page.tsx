@@ -9,6 +9,12 @@ import { fetchCurrentUser, selectUser, useLogout } from '@/features/auth';
 import { CheckupCard } from '@/features/checkup';
 import { fetchDevices, selectDevices, selectDevicesStatus } from '@/features/devices';
 import { PasskeysSection } from '@/features/passkeys';
+import { devicesCountText } from '@/features/profile/devices-count-text';
+import { EmailChangeModal } from '@/features/profile/email-change-modal';
+import { MyDataModal } from '@/features/profile/my-data-modal';
+import styles from '@/features/profile/profile.module.css';
+import { SecurityCard } from '@/features/profile/security-card';
+import { checkTelegram } from '@/features/profile/telegram-slice';
 import { Avatar } from '@/shared/ui/avatar';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
@@ -16,14 +22,12 @@ import { ChevronRightIcon } from '@/shared/ui/icons';
 import { PageHeader } from '@/shared/ui/page-header';
 import { PageLoader } from '@/shared/ui/page-loader';
 import { notify } from '@/shared/ui/toast';
-import { devicesCountText } from './devices-count-text';
-import { EmailChangeModal } from './email-change-modal';
-import { MyDataModal } from './my-data-modal';
-import styles from './profile-page.module.css';
-import { SecurityCard } from './security-card';
-import { checkTelegram } from './telegram-slice';
 
-/** /profile: user card, security checkup, contacts, security and 2FA, devices, logout. */
+/**
+ * /profile: user card, security checkup, contacts, security and 2FA, devices, logout. It puts
+ * several features side by side (profile, checkup, devices, passkeys, account-data), so it lives
+ * in the app layer, as home does; apps/web/src/architecture.test.ts holds pages to that.
+ */
 export default function ProfilePage() {
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser);
