@@ -1,3 +1,4 @@
+import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fp from 'fastify-plugin';
@@ -9,11 +10,13 @@ import { openApiTransform } from './openapi.js';
 import { registerSecurityHeaders } from './security-headers.js';
 
 /**
- * The answers every route shares: errors in Russian, the closing answer, security headers; and
- * the access log.
+ * The answers every route shares: errors in Russian, the closing answer, security headers; the
+ * access log; and cookies (`request.cookies`, `reply.setCookie`), unsigned: the one cookie, the
+ * Yandex flow id (modules/yandex/routes.ts), is a random secret checked against its hash.
  */
 export const httpPlugin = fp(
   async (app) => {
+    await app.register(fastifyCookie);
     registerErrorHandler(app);
     registerClosingAnswer(app);
     registerSecurityHeaders(app, app.deps.config);

@@ -1,3 +1,4 @@
+import type {} from '@fastify/cookie';
 import fp from 'fastify-plugin';
 import type {} from '../../core-plugin.js';
 import type {} from '../auth/plugin.js';
@@ -10,5 +11,8 @@ export const yandexPlugin = fp(
   async (app) => {
     await app.register(yandexRoutes);
   },
-  { name: 'yandex', dependencies: ['core', 'auth', 'security-log', 'two-factor'] },
+  {
+    name: 'yandex',
+    dependencies: ['core', '@fastify/cookie', 'auth', 'security-log', 'two-factor'],
+  },
 );

@@ -12,7 +12,7 @@ import {
   yandexExchangeRequestSchema,
   yandexUrlAnswerSchema,
 } from '@portal/contracts/yandex';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { enforceLimit } from '../../adapters/rate-limit.js';
@@ -61,15 +61,16 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
     for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
     return url.toString();
   };
-  const cookie = (value: string, maxAgeSeconds: number) =>
-    [
-      `${FLOW_COOKIE}=${value}`,
-      `Path=${COOKIE_PATH}`,
-      `Max-Age=${maxAgeSeconds}`,
-      'HttpOnly',
-      'SameSite=Lax',
-      ...(isHttps ? ['Secure'] : []),
-    ].join('; ');
+  // Max-Age=0 clears it. Not `reply.clearCookie`, which adds an `Expires` in 1970: the cookie
+  // keeps the attributes it always had.
+  const setFlowCookie = (reply: FastifyReply, value: string, maxAgeSeconds: number) =>
+    reply.setCookie(FLOW_COOKIE, value, {
+      path: COOKIE_PATH,
+      maxAge: maxAgeSeconds,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: isHttps,
+    });
 
   app.get(
     '/auth/yandex/getUrl',
@@ -104,7 +105,7 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
       url.searchParams.set('client_id', config.YANDEX_CLIENT_ID);
       url.searchParams.set('redirect_uri', new URL('/oauth', config.PUBLIC_URL).toString());
       url.searchParams.set('state', state);
-      reply.header('Set-Cookie', cookie(flowId, STATE_TTL_MS / 1000));
+      setFlowCookie(reply, flowId, STATE_TTL_MS / 1000);
       reply.header('Cache-Control', 'no-store');
       return { status: 'ok' as const, data: { url: url.toString() } };
     },
@@ -133,7 +134,7 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
       const state = query.state ? readState(config.SECRET_KEY, query.state, now) : null;
       const back = state?.userId ? '/profile' : '/auth';
       const fail = (message: string) => {
-        reply.header('Set-Cookie', cookie('', 0));
+        setFlowCookie(reply, '', 0);
         return reply.redirect(portal(back, { yandexError: message }), 302);
       };
 
@@ -168,7 +169,7 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       if (outcome.kind === 'refused') return fail(outcome.message);
       if (outcome.kind === 'linked') {
-        reply.header('Set-Cookie', cookie('', 0));
+        setFlowCookie(reply, '', 0);
         return reply.redirect(portal('/profile', { yandexLinked: '1' }), 302);
       }
       // Not a session token: a code that only this browser (its flow cookie) can exchange, once.
@@ -178,7 +179,7 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
           ? SIGN_IN_CODE_TTL_MS
           : SECOND_FACTOR_SIGN_IN_CODE_TTL_MS;
       const code = await issueSignInCode(db, state.flowHash, outcome.user.id, now, ttlMs);
-      reply.header('Set-Cookie', cookie(flowId, ttlMs / 1000));
+      setFlowCookie(reply, flowId, ttlMs / 1000);
       return reply.redirect(portal('/auth', { yandexCode: code }), 302);
     },
   );
@@ -227,7 +228,7 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
       await enforceLimit(rateLimiter, `yandex-exchange:ip:${request.ip}`, LIMIT);
       reply.header('Cache-Control', 'no-store');
       const refused = () => {
-        reply.header('Set-Cookie', cookie('', 0));
+        setFlowCookie(reply, '', 0);
         return invalidInput(YANDEX_SIGN_IN_CODE_REFUSED, { code: [YANDEX_SIGN_IN_CODE_REFUSED] });
       };
       const flowId = flowCookie(request);
@@ -260,16 +261,14 @@ export const yandexRoutes: FastifyPluginAsyncZod = async (app) => {
         throw error;
       }
       if (result.status === 'second_step') return result.answer;
-      reply.header('Set-Cookie', cookie('', 0));
+      setFlowCookie(reply, '', 0);
       return { token: result.token, userId };
     },
   );
 };
 
+/** The flow id from the browser's cookie (parsed by @fastify/cookie, http/http-plugin.ts). */
 function flowCookie(request: FastifyRequest): string | undefined {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === FLOW_COOKIE) return value.join('=') || undefined;
-  }
-  return undefined;
+  // An empty value, as a cleared cookie has, is no flow.
+  return request.cookies[FLOW_COOKIE] || undefined;
 }
