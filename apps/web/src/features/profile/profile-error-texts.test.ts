@@ -1,4 +1,5 @@
 import {
+  NO_CONNECTION,
   PROFILE_UPDATE_FAILED,
   TOKEN_INVALID,
   UNKNOWN_ERROR_OCCURRED,
@@ -41,6 +42,10 @@ describe('profileErrorTexts', () => {
       errors: { userName: ['Этот никнейм уже занят'] },
     });
     expect(profileErrorTexts(error)).toEqual(['Этот никнейм уже занят']);
+  });
+
+  it('says there is no connection when the call got no answer', () => {
+    expect(profileErrorTexts(toApiFailure(new HttpError(NO_CONNECTION)))).toEqual([NO_CONNECTION]);
   });
 
   it('shows the generic profile text for anything else', () => {

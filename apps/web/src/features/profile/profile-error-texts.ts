@@ -10,8 +10,8 @@ import type { ApiFailure } from '@/shared/api/api-failure';
  * The toasts of a refused profile update, when it names none of the form's fields (those show
  * under the fields, `my-data-modal.tsx`): a 400 shows each message of `errors` once (else
  * 'Произошла неизвестная ошибка'); 401 the server's message, else 'Недействительный токен'; 404 the
- * server's message, else 'Пользователь не найден'; any other failure 'Ошибка при обновлении
- * профиля'. A 409 (a taken nickname) carries `errors` like a 400 and is shown the same way.
+ * server's message, else 'Пользователь не найден'; no answer the client's own text («Нет
+ * соединения…»); any other failure 'Ошибка при обновлении профиля'. A 409 (a taken nickname) carries `errors` like a 400 and is shown the same way.
  */
 export function profileErrorTexts(failure: ApiFailure): string[] {
   switch (failure.status) {
@@ -30,6 +30,10 @@ export function profileErrorTexts(failure: ApiFailure): string[] {
     case 404:
       return [failure.message ?? USER_NOT_FOUND];
     default:
-      return [PROFILE_UPDATE_FAILED];
+      // A call with no answer says so in the client's own words (no connection); anything else
+      // (a server error, a bug) is the spec's generic text.
+      return [
+        failure.isRequestError && failure.status === null ? failure.text : PROFILE_UPDATE_FAILED,
+      ];
   }
 }

@@ -1,4 +1,4 @@
-import { TOP_UP_NOT_CONFIGURED } from '@portal/contracts/messages';
+import { NO_CONNECTION, TOP_UP_NOT_CONFIGURED } from '@portal/contracts/messages';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '@/shared/api/http';
 import { PaymentRefusedError, paymentErrorText } from './payment-error-text';
@@ -31,9 +31,14 @@ describe('paymentErrorText', () => {
     expect(paymentErrorText(requestError(502, '<html>Bad gateway</html>'))).toBe(
       'Ошибка при отправке запроса.',
     );
-    expect(paymentErrorText(requestError(null))).toBe('Ошибка при отправке запроса.');
     expect(paymentErrorText(requestError(500, { message: '   ' }))).toBe(
       'Ошибка при отправке запроса.',
+    );
+  });
+
+  it('says there is no connection when the request got no answer', () => {
+    expect(paymentErrorText(new HttpError(NO_CONNECTION))).toBe(
+      'Нет соединения с сервером. Проверьте интернет и повторите.',
     );
   });
 

@@ -7,12 +7,15 @@ export class PaymentRefusedError extends Error {
 }
 
 /**
- * A payment's error: status not ok → the server message; a request error → the server message,
- * else 'Ошибка при отправке запроса.'; anything else → 'Что-то пошло не так.'.
+ * A payment's error: status not ok → the server message; a request with no answer → «Нет
+ * соединения…»; an answered request error → the server message, else 'Ошибка при отправке
+ * запроса.'; anything else → 'Что-то пошло не так.'.
  */
 export function paymentErrorText(error: unknown): string {
   if (error instanceof PaymentRefusedError) return error.message || PAYMENT_REQUEST_FAILED;
   const failure = toApiFailure(error);
+  // No answer at all: the client's own words (no connection), not the spec's generic fallback.
+  if (failure.isRequestError && failure.status === null) return failure.text;
   if (failure.isRequestError) return failure.message ?? PAYMENT_REQUEST_FAILED;
   return SOMETHING_WENT_WRONG;
 }
