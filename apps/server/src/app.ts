@@ -13,6 +13,7 @@ import { devMailPlugin } from './modules/dev-mail/plugin.js';
 import { healthPlugin } from './modules/health/plugin.js';
 import { housekeepingPlugin } from './modules/housekeeping/plugin.js';
 import { metricsPlugin } from './modules/metrics/plugin.js';
+import { recordPortalStart } from './modules/operator/portal-runtime.js';
 import { opsPlugin } from './modules/ops/plugin.js';
 import { passkeysPlugin } from './modules/passkeys/plugin.js';
 import { paymentSandboxPlugin } from './modules/payment-sandbox/plugin.js';
@@ -71,6 +72,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(answerSerializerCompiler);
 
   await app.register(corePlugin, options);
+  // Told to the operator's tool, a process with its own environment: a portal with Redis
+  // remembers sessions, so the tool must not end them without Redis (modules/operator). Hooked
+  // here, where modules are put together, since the core imports no module.
+  app.addHook('onListen', async () => {
+    const { database, redis, clock } = app.deps;
+    await recordPortalStart(database.db, { usesRedis: redis !== null, at: clock.now() });
+  });
   await app.register(httpPlugin);
   // Before every route, so its request hook times them all.
   await app.register(metricsPlugin);

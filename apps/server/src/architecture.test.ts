@@ -12,42 +12,32 @@
  * - The imports between the server's files form no cycle (type-only imports included): modules
  *   are plugins that get what they need from `app.deps`, never from `app.ts` or from each other
  *   in a ring.
+ *
+ * The rules between the core and the modules, and the hooks between modules, are checked beside
+ * this file (architecture/), with the same import parser (architecture/source-imports.ts).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import {
+  findCycle,
+  importsOf,
+  isTestCode,
+  resolveSpecifier,
+  SRC,
+  sourceFiles,
+} from './architecture/source-imports.js';
 
-const SRC = import.meta.dirname;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') ? [full] : [];
-  });
-}
-
-const isTestCode = (file: string) => file.endsWith('.test.ts');
-
-/** Every `import { … } from '…'` of the file: the names (without `type`) and where from. */
-function importsOf(text: string): Array<{ names: string[]; from: string }> {
-  const found = [];
-  for (const match of text.matchAll(/import\s+(type\s+)?\{([^}]*)\}\s*from\s*'([^']+)'/g)) {
-    if (match[1]) continue;
-    const names = match[2]!
-      .split(',')
-      .map((name) => name.trim())
-      .filter((name) => name !== '' && !name.startsWith('type '))
-      .map((name) => name.split(/\s+as\s+/)[0]!);
-    found.push({ names, from: match[3]! });
-  }
-  return found;
-}
+/** The imports of the text that bind values: the names and where from (architecture/source-imports.ts). */
+const valueImportsOf = (text: string) =>
+  importsOf(text)
+    .filter((found) => !found.typeOnly)
+    .map((found) => ({ names: found.valueNames, from: found.specifier }));
 
 /** What in the text queries `users` outside modules/accounts, if anything. */
 function usersTableUses(text: string, isSchemaFile: boolean): string[] {
   const uses: string[] = [];
-  for (const { names, from } of importsOf(text)) {
+  for (const { names, from } of valueImportsOf(text)) {
     if (names.includes('users') && /schema\.js$/.test(from) && !isSchemaFile) {
       uses.push(`imports users from ${from}`);
     }
@@ -60,7 +50,7 @@ function usersTableUses(text: string, isSchemaFile: boolean): string[] {
 /** What in the text of a routes file runs SQL, if anything. */
 function sqlInRoutes(text: string): string[] {
   const uses: string[] = [];
-  for (const { from } of importsOf(text)) {
+  for (const { from } of valueImportsOf(text)) {
     if (from === 'drizzle-orm') uses.push('imports drizzle-orm');
     if (/(^|\/)schema\.js$/.test(from)) uses.push(`imports tables from ${from}`);
   }
@@ -97,45 +87,19 @@ const MAILED_CODES = 'modules/auth/mailed-codes.ts';
 /** Whether the text issues a one-time code itself instead of through `issueMailedCode`. */
 const issuesCodeItself = (text: string) => /\bcodes\s*\??\.\s*issue\s*\(/.test(text);
 
-/** The files of `src` a file imports, by relative path (static, type-only and dynamic). */
+/** The files of `src` a file imports, as absolute paths (static, type-only and dynamic). */
 function localImportsOf(file: string, text: string): string[] {
-  const specifiers = [
-    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s*'(\.[^']+)'/g),
-    ...text.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g),
-  ].map((match) => match[1]!);
-  return specifiers.map((specifier) =>
-    path.resolve(path.dirname(file), specifier.replace(/\.js$/, '.ts')),
-  );
+  const root = path.parse(file).root;
+  const from = path.relative(root, file).split(path.sep).join('/');
+  return importsOf(text).flatMap(({ specifier }) => {
+    const to = resolveSpecifier(from, specifier);
+    return to === null ? [] : [path.join(root, to)];
+  });
 }
 
-/** One cycle of the graph as a list of nodes (first = last), or null when there is none. */
-function findCycle(graph: Map<string, string[]>): string[] | null {
-  const state = new Map<string, 'open' | 'done'>();
-  const trail: string[] = [];
-  function visit(node: string): string[] | null {
-    state.set(node, 'open');
-    trail.push(node);
-    for (const next of graph.get(node) ?? []) {
-      if (state.get(next) === 'open') return [...trail.slice(trail.indexOf(next)), next];
-      if (!state.has(next)) {
-        const cycle = visit(next);
-        if (cycle) return cycle;
-      }
-    }
-    trail.pop();
-    state.set(node, 'done');
-    return null;
-  }
-  for (const node of graph.keys()) {
-    if (!state.has(node)) {
-      const cycle = visit(node);
-      if (cycle) return cycle;
-    }
-  }
-  return null;
-}
-
-const files = sourceFiles(SRC).filter((file) => !isTestCode(file));
+const files = sourceFiles()
+  .filter((file) => !isTestCode(file))
+  .map((file) => path.join(SRC, file));
 const relative = (file: string) => path.relative(SRC, file).split(path.sep).join('/');
 
 describe('the shape of the server code', () => {

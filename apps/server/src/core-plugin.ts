@@ -9,7 +9,6 @@ import type { Database, Db } from './db/database.js';
 import { UserReadCache } from './db/user-reads.js';
 import type { AppDeps } from './deps.js';
 import { declarePortalOnlyAnswers, SessionStore } from './modules/auth/sessions.js';
-import { recordPortalStart } from './modules/operator/portal-runtime.js';
 
 /** The part of `app.deps` every module may use. */
 export interface CoreDeps {
@@ -64,11 +63,6 @@ export const corePlugin = fp<CoreOptions>(
         })
       : null;
     app.addHook('onClose', () => redis?.close());
-    // Told to the operator's tool, a process with its own environment: a portal with Redis
-    // remembers sessions, so the tool must not end them without Redis (modules/operator).
-    app.addHook('onListen', async () => {
-      await recordPortalStart(database.db, { usesRedis: redis !== null, at: clock.now() });
-    });
     const sessions = new SessionStore(
       database.db,
       clock,

@@ -13,11 +13,13 @@ export { assertPasswordAllowed, isCommonPassword } from './password-policy.js';
 export { hashPassword, verifyPassword } from './passwords.js';
 export { assertRecentlyProven, proofExpiry, requireRecentProof } from './recent-proof.js';
 export { AUTH_PREFIX } from './routes.js';
+export type { SessionRow } from './schema.js';
 export type { PasskeyStep, SecondFactor } from './second-factor.js';
 export type { SessionStore } from './sessions.js';
 export {
   AccountBlocked,
   bearerToken,
+  findSessionById,
   generateToken,
   hashToken,
   requireSession,

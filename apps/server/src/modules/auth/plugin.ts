@@ -10,13 +10,13 @@ import type { RateLimiter } from '../../adapters/rate-limit.js';
 import type {} from '../../core-plugin.js';
 import type {} from '../metrics/plugin.js';
 import type {} from '../security-log/plugin.js';
-import type {} from '../two-factor/plugin.js';
 import { AuthService } from './auth-service.js';
 import { HandOffService } from './hand-off.js';
 import { mailLockNotices } from './lock-notices.js';
 import { LoginThrottle } from './login-throttle.js';
 import { OneTimeCodes } from './one-time-codes.js';
 import { AUTH_PREFIX, authRoutes } from './routes.js';
+import type { SecondFactor } from './second-factor.js';
 import { SignInPolicy } from './sign-in-policy.js';
 
 /** The identity core's part of `app.deps`, which the other modules build on. */
@@ -38,7 +38,14 @@ export interface IdentityDeps {
 }
 
 declare module '../../deps.js' {
-  interface AppDeps extends IdentityDeps {}
+  interface AppDeps extends IdentityDeps {
+    /**
+     * What login asks about a second factor (second-factor.ts). Declared here, by the module that
+     * asks, and filled by the two-factor module's plugin, registered before this one: so auth
+     * imports nothing of two-factor and the two modules form no ring.
+     */
+    secondFactor: SecondFactor;
+  }
 }
 
 /** Adapters tests may pass to `buildApp` instead of the configured ones. */

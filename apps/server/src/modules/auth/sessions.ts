@@ -351,6 +351,22 @@ function isIdleExpired(row: SessionRow, now: Date): boolean {
   return now.getTime() - row.lastActivityAt.getTime() > limitsOf(row).idleMs;
 }
 
+/**
+ * The session row by its id, live or not, or undefined. For listeners of `SessionStore.onCreated`
+ * that read the session once its transaction commits (modules/telegram/sign-in-notices.ts).
+ */
+export async function findSessionById(
+  executor: Executor,
+  sessionId: string,
+): Promise<SessionRow | undefined> {
+  const [session] = await executor
+    .select()
+    .from(sessions)
+    .where(eq(sessions.id, sessionId))
+    .limit(1);
+  return session;
+}
+
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (!header) return null;

@@ -1,11 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { and, count, inArray, isNull, min } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../adapters/clock.js';
 import { type MailOutboxStats, mailOutboxStats } from '../../adapters/mail.js';
-import type { Database, Executor } from '../../db/database.js';
-import { UNSETTLED_STATUSES } from '../payments/index.js';
-import { payments } from '../payments/schema.js';
+import type { Database } from '../../db/database.js';
+import { type PaymentStats, paymentStats } from '../payments/index.js';
 
 /** A scrape storm reads the database at most once in this long. */
 export const READINGS_TTL_MS = 5_000;
@@ -13,36 +11,11 @@ export const READINGS_TTL_MS = 5_000;
 export const PING_DEADLINE_MS = 1_000;
 const QUERY_DEADLINE_MS = 2_000;
 
-export interface PaymentStats {
-  byStatus: Record<string, number>;
-  /** How long the oldest payment neither paid nor finished has waited; 0 when none. */
-  oldestUnsettledAgeSeconds: number;
-}
-
 export interface DatabaseReadingsResult {
   isUp: boolean;
   /** Null when the database is down or the query failed: the metrics are then left out. */
   mail: MailOutboxStats | null;
   payments: PaymentStats | null;
-}
-
-/**
- * Payments by status (one pass over the table; payments are few next to requests) and the age of
- * the oldest unsettled one (the `payments_awaiting_idx` partial index).
- */
-export async function paymentStats(db: Executor, now: Date): Promise<PaymentStats> {
-  const [rows, [oldest]] = await Promise.all([
-    db.select({ status: payments.status, count: count() }).from(payments).groupBy(payments.status),
-    db
-      .select({ at: min(payments.createdAt) })
-      .from(payments)
-      .where(and(isNull(payments.creditedAt), inArray(payments.status, [...UNSETTLED_STATUSES]))),
-  ]);
-  const at = oldest?.at;
-  return {
-    byStatus: Object.fromEntries(rows.map((row) => [row.status, row.count])),
-    oldestUnsettledAgeSeconds: at ? Math.max(0, (now.getTime() - at.getTime()) / 1000) : 0,
-  };
 }
 
 /**

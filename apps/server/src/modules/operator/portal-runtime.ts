@@ -1,7 +1,7 @@
 /**
  * What a listening portal records about itself (migrations/0770_portal_runtime.sql), so that the
  * operator's tool, a process of its own with its own environment, can tell how the portal runs.
- * Written by `recordPortalStart` when the portal starts listening (core-plugin.ts); never by the
+ * Written by `recordPortalStart` when the portal starts listening (app.ts); never by the
  * tool or by tests that build the app without listening.
  */
 import type { Database, Executor } from '../../db/database.js';

@@ -1,8 +1,7 @@
-import { eq } from 'drizzle-orm';
 import type { Api } from 'grammy';
 import type { Db } from '../../db/database.js';
 import { findUserById } from '../accounts/index.js';
-import { type SessionRow, sessions } from '../auth/schema.js';
+import { findSessionById, type SessionRow } from '../auth/index.js';
 import type { NotMeLinks } from '../security/index.js';
 import { describeDevice, describeMoment, findSignInEventOf } from '../security-log/index.js';
 import { endSessionData } from './bot.js';
@@ -51,11 +50,7 @@ export class SignInNotices {
     if (linkedAtSignIn === null) return;
     for (let attempt = 0; attempt < 5 && !this.stopped; attempt++) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-      const [session] = await this.db
-        .select()
-        .from(sessions)
-        .where(eq(sessions.id, sessionId))
-        .limit(1);
+      const session = await findSessionById(this.db, sessionId);
       const user = session && (await findUserById(this.db, session.userId));
       if (!session || !user) continue;
       // Unlinked, or linked to another Telegram, while the session was being committed.

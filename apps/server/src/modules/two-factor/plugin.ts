@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type {} from '../../core-plugin.js';
 import type { SecondFactor } from '../auth/index.js';
+import type {} from '../auth/plugin.js';
 import type {} from '../security-log/plugin.js';
 import { twoFactorRoutes } from './routes.js';
 import { TwoFactorService } from './two-factor-service.js';
@@ -8,8 +9,6 @@ import { TwoFactorService } from './two-factor-service.js';
 declare module '../../deps.js' {
   interface AppDeps {
     twoFactor: TwoFactorService;
-    /** What login asks about a second factor (auth/second-factor.ts): the authenticator. */
-    secondFactor: SecondFactor;
   }
 }
 
@@ -32,6 +31,7 @@ export const twoFactorPlugin = fp<TwoFactorOptions>(
       securityLog,
     });
     app.deps.twoFactor = twoFactor;
+    // The port auth declares (auth/plugin.ts) and this module fills: the authenticator.
     app.deps.secondFactor = options.secondFactor ?? twoFactor;
   },
   { name: 'two-factor', dependencies: ['core', 'security-log'] },

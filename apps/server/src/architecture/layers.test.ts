@@ -1,0 +1,127 @@
+/**
+ * The rules between the core, the composition root and the modules (ARCHITECTURE.md, "How the
+ * server is put together"), checked on the imports of every file of src, type-only included:
+ *
+ * - The core (adapters/, db/, http/, jobs/, web/, core-plugin.ts, deps.ts, config.ts, paths.ts)
+ *   imports no module; app.ts and the entry points (server.ts, admin.ts, backup.ts) put them
+ *   together.
+ * - The modules form no ring, counting module A → module B for any import of any file of A.
+ * - A module reaches another only through its public entry `index.ts` (a `schema.ts` may take
+ *   another's `schema.ts` for a foreign key, a `plugin.ts` another's `plugin.ts` for types).
+ *
+ * What breaks a rule and stays is listed below with its reason; an entry nothing matches any more
+ * fails the test. The last test plants a breach of each rule.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  type Allowed,
+  COMPOSITION_ROOT,
+  coreImportsOfModules,
+  entryBreaches,
+  layerOf,
+  moduleCycle,
+  moduleGraph,
+  staleAllowances,
+} from './layers.js';
+import { type Edge, edgesOf, productionTexts } from './source-imports.js';
+
+const CORE_ALLOWED: Allowed[] = [
+  {
+    from: 'db/schema.ts',
+    to: /^modules\/[^/]+\/schema\.ts$/,
+    reason:
+      "Drizzle types the database (db/database.ts, `Db`) by one object of every table; each table stays in its module's schema.ts, and this file only gathers them.",
+  },
+  {
+    from: 'core-plugin.ts',
+    to: 'modules/auth/sessions.ts',
+    reason:
+      'The session store is built with the core because security-log, two-factor and metrics, registered before auth, use it; taking it into the core needs the account block check (modules/accounts) as a port first.',
+  },
+];
+
+/** Module edges ('<from> -> <to>') that close a ring and stay, each with its reason. */
+const MODULE_RINGS_ALLOWED: Record<string, string> = {
+  'security-log -> auth':
+    "The security log's routes take requireSession and sessionOf (auth/sessions.ts), while auth records into the log; gone once the session check lives in the core.",
+  'metrics -> auth':
+    'The metrics name the sign-in outcomes (LOGIN_OUTCOMES) to create their series before the first sign-in, while auth hangs the counters on its hooks.',
+  'metrics -> payments':
+    "The metrics read payments by status at scrape time (payments/payment-stats.ts), while payments hangs the reconciliation's counters on the metrics.",
+  'payment-sandbox -> payments':
+    'The sandbox asks the payments module whether it is the chosen provider (choosePaymentProvider), while payments calls the SandboxTerminal in-process.',
+};
+
+const edges = edgesOf(productionTexts());
+
+describe("the server's layers and modules", () => {
+  it('sees the imports of the whole server', () => {
+    expect(edges.length).toBeGreaterThan(300);
+    for (const file of COMPOSITION_ROOT) expect(layerOf(file)).toBe('root');
+    expect(edges.some((edge) => layerOf(edge.from) === 'core')).toBe(true);
+  });
+
+  it('keeps the core free of modules', () => {
+    expect(coreImportsOfModules(edges, CORE_ALLOWED)).toEqual([]);
+    expect(staleAllowances(edges, CORE_ALLOWED)).toEqual([]);
+  });
+
+  it('has no ring of modules', () => {
+    const { cycle, stale } = moduleCycle(moduleGraph(edges), Object.keys(MODULE_RINGS_ALLOWED));
+    expect(cycle).toBeNull();
+    expect(stale).toEqual([]);
+  });
+
+  it('reaches another module only through its public entry', () => {
+    expect(entryBreaches(edges)).toEqual([]);
+  });
+
+  it('notices each kind of breach it looks for', () => {
+    const planted = (texts: Record<string, string>): Edge[] =>
+      edgesOf(new Map(Object.entries(texts)));
+
+    const core = planted({
+      'http/x.ts': "import type { PaymentRow } from '../modules/payments/index.js';",
+      'db/y.ts': "export { paymentStats } from '../modules/payments/payment-stats.js';",
+      'app.ts': "import { authPlugin } from './modules/auth/plugin.js';",
+      'adapters/z.ts': "import { Clock } from './clock.js';",
+    });
+    expect(coreImportsOfModules(core, [])).toEqual([
+      "http/x.ts imports '../modules/payments/index.js' (type only): the core imports no module",
+      "db/y.ts imports '../modules/payments/payment-stats.js': the core imports no module",
+    ]);
+    const allowed = [{ from: 'db/y.ts', to: 'modules/payments/payment-stats.ts', reason: '' }];
+    expect(coreImportsOfModules(core, allowed)).toHaveLength(1);
+    expect(staleAllowances(core, allowed)).toEqual([]);
+    expect(staleAllowances(core, [{ from: 'db/gone.ts', to: /./, reason: '' }])).toHaveLength(1);
+
+    const ring = moduleGraph(
+      planted({
+        'modules/a/service.ts': "import type { B } from '../b/index.js';",
+        'modules/b/routes.ts': "const c = await import('../c/index.js');",
+        'modules/c/plugin.ts': "import type {} from '../a/plugin.js';",
+      }),
+    );
+    expect(moduleCycle(ring, []).cycle).toEqual(['a', 'b', 'c', 'a']);
+    expect(moduleCycle(ring, ['c -> a'])).toEqual({ cycle: null, stale: [] });
+    expect(moduleCycle(ring, ['c -> a', 'a -> c']).stale).toEqual(['a -> c']);
+
+    const holes = planted({
+      'modules/a/service.ts': "import { postLedgerEntry } from '../b/ledger.js';",
+      'modules/a/repository.ts': "import { payments } from '../b/schema.js';",
+      'modules/a/routes.ts': "import { x } from '../../modules/b/internal.js';",
+      'modules/a/plugin.ts': "import { bPlugin } from '../b/plugin.js';",
+      'modules/a/schema.ts': "import { users } from '../b/schema.js';",
+      'modules/a/index.ts':
+        "export { y } from '../b/index.js';\nimport type {} from '../b/plugin.js';",
+      'modules/c/plugin.ts': "import type {} from '../b/plugin.js';",
+    });
+    expect(entryBreaches(holes).map((breach) => breach.split(' imports ')[0])).toEqual([
+      'modules/a/service.ts',
+      'modules/a/repository.ts',
+      'modules/a/routes.ts',
+      'modules/a/plugin.ts',
+      'modules/a/index.ts',
+    ]);
+  });
+});
