@@ -1,23 +1,15 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { and, count, inArray, isNull, min } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../adapters/clock.js';
 import { type MailOutboxStats, mailOutboxStats } from '../../adapters/mail.js';
-import type { Database, Executor } from '../../db/database.js';
-import { UNSETTLED_STATUSES } from '../payments/index.js';
-import { payments } from '../payments/schema.js';
+import type { Database } from '../../db/database.js';
+import { type PaymentStats, paymentStats } from '../payments/index.js';
 
 /** A scrape storm reads the database at most once in this long. */
 export const READINGS_TTL_MS = 5_000;
 /** `select 1` answers within this, or the database counts as unreachable. */
 export const PING_DEADLINE_MS = 1_000;
 const QUERY_DEADLINE_MS = 2_000;
-
-export interface PaymentStats {
-  byStatus: Record<string, number>;
-  /** How long the oldest payment neither paid nor finished has waited; 0 when none. */
-  oldestUnsettledAgeSeconds: number;
-}
 
 export interface DatabaseReadingsResult {
   isUp: boolean;
@@ -27,27 +19,10 @@ export interface DatabaseReadingsResult {
 }
 
 /**
- * Payments by status (one pass over the table; payments are few next to requests) and the age of
- * the oldest unsettled one (the `payments_awaiting_idx` partial index).
- */
-export async function paymentStats(db: Executor, now: Date): Promise<PaymentStats> {
-  const [rows, [oldest]] = await Promise.all([
-    db.select({ status: payments.status, count: count() }).from(payments).groupBy(payments.status),
-    db
-      .select({ at: min(payments.createdAt) })
-      .from(payments)
-      .where(and(isNull(payments.creditedAt), inArray(payments.status, [...UNSETTLED_STATUSES]))),
-  ]);
-  const at = oldest?.at;
-  return {
-    byStatus: Object.fromEntries(rows.map((row) => [row.status, row.count])),
-    oldestUnsettledAgeSeconds: at ? Math.max(0, (now.getTime() - at.getTime()) / 1000) : 0,
-  };
-}
-
-/**
  * What the metrics read from the database at scrape time: whether it answers, the mail backlog,
- * the payments. Read at most once per READINGS_TTL_MS of the app clock (scrapes meanwhile get the
+ * the payments. Each table is read through its owner's function (the outbox's in
+ * adapters/mail.ts, the payments' in modules/payments), so no query of another module's table
+ * lives here. Read at most once per READINGS_TTL_MS of the app clock (scrapes meanwhile get the
  * same answer, in flight or done), each step under a deadline, so neither a scrape storm nor a
  * frozen database makes a scrape load the database or hang.
  */

@@ -9,7 +9,13 @@ export {
 } from './account-reads.js';
 export type { Currency, LedgerKind } from './ledger.js';
 export { InsufficientFundsError, lockBalances, postLedgerEntry } from './ledger.js';
-export { findPayment, recentLedgerEntries, recentPayments } from './operator-reads.js';
+export {
+  findPayment,
+  type PaymentStats,
+  paymentStats,
+  recentLedgerEntries,
+  recentPayments,
+} from './operator-reads.js';
 export { choosePaymentProvider, isLocalPortal } from './provider-choice.js';
 export {
   type ReconcileCounts,
