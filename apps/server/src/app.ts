@@ -8,11 +8,13 @@ import { answerFrameworkError } from './http/error-handler.js';
 import { httpPlugin, openApiPlugin } from './http/http-plugin.js';
 import { type LogStream, lazyChildLogger, loggerOptions } from './http/logging.js';
 import { accountDataPlugin } from './modules/account-data/plugin.js';
+import { accountsPlugin } from './modules/accounts/plugin.js';
 import { authPlugin, type IdentityOptions } from './modules/auth/plugin.js';
 import { devMailPlugin } from './modules/dev-mail/plugin.js';
 import { healthPlugin } from './modules/health/plugin.js';
 import { housekeepingPlugin } from './modules/housekeeping/plugin.js';
 import { metricsPlugin } from './modules/metrics/plugin.js';
+import { operatorPlugin } from './modules/operator/plugin.js';
 import { recordPortalStart } from './modules/operator/portal-runtime.js';
 import { opsPlugin } from './modules/ops/plugin.js';
 import { passkeysPlugin } from './modules/passkeys/plugin.js';
@@ -72,6 +74,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(answerSerializerCompiler);
 
   await app.register(corePlugin, options);
+  await app.register(accountsPlugin);
+  await app.register(operatorPlugin);
   // Told to the operator's tool, a process with its own environment: a portal with Redis
   // remembers sessions, so the tool must not end them without Redis (modules/operator). Hooked
   // here, where modules are put together, since the core imports no module.

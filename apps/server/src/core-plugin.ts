@@ -1,10 +1,12 @@
 import fp from 'fastify-plugin';
 import { type Clock, systemClock } from './adapters/clock.js';
 import { createFileStorage } from './adapters/create-file-storage.js';
+import { mailOutboxData } from './adapters/mail.js';
 import { RedisConnection } from './adapters/redis.js';
 import { RedisRevocationMarks } from './adapters/revocation-marks.js';
 import type { FileStorage } from './adapters/storage.js';
 import type { Config } from './config.js';
+import { DataOwners } from './db/data-owners.js';
 import type { Database, Db } from './db/database.js';
 import { UserReadCache } from './db/user-reads.js';
 import type { AppDeps } from './deps.js';
@@ -22,6 +24,8 @@ export interface CoreDeps {
   userReads: UserReadCache;
   sessions: SessionStore;
   storage: FileStorage;
+  /** What each module erases, keeps and purges of its tables (db/data-owners.ts). */
+  dataOwners: DataOwners;
 }
 
 declare module './deps.js' {
@@ -71,6 +75,10 @@ export const corePlugin = fp<CoreOptions>(
       config.SESSION_CACHE_SIZE,
       config.SUPPORT_URL,
     );
+    const dataOwners = new DataOwners();
+    // First of all: the outbox's erasure finds letters by the addresses the account's codes
+    // carried, so it runs before auth deletes the codes (db/data-owners.ts).
+    dataOwners.register(mailOutboxData);
     const core: CoreDeps = {
       config,
       database,
@@ -80,6 +88,7 @@ export const corePlugin = fp<CoreOptions>(
       userReads,
       sessions,
       storage: options.storage ?? createFileStorage(config),
+      dataOwners,
     };
     // The modules' parts are added by their plugins, registered after this one (app.ts).
     app.decorate('deps', core as AppDeps);

@@ -23,6 +23,8 @@
  *   last error). Failed attempts are not errors: one warning when sending starts to fail, one
  *   info line when it works again, the attempts in between at debug level only.
  * - `mailOutboxStats(db, now)` answers the backlog and the losses for the operator's metrics.
+ * - `mailOutboxData` says what an account's erasure and the hourly purge take from the outbox
+ *   (db/data-owners.ts); the core registers it.
  *
  *   await mail.flush();   // deliver every due letter now and wait (tests, scripts, shutdown)
  *
@@ -33,6 +35,7 @@
 import { and, asc, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import type { Transporter } from 'nodemailer';
 import type { Config } from '../config.js';
+import { type DataOwner, purgeEach } from '../db/data-owners.js';
 import type { Db, Executor } from '../db/database.js';
 import type { Clock } from './clock.js';
 import { type Letter, maskEmail } from './mail-letter.js';
@@ -440,3 +443,27 @@ export async function mailOutboxStats(db: Executor, now: Date): Promise<MailOutb
   }
   return stats;
 }
+
+/** Sent, failed and expired letters are kept this long (the metrics count the failed ones). */
+const LETTERS_KEPT_MS = 30 * 24 * 60 * 60_000;
+
+/** The outbox's part of an erasure and of the purge (db/data-owners.ts). */
+export const mailOutboxData: DataOwner = {
+  module: 'core',
+  tables: [{ name: 'mail_outbox', onErasure: 'erase' }],
+  async erase(tx, { userId, emailKey }) {
+    // To the account's address and to any address its codes carried (a new e-mail): the codes
+    // (modules/auth) are still there, since the core's owner runs first.
+    await tx.execute(sql`DELETE FROM mail_outbox WHERE lower(to_address) = ${emailKey}
+    OR lower(to_address) IN (
+      SELECT lower(value) FROM one_time_codes, jsonb_each_text(coalesce(payload, '{}'::jsonb))
+      WHERE user_id = ${userId})`);
+  },
+  purge(db, now) {
+    const kept = new Date(now.getTime() - LETTERS_KEPT_MS).toISOString();
+    return purgeEach(db, {
+      mail_outbox: sql`DELETE FROM mail_outbox
+      WHERE status IN ('sent', 'failed', 'expired') AND created_at < ${kept}`,
+    });
+  },
+};

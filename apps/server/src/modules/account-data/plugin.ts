@@ -3,6 +3,7 @@ import type {} from '../../core-plugin.js';
 import type {} from '../auth/plugin.js';
 import type {} from '../security-log/plugin.js';
 import type {} from '../two-factor/plugin.js';
+import { accountDataData } from './data-owner.js';
 import { DeletionService } from './deletion-service.js';
 import { eraseDueAccounts } from './erasure.js';
 import { accountDataRoutes } from './routes.js';
@@ -20,10 +21,11 @@ declare module '../../deps.js' {
  */
 export const accountDataPlugin = fp(
   async (app) => {
-    const { sessions, db, clock, storage, signInPolicy } = app.deps;
+    app.deps.dataOwners.register(accountDataData);
+    const { db, clock, dataOwners, signInPolicy } = app.deps;
     const service = new DeletionService(app.deps);
     app.deps.accountDeletion = Object.assign(service, {
-      eraseDue: () => eraseDueAccounts({ db, clock, sessions, storage, log: app.log }),
+      eraseDue: () => eraseDueAccounts({ db, clock, dataOwners, log: app.log }),
     });
     signInPolicy.onSignIn((session, executor) => service.onSignIn(session, executor));
     await app.register(accountDataRoutes);

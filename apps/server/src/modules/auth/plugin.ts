@@ -11,6 +11,7 @@ import type {} from '../../core-plugin.js';
 import type {} from '../metrics/plugin.js';
 import type {} from '../security-log/plugin.js';
 import { AuthService } from './auth-service.js';
+import { authData } from './data-owner.js';
 import { HandOffService } from './hand-off.js';
 import { mailLockNotices } from './lock-notices.js';
 import { LoginThrottle } from './login-throttle.js';
@@ -64,6 +65,7 @@ export interface IdentityOptions {
 export const authPlugin = fp<IdentityOptions>(
   async (app, options) => {
     const { config, db, clock, sessions, redis, secondFactor, metrics, securityLog } = app.deps;
+    app.deps.dataOwners.register(authData(sessions));
     const mail = new MailOutbox(
       db,
       clock,

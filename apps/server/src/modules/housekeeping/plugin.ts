@@ -8,15 +8,15 @@ import { purgeExpired } from './purge.js';
 const HOUSEKEEPING_EVERY_S = 60 * 60;
 
 /**
- * The hourly purge of what has expired (purge.ts says what and how long it is kept), and the
- * erasure of the accounts whose deletion is due (modules/account-data/erasure.ts).
+ * The hourly purge of what has expired (each table's owner says what and for how long,
+ * purge.ts runs them), and the erasure of the accounts whose deletion is due (modules/account-data/erasure.ts).
  */
 export const housekeepingPlugin = fp(
   async (app) => {
-    const { db, clock, accountDeletion } = app.deps;
+    const { db, clock, accountDeletion, dataOwners } = app.deps;
     schedulePeriodicJob(app, 'housekeeping', HOUSEKEEPING_EVERY_S, async () => ({
       erasedAccounts: await accountDeletion.eraseDue(),
-      purged: await purgeExpired(db, clock.now()),
+      purged: await purgeExpired(dataOwners, db, clock.now()),
     }));
   },
   { name: 'housekeeping', dependencies: ['core', 'account-data'] },

@@ -68,7 +68,7 @@ it('purges spent and expired rows past their retention and keeps the rest', asyn
   await session(null, ago(0), ago(-7));
   await session(ago(1), ago(1), ago(-6));
 
-  const deleted = await purgeExpired(db, now);
+  const deleted = await purgeExpired(t.app.deps.dataOwners, db, now);
   expect(deleted).toMatchObject({
     one_time_codes: 1,
     login_throttles: 1,
@@ -91,5 +91,7 @@ it('purges spent and expired rows past their retention and keeps the rest', asyn
   expect(await count('login_throttles', `user:new-${user.id}`, 'subject')).toBe(1);
 
   // Nothing left to purge: a second run deletes nothing.
-  expect(Object.values(await purgeExpired(db, now)).every((n) => n === 0)).toBe(true);
+  expect(
+    Object.values(await purgeExpired(t.app.deps.dataOwners, db, now)).every((n) => n === 0),
+  ).toBe(true);
 });

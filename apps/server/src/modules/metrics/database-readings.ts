@@ -20,7 +20,9 @@ export interface DatabaseReadingsResult {
 
 /**
  * What the metrics read from the database at scrape time: whether it answers, the mail backlog,
- * the payments. Read at most once per READINGS_TTL_MS of the app clock (scrapes meanwhile get the
+ * the payments. Each table is read through its owner's function (the outbox's in
+ * adapters/mail.ts, the payments' in modules/payments), so no query of another module's table
+ * lives here. Read at most once per READINGS_TTL_MS of the app clock (scrapes meanwhile get the
  * same answer, in flight or done), each step under a deadline, so neither a scrape storm nor a
  * frozen database makes a scrape load the database or hang.
  */

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type {} from '../../core-plugin.js';
 import type {} from '../auth/plugin.js';
 import type {} from '../security-log/plugin.js';
+import { passkeysData } from './data-owner.js';
 import { PasskeyService } from './passkey-service.js';
 import { passkeyRoutes } from './routes.js';
 
@@ -19,6 +20,7 @@ declare module '../../deps.js' {
  */
 export const passkeysPlugin = fp(
   async (app) => {
+    app.deps.dataOwners.register(passkeysData);
     const { config, db, clock, signInPolicy, securityLog, rateLimiter } = app.deps;
     const passkeys = new PasskeyService({
       config,

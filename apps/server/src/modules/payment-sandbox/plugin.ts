@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FetchLike } from '../../adapters/tbank/client.js';
 import type {} from '../../core-plugin.js';
 import { choosePaymentProvider } from '../payments/index.js';
+import { paymentSandboxData } from './data-owner.js';
 import { sandboxRoutes } from './routes.js';
 import {
   SANDBOX_PATH,
@@ -30,6 +31,7 @@ export interface PaymentSandboxOptions {
  */
 export const paymentSandboxPlugin = fp<PaymentSandboxOptions>(
   async (app, options) => {
+    app.deps.dataOwners.register(paymentSandboxData);
     const { config, db, clock } = app.deps;
     if (choosePaymentProvider(config) !== 'sandbox') {
       app.deps.paymentSandbox = null;

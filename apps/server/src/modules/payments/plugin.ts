@@ -5,6 +5,7 @@ import { schedulePeriodicJob } from '../../jobs/periodic-job.js';
 import type {} from '../auth/plugin.js';
 import type {} from '../metrics/plugin.js';
 import type {} from '../payment-sandbox/plugin.js';
+import { paymentsData } from './data-owner.js';
 import { createPaymentProvider, type PaymentProvider } from './provider.js';
 import { isLocalPortal } from './provider-choice.js';
 import { reconcilePayments } from './reconcile.js';
@@ -36,6 +37,7 @@ export interface PaymentsOptions {
 /** Top-up, notifications, history, and reconciliation with the chosen provider. */
 export const paymentsPlugin = fp<PaymentsOptions>(
   async (app, options) => {
+    app.deps.dataOwners.register(paymentsData);
     const { config, paymentSandbox, metrics } = app.deps;
     const provider = createPaymentProvider(config, paymentSandbox, options.fetch);
     app.deps.payments = {

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type {} from '../../core-plugin.js';
+import { securityLogData } from './data-owner.js';
 import { securityLogRoutes } from './routes.js';
 import { SecurityLog } from './security-log-service.js';
 
@@ -17,6 +18,7 @@ declare module '../../deps.js' {
  */
 export const securityLogPlugin = fp(
   async (app) => {
+    app.deps.dataOwners.register(securityLogData);
     const { db, clock } = app.deps;
     app.deps.securityLog = new SecurityLog(db, clock);
     await app.register(securityLogRoutes);

@@ -3,6 +3,7 @@ import type {} from '../../core-plugin.js';
 import type { SecondFactor } from '../auth/index.js';
 import type {} from '../auth/plugin.js';
 import type {} from '../security-log/plugin.js';
+import { twoFactorData } from './data-owner.js';
 import { twoFactorRoutes } from './routes.js';
 import { TwoFactorService } from './two-factor-service.js';
 
@@ -24,6 +25,7 @@ export interface TwoFactorOptions {
  */
 export const twoFactorPlugin = fp<TwoFactorOptions>(
   async (app, options) => {
+    app.deps.dataOwners.register(twoFactorData);
     const { db, clock, config, securityLog } = app.deps;
     const twoFactor = new TwoFactorService(db, clock, {
       secretKey: config.SECRET_KEY,
