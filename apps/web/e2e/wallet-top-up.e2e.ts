@@ -319,11 +319,19 @@ describe('the top-up modal', () => {
     await dialog.getByRole('button', { name: /Банковская карта/ }).click();
     await waitForToast(page, 'Банк отклонил платёж');
 
-    // A request error without a message.
+    // A request error without a message: a gateway's page instead of the portal's answer.
+    await page.unroute('**/paymentms/api/Payment/create');
+    await page.route('**/paymentms/api/Payment/create', (route) =>
+      route.fulfill({ status: 502, contentType: 'text/html', body: '<html>Bad gateway</html>' }),
+    );
+    await dialog.getByRole('button', { name: /Банковская карта/ }).click();
+    await waitForToast(page, 'Ошибка при отправке запроса.');
+
+    // No answer at all: the connection, not the bank, is named.
     await page.unroute('**/paymentms/api/Payment/create');
     await page.route('**/paymentms/api/Payment/create', (route) => route.abort('failed'));
     await dialog.getByRole('button', { name: /Банковская карта/ }).click();
-    await waitForToast(page, 'Ошибка при отправке запроса.');
+    await waitForToast(page, 'Нет соединения с сервером. Проверьте интернет и повторите.');
 
     // Not a request error at all: an answer the page cannot use.
     await page.unroute('**/paymentms/api/Payment/create');
