@@ -1,4 +1,4 @@
-import type { SQL } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from './database.js';
 
 /**
@@ -74,4 +74,50 @@ export async function purgeEach(
     deleted[table] = rowsTouched(await db.execute(statement));
   }
   return deleted;
+}
+
+/** A table whose rows stop mattering some time after a moment one of its columns holds. */
+export interface ExpiringRows {
+  table: string;
+  /** The column of the moment (`expires_at`, `occurred_at`…). */
+  after: string;
+  /** How long a row is kept once that moment passed. */
+  keptMs: number;
+}
+
+/**
+ * The owner most modules are: tables whose rows carry the account's `user_id`, erased with the
+ * account in the order given, and rows purged some time after a moment they hold. A module whose
+ * data needs more (files in storage, rows kept on purpose) writes its `DataOwner` itself.
+ */
+export function accountRowsOwner(owner: {
+  module: string;
+  /** Every table of the module, each of whose rows names the account by `user_id`. */
+  tables: string[];
+  purge?: ExpiringRows[];
+}): DataOwner {
+  const { purge = [] } = owner;
+  return {
+    module: owner.module,
+    tables: owner.tables.map((name) => ({ name, onErasure: 'erase' })),
+    async erase(tx, { userId }) {
+      for (const table of owner.tables) {
+        await tx.execute(sql`DELETE FROM ${sql.identifier(table)} WHERE user_id = ${userId}`);
+      }
+    },
+    ...(purge.length > 0 && {
+      purge(db: Db, now: Date) {
+        const statements = Object.fromEntries(
+          purge.map(({ table, after, keptMs }) => {
+            const before = new Date(now.getTime() - keptMs).toISOString();
+            return [
+              table,
+              sql`DELETE FROM ${sql.identifier(table)} WHERE ${sql.identifier(after)} < ${before}`,
+            ];
+          }),
+        );
+        return purgeEach(db, statements);
+      },
+    }),
+  };
 }

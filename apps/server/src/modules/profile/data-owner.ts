@@ -1,20 +1,8 @@
-import { sql } from 'drizzle-orm';
-import { type DataOwner, purgeEach } from '../../db/data-owners.js';
-
-/** A confirmed change is kept a day, then nothing reads it. */
-const CONFIRMED_KEPT_MS = 24 * 60 * 60_000;
+import { accountRowsOwner } from '../../db/data-owners.js';
 
 /** The e-mail changes (schema.ts): erased with the account, purged a day after confirmation. */
-export const profileData: DataOwner = {
+export const profileData = accountRowsOwner({
   module: 'profile',
-  tables: [{ name: 'email_changes', onErasure: 'erase' }],
-  async erase(tx, { userId }) {
-    await tx.execute(sql`DELETE FROM email_changes WHERE user_id = ${userId}`);
-  },
-  purge(db, now) {
-    const day = new Date(now.getTime() - CONFIRMED_KEPT_MS).toISOString();
-    return purgeEach(db, {
-      email_changes: sql`DELETE FROM email_changes WHERE current_confirmed_at < ${day}`,
-    });
-  },
-};
+  tables: ['email_changes'],
+  purge: [{ table: 'email_changes', after: 'current_confirmed_at', keptMs: 24 * 60 * 60_000 }],
+});

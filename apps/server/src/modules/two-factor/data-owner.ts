@@ -1,15 +1,7 @@
-import { sql } from 'drizzle-orm';
-import type { DataOwner } from '../../db/data-owners.js';
+import { accountRowsOwner } from '../../db/data-owners.js';
 
 /** The authenticator and its recovery codes (schema.ts) go with the account. */
-export const twoFactorData: DataOwner = {
+export const twoFactorData = accountRowsOwner({
   module: 'two-factor',
-  tables: [
-    { name: 'two_factor_recovery_codes', onErasure: 'erase' },
-    { name: 'two_factor_authenticators', onErasure: 'erase' },
-  ],
-  async erase(tx, { userId }) {
-    await tx.execute(sql`DELETE FROM two_factor_recovery_codes WHERE user_id = ${userId}`);
-    await tx.execute(sql`DELETE FROM two_factor_authenticators WHERE user_id = ${userId}`);
-  },
-};
+  tables: ['two_factor_recovery_codes', 'two_factor_authenticators'],
+});
