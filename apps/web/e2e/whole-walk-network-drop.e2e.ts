@@ -18,6 +18,8 @@ import { setupWalletWorld } from '../test/support/e2e/wallet-helpers';
 
 const NO_CONNECTION = 'Нет соединения с сервером. Проверьте интернет и повторите.';
 const NEW_PASSWORD = 'Granite-Otter58';
+/** A letter goes through the outbox and SMTP: on a busy machine, seconds. */
+const LETTER_WAIT = { timeout: 15_000 };
 
 const world = setupWalletWorld();
 const browser = setupBrowser();
@@ -56,7 +58,7 @@ async function newCodeFor(email: string, seen: number): Promise<string> {
         .findLast((item) => item.to.includes(email) && /\b\d{6}\b/.test(item.text));
       text = letter?.text ?? '';
       return text !== '';
-    })
+    }, LETTER_WAIT)
     .toBe(true);
   return codeIn(text);
 }

@@ -1,22 +1,26 @@
 /**
- * The addresses of the web app's pages (apps/web/src/config/paths.ts, whose test keeps the two
- * lists equal), as React Router writes them: `:name` stands for one segment. The server answers
- * them with the page whatever the request's Accept header (apps/server/src/web/serve-web.ts), so
- * `curl http://localhost:3000/` gets the page as a browser does.
+ * The addresses of the web app's pages, by name, as React Router writes them: `:name` stands for
+ * one segment. The web app's routes and links are built from these (apps/web/src/config/paths.ts);
+ * the server answers them with the page whatever the request's Accept header
+ * (apps/server/src/web/serve-web.ts), so `curl http://localhost:3000/` gets the page as a browser
+ * does.
  */
-export const PAGE_PATHS = [
-  '/',
-  '/auth',
-  '/reset-password',
-  '/not-me',
-  '/profile',
-  '/profile/devices',
-  '/profile/security-log',
-  '/wallet/history',
-  '/wallet/receipts/:id',
-  '/oauth',
-  '/account/cancel-deletion',
-] as const;
+export const PAGES = {
+  home: '/',
+  auth: '/auth',
+  resetPassword: '/reset-password',
+  notMe: '/not-me',
+  profile: '/profile',
+  devices: '/profile/devices',
+  securityLog: '/profile/security-log',
+  walletHistory: '/wallet/history',
+  walletReceipt: '/wallet/receipts/:id',
+  oauth: '/oauth',
+  /** Opened from the deletion letter; the server builds the same address (account-data/letters.ts). */
+  cancelDeletion: '/account/cancel-deletion',
+} as const;
+
+export const PAGE_PATHS = Object.values(PAGES);
 
 /** Whether `pathname` (no query) is one of PAGE_PATHS; a trailing slash is allowed, as the router allows it. */
 export function isPagePath(pathname: string): boolean {

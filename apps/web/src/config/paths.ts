@@ -1,22 +1,27 @@
+import { PAGES } from '@portal/contracts/page-paths';
+
+/** A page without parameters: its address is its route. */
+const page = <Path extends string>(path: Path) => ({ path, getHref: () => path });
+
 /**
- * Every route of the web app in one place. Links and redirects use these, never string
- * literals, so renaming a route is one edit.
+ * Every route of the web app in one place, from the one list of pages the server knows too
+ * (packages/contracts/src/page-paths.ts). Links and redirects use these, never string literals,
+ * so renaming a route is one edit.
  */
 export const paths = {
-  home: { path: '/', getHref: () => '/' },
-  auth: { path: '/auth', getHref: () => '/auth' },
-  resetPassword: { path: '/reset-password', getHref: () => '/reset-password' },
-  notMe: { path: '/not-me', getHref: () => '/not-me' },
-  profile: { path: '/profile', getHref: () => '/profile' },
-  devices: { path: '/profile/devices', getHref: () => '/profile/devices' },
-  securityLog: { path: '/profile/security-log', getHref: () => '/profile/security-log' },
-  walletHistory: { path: '/wallet/history', getHref: () => '/wallet/history' },
+  home: page(PAGES.home),
+  auth: page(PAGES.auth),
+  resetPassword: page(PAGES.resetPassword),
+  notMe: page(PAGES.notMe),
+  profile: page(PAGES.profile),
+  devices: page(PAGES.devices),
+  securityLog: page(PAGES.securityLog),
+  walletHistory: page(PAGES.walletHistory),
   walletReceipt: {
-    path: '/wallet/receipts/:id',
+    path: PAGES.walletReceipt,
     getHref: (id: string) => `/wallet/receipts/${encodeURIComponent(id)}`,
   },
-  oauth: { path: '/oauth', getHref: () => '/oauth' },
-  /** Opened from the deletion letter; the server builds the same address (account-data/letters.ts). */
-  cancelDeletion: { path: '/account/cancel-deletion', getHref: () => '/account/cancel-deletion' },
+  oauth: page(PAGES.oauth),
+  cancelDeletion: page(PAGES.cancelDeletion),
   notFound: { path: '*', getHref: () => '/404' },
 } as const;

@@ -1,3 +1,4 @@
+import { PAGES } from '@portal/contracts/page-paths';
 import { composeLetter, type Letter } from '../../adapters/mail-letter.js';
 import type { Config } from '../../config.js';
 import type { DeletionCancelledBy } from './schema.js';
@@ -15,7 +16,7 @@ const moscowTime = new Intl.DateTimeFormat('ru-RU', {
 
 /** The web page the cancel link opens: it shows a button, which posts the token. */
 export function cancelLink(config: LetterConfig, token: string): string {
-  const url = new URL('/account/cancel-deletion', config.PUBLIC_URL);
+  const url = new URL(PAGES.cancelDeletion, config.PUBLIC_URL);
   url.searchParams.set('token', token);
   return url.toString();
 }
@@ -54,7 +55,7 @@ export function deletionCancelledLetter(
     paragraphs: [CANCELLED_BY_TEXT[input.cancelledBy], 'Аккаунт и все его данные остаются.'],
     action: {
       label: 'Журнал безопасности',
-      url: new URL('/profile/security-log', config.PUBLIC_URL).toString(),
+      url: new URL(PAGES.securityLog, config.PUBLIC_URL).toString(),
     },
     footer: 'Если это были не вы, смените пароль и завершите чужие сеансы на странице устройств.',
   });

@@ -1,5 +1,6 @@
 import { ONE_TIME_CODE_TTL_MINUTES } from '@portal/contracts/constants';
 import { LOGIN_PAUSED_RECOVERY } from '@portal/contracts/messages';
+import { PAGES } from '@portal/contracts/page-paths';
 import { composeLetter, type Letter } from '../../adapters/mail-letter.js';
 import type { Config } from '../../config.js';
 import { describeMoment } from '../security-log/index.js';
@@ -41,7 +42,7 @@ export function registrationAttemptLetter(config: LetterConfig, input: { to: str
 }
 
 const resetPasswordLink = (config: LetterConfig) =>
-  new URL('/reset-password', config.PUBLIC_URL).toString();
+  new URL(PAGES.resetPassword, config.PUBLIC_URL).toString();
 
 /**
  * To the owner of an account whose sign-in started to wait after wrong passwords or codes: one

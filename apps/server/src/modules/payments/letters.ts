@@ -1,3 +1,4 @@
+import { PAGES } from '@portal/contracts/page-paths';
 import { composeLetter, type Letter } from '../../adapters/mail-letter.js';
 import type { Config } from '../../config.js';
 import { formatRoubles } from './messages.js';
@@ -26,6 +27,9 @@ export function refundLetter(
       'Деньги вернутся на карту или счёт, с которых вы платили; когда именно, зависит от вашего банка.',
       'Чек возврата появится в истории операций, как только его пробьёт касса.',
     ],
-    action: { label: 'История операций', url: `${config.PUBLIC_URL}/wallet/history` },
+    action: {
+      label: 'История операций',
+      url: new URL(PAGES.walletHistory, config.PUBLIC_URL).toString(),
+    },
   });
 }

@@ -1,4 +1,5 @@
 import { ONE_TIME_CODE_TTL_MINUTES } from '@portal/contracts/constants';
+import { PAGES } from '@portal/contracts/page-paths';
 import { composeLetter, type Letter, maskEmail } from '../../adapters/mail-letter.js';
 import type { Config } from '../../config.js';
 
@@ -75,7 +76,7 @@ export function emailChangedNoticeLetter(
     ],
     action: {
       label: 'Восстановить доступ',
-      url: new URL('/reset-password', config.PUBLIC_URL).toString(),
+      url: new URL(PAGES.resetPassword, config.PUBLIC_URL).toString(),
     },
     footer: 'Если это были не вы, сразу обратитесь в поддержку.',
   });

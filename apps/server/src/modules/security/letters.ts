@@ -1,4 +1,5 @@
 import { ONE_TIME_CODE_TTL_MINUTES } from '@portal/contracts/constants';
+import { PAGES } from '@portal/contracts/page-paths';
 import { composeLetter, type Letter } from '../../adapters/mail-letter.js';
 import type { Config } from '../../config.js';
 
@@ -76,7 +77,7 @@ export function passwordChangedLetter(
     ],
     action: {
       label: 'Устройства и сеансы',
-      url: new URL('/profile/devices', config.PUBLIC_URL).toString(),
+      url: new URL(PAGES.devices, config.PUBLIC_URL).toString(),
     },
     footer: 'Если это были не вы, сразу восстановите пароль и завершите чужие сеансы.',
   });

@@ -6,6 +6,7 @@
  * is single-use through `not_me_uses` (one row per sign-in event, written when it takes effect).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { PAGES } from '@portal/contracts/page-paths';
 import { deriveKey } from '../two-factor/index.js';
 
 const DAY = 24 * 60 * 60_000;
@@ -37,7 +38,7 @@ export class NotMeLinks {
 
   /** The page the link opens. */
   url(userId: string, eventId: string, signedInAt: Date): string {
-    const url = new URL('/not-me', this.publicUrl);
+    const url = new URL(PAGES.notMe, this.publicUrl);
     url.searchParams.set('token', this.token(userId, eventId, signedInAt));
     return url.toString();
   }

@@ -30,9 +30,11 @@ export function lazyPart<
     const [hasFailed, setHasFailed] = useState(false);
     const [, setIsLoaded] = useState(false);
 
-    // Each «Повторить» (hasFailed back to false) loads again.
+    // Each «Повторить» (hasFailed back to false) loads again. A load that ended between the
+    // render (which showed the loader) and this effect still sets the state: without it, nothing
+    // would render the part.
     useEffect(() => {
-      if (loaded || hasFailed) return;
+      if (hasFailed) return;
       let isCurrent = true;
       preload().then(
         () => isCurrent && setIsLoaded(true),
