@@ -5,9 +5,7 @@ import { REDIS_URL } from '../../test/support/services.js';
 import { waitFor } from '../../test/support/wait-for.js';
 import { AppError } from '../http/app-error.js';
 import { ManualClock } from './clock.js';
-import { createRateLimiter } from './create-rate-limiter.js';
-import { enforceLimit, limitFailures, MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
-import { RedisRateLimiter } from './rate-limit-redis.js';
+import { enforceLimit, limitFailures, RateLimiter } from './rate-limit.js';
 import { RedisConnection } from './redis.js';
 
 async function redisReachable(): Promise<boolean> {
@@ -28,21 +26,27 @@ async function redisReachable(): Promise<boolean> {
   }
 }
 
-/** The same contract for every implementation; `windowEnds` returns once a key's window is over. */
+const MINUTE = { limit: 1_000, windowMs: 60_000 };
+const SECOND = { limit: 1_000, windowMs: 1_000 };
+
+/** The same contract with and without Redis; `windowEnds` returns once a key's window is over. */
 function contract(
   name: string,
   make: () => Promise<{
     limiter: RateLimiter;
     windowEnds(key: string, windowMs: number): Promise<void>;
+    /** Time passes by `ms`: the app clock's, or Redis's own. */
+    timePasses(ms: number): Promise<void>;
   }>,
 ) {
   describe(name, () => {
     let limiter: RateLimiter;
     let windowEnds: (key: string, windowMs: number) => Promise<void>;
+    let timePasses: (ms: number) => Promise<void>;
     const key = () => `test:${randomBytes(6).toString('hex')}`;
 
     beforeAll(async () => {
-      ({ limiter, windowEnds } = await make());
+      ({ limiter, windowEnds, timePasses } = await make());
     });
     afterAll(async () => {
       await limiter.close();
@@ -50,40 +54,54 @@ function contract(
 
     it('counts hits in a window and tells when it ends', async () => {
       const k = key();
-      expect((await limiter.hit(k, 60_000)).count).toBe(1);
-      const second = await limiter.hit(k, 60_000);
+      expect((await limiter.hit(k, MINUTE)).count).toBe(1);
+      const second = await limiter.hit(k, MINUTE);
       expect(second.count).toBe(2);
       expect(second.resetInMs).toBeGreaterThan(55_000);
       expect(second.resetInMs).toBeLessThanOrEqual(60_000);
     });
 
-    it('starts over when the window ends', async () => {
+    it('starts over when the window ends, which began at the first hit', async () => {
       const k = key();
-      await limiter.hit(k, 300);
-      await limiter.hit(k, 300);
-      await windowEnds(k, 300);
-      expect((await limiter.hit(k, 300)).count).toBe(1);
+      await limiter.hit(k, SECOND);
+      expect((await limiter.hit(k, SECOND)).count).toBe(2);
+      await windowEnds(k, SECOND.windowMs);
+      const next = await limiter.hit(k, SECOND);
+      expect(next.count).toBe(1);
+      expect(next.resetInMs).toBeGreaterThan(SECOND.windowMs / 2);
     });
 
-    it('keeps keys apart and forgets a reset key', async () => {
+    it('keeps keys apart', async () => {
       const a = key();
       const b = key();
-      await limiter.hit(a, 60_000);
-      await limiter.hit(a, 60_000);
-      expect((await limiter.hit(b, 60_000)).count).toBe(1);
-      await limiter.reset(a);
-      expect((await limiter.hit(a, 60_000)).count).toBe(1);
+      await limiter.hit(a, MINUTE);
+      await limiter.hit(a, MINUTE);
+      expect((await limiter.hit(b, MINUTE)).count).toBe(1);
+      expect((await limiter.hit(a, MINUTE)).count).toBe(3);
     });
 
     it('takes a hit back, never below zero, and never makes a window', async () => {
       const k = key();
-      await limiter.refund(k);
-      expect((await limiter.hit(k, 60_000)).count).toBe(1);
-      await limiter.hit(k, 60_000);
-      await limiter.refund(k);
-      await limiter.refund(k);
-      await limiter.refund(k);
-      expect((await limiter.hit(k, 60_000)).count).toBe(1);
+      await limiter.refund(k, MINUTE);
+      expect((await limiter.hit(k, MINUTE)).count).toBe(1);
+      await limiter.hit(k, MINUTE);
+      await limiter.refund(k, MINUTE);
+      await limiter.refund(k, MINUTE);
+      await limiter.refund(k, MINUTE);
+      expect((await limiter.hit(k, MINUTE)).count).toBe(1);
+
+      // A refund of a key with no window opens none: the window starts at the next hit.
+      const late = key();
+      await limiter.refund(late, SECOND);
+      await timePasses(SECOND.windowMs / 2);
+      expect((await limiter.hit(late, SECOND)).resetInMs).toBeGreaterThan(SECOND.windowMs * 0.9);
+    });
+
+    it('never goes below zero under parallel refunds', async () => {
+      const k = key();
+      await limiter.hit(k, MINUTE);
+      await Promise.all(Array.from({ length: 5 }, () => limiter.refund(k, MINUTE)));
+      expect((await limiter.hit(k, MINUTE)).count).toBe(1);
     });
 
     it('checks at most `limit` of 100 parallel failing attempts, and gives successes back', async () => {
@@ -122,11 +140,12 @@ function contract(
   });
 }
 
-contract('memory rate limiter', async () => {
+contract('without Redis', async () => {
   const clock = new ManualClock();
   return {
-    limiter: new MemoryRateLimiter(clock),
+    limiter: new RateLimiter(null, clock),
     windowEnds: async (_key, windowMs) => clock.advance(windowMs),
+    timePasses: async (ms) => clock.advance(ms),
   };
 });
 
@@ -148,53 +167,61 @@ describe.runIf(hasRedis)('with Redis', () => {
   });
   afterAll(() => redis.close());
 
-  contract('redis rate limiter', async () => {
-    const prefix = `portal-test:${randomBytes(4).toString('hex')}:`;
+  contract('in Redis', async () => {
+    const prefix = `portal-test:${randomBytes(4).toString('hex')}`;
     return {
-      limiter: new RedisRateLimiter(redis, new ManualClock(), prefix),
+      limiter: new RateLimiter(redis, new ManualClock(), prefix),
       // Redis ends a window by its own clock: the key is gone then.
       windowEnds: async (key) => {
         await waitFor(
           'the window to end',
-          async () => (await redis.run((client) => client.exists(prefix + key))) === 0,
+          async () => (await redis.run((client) => client.exists(`${prefix}:${key}`))) === 0,
         );
       },
+      timePasses: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     };
   });
 
-  it('is chosen when the process has a Redis connection', async () => {
-    const limiter = createRateLimiter(redis, new ManualClock());
-    expect(limiter).toBeInstanceOf(RedisRateLimiter);
-    await limiter.close();
+  it('keeps its counts under portal:rate:<key>', async () => {
+    const key = `test:${randomBytes(6).toString('hex')}`;
+    const limiter = new RateLimiter(redis, new ManualClock());
+    await limiter.hit(key, MINUTE);
+    await limiter.hit(key, MINUTE);
+    expect(await redis.run((client) => client.get(`portal:rate:${key}`))).toBe('2');
+    expect(await redis.run((client) => client.pttl(`portal:rate:${key}`))).toBeGreaterThan(55_000);
+    await redis.run((client) => client.del(`portal:rate:${key}`));
   });
 
   it('shares counters between processes (two connections)', async () => {
-    const prefix = `portal-test:${randomBytes(4).toString('hex')}:`;
+    const prefix = `portal-test:${randomBytes(4).toString('hex')}`;
     const other = await connectedRedis();
-    const one = new RedisRateLimiter(redis, new ManualClock(), prefix);
-    const two = new RedisRateLimiter(other, new ManualClock(), prefix);
-    await one.hit('shared', 60_000);
-    expect((await two.hit('shared', 60_000)).count).toBe(2);
+    const one = new RateLimiter(redis, new ManualClock(), prefix);
+    const two = new RateLimiter(other, new ManualClock(), prefix);
+    await one.hit('shared', MINUTE);
+    expect((await two.hit('shared', MINUTE)).count).toBe(2);
     await other.close();
   });
 });
 
-describe('redis rate limiter without Redis', () => {
+describe('with Redis unreachable', () => {
   it('counts in memory meanwhile, at once, with the same rules', async () => {
     const redis = new RedisConnection('redis://127.0.0.1:1');
-    const limiter = new RedisRateLimiter(redis, new ManualClock());
+    const limiter = new RateLimiter(redis, new ManualClock());
     const startedAt = performance.now();
-    expect(await limiter.hit('k', 60_000)).toEqual({ count: 1, resetInMs: 60_000 });
-    expect((await limiter.hit('k', 60_000)).count).toBe(2);
-    await limiter.refund('k');
-    expect((await limiter.hit('k', 60_000)).count).toBe(2);
-    await limiter.reset('k');
-    expect((await limiter.hit('k', 60_000)).count).toBe(1);
+    expect(await limiter.hit('k', MINUTE)).toEqual({ count: 1, resetInMs: 60_000 });
+    expect((await limiter.hit('k', MINUTE)).count).toBe(2);
+    await limiter.refund('k', MINUTE);
+    expect((await limiter.hit('k', MINUTE)).count).toBe(2);
+    await limiter.refund('k', MINUTE);
+    await limiter.refund('k', MINUTE);
+    await limiter.refund('k', MINUTE);
+    expect((await limiter.hit('k', MINUTE)).count).toBe(1);
     expect(performance.now() - startedAt).toBeLessThan(100);
     await redis.close();
   });
 });
 
-it('memory is the default without REDIS_URL', async () => {
-  expect(createRateLimiter(null, new ManualClock())).toBeInstanceOf(MemoryRateLimiter);
+it('refuses a window that is not whole seconds (Redis expires keys by the second)', async () => {
+  const limiter = new RateLimiter(null, new ManualClock());
+  await expect(limiter.hit('k', { limit: 1, windowMs: 300 })).rejects.toThrow(/whole seconds/);
 });

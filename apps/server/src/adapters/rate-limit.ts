@@ -1,47 +1,162 @@
 /**
  * Counters for rate limits that must hold across requests (and, with Redis, across processes):
- * per source address login failures, registrations, code checks.
+ * per source address login failures, registrations, code checks. The counting is the library
+ * rate-limiter-flexible's (docs/decisions/0039-rate-limits-on-rate-limiter-flexible.md); this
+ * file only says how the portal uses it.
  *
  * API (`app.deps.rateLimiter`):
  *
- *   const { count, resetInMs } = await limiter.hit(key, windowMs);  // add one, answer the total
- *   await limiter.refund(key);                                      // take one back
- *   await limiter.reset(key);
- *   await enforceLimit(limiter, key, { limit, windowMs });          // hit; 429 once over `limit`
+ *   await enforceLimit(limiter, key, { limit, windowMs });          // count; 429 once over `limit`
  *   await limitFailures(limiter, key, rule, check);                 // the same, and a success
  *                                                                   // is taken back
+ *   const { count, resetInMs } = await limiter.hit(key, rule);      // count, answer the total
+ *   await limiter.refund(key, rule);                                // take one back
  *
- * Every limit counts the request BEFORE anything is checked: a limit that is read first and
- * counted after the failure lets a burst of parallel requests through before the first failure
- * lands.
+ * Every limit counts the request BEFORE anything is checked (the library's `consume`): a limit
+ * that is read first and counted after the failure lets a burst of parallel requests through
+ * before the first failure lands.
  *
- * A window is fixed: it starts at the key's first hit and lasts `windowMs`; `count` is the hits
- * in it. Keys are free text; prefix them with what they count ('login-fail:ip:…').
- * `createRateLimiter(redis, clock)` picks Redis when REDIS_URL is set, memory otherwise; with
- * Redis down the limits count per process meanwhile (adapters/rate-limit-redis.ts).
+ * A window is fixed: it starts at the key's first hit and lasts `windowMs` (whole seconds: Redis
+ * expires keys by the second); `count` is the hits in it. Keys are free text; prefix them with
+ * what they count ('login-fail:ip:…').
+ *
+ * With a Redis connection (REDIS_URL) every process counts in Redis, and while Redis is down in
+ * its own memory instead (the library's `insuranceLimiter`): a limit still holds, only per
+ * process, and a request never waits for Redis (adapters/redis.ts refuses at once while it is
+ * down). Counts do not move between the two: after an outage Redis's counts go on where they
+ * were, and a refund that lands on the other side than its hit takes one back there, or nothing.
+ * Without Redis the counts are this process's alone, as the README promises for an unset
+ * REDIS_URL.
  */
 import { TOO_MANY_ATTEMPTS } from '@portal/contracts/messages';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
 import { AppError } from '../http/app-error.js';
 import type { Clock } from './clock.js';
+import type { RedisConnection } from './redis.js';
 
 export interface RateCount {
-  /** Hits in the current window (0 when there is none). */
+  /** Hits in the current window, this one included. */
   count: number;
-  /** Milliseconds until the window ends (0 when there is none). */
+  /** Milliseconds until the window ends. */
   resetInMs: number;
-}
-
-export interface RateLimiter {
-  hit(key: string, windowMs: number): Promise<RateCount>;
-  /** Takes one hit back (never below zero), for limits that count only failures. */
-  refund(key: string): Promise<void>;
-  reset(key: string): Promise<void>;
-  close(): Promise<void>;
 }
 
 export interface LimitRule {
   limit: number;
   windowMs: number;
+}
+
+/** Keys in Redis are `portal:rate:<key>`, as they always were. */
+const KEY_PREFIX = 'portal:rate';
+
+/**
+ * How far the app clock must have moved ahead of the wall clock before memory follows it: far
+ * above the millisecond between two readings of the same clock.
+ */
+const CLOCK_JUMP_MS = 100;
+
+export class RateLimiter {
+  /** One library limiter per rule: a limiter has one number of points and one duration. */
+  private readonly limiters = new Map<string, RateLimiterAbstract>();
+  private readonly memories: RateLimiterMemory[] = [];
+  private clockAheadMs: number;
+
+  constructor(
+    private readonly redis: RedisConnection | null,
+    private readonly clock: Clock,
+    private readonly keyPrefix = KEY_PREFIX,
+  ) {
+    this.clockAheadMs = this.clock.now().getTime() - Date.now();
+  }
+
+  /** Counts one hit under `rule`, over the limit or not, and answers the count in the window. */
+  async hit(key: string, rule: LimitRule): Promise<RateCount> {
+    const limiter = this.limiterFor(rule);
+    const res = await limiter.consume(key).catch((refused: unknown) => {
+      // Over the limit the library rejects with the count; anything else is a real failure.
+      if (refused instanceof RateLimiterRes) return refused;
+      throw refused;
+    });
+    return { count: res.consumedPoints, resetInMs: Math.max(0, res.msBeforeNext) };
+  }
+
+  /** Takes one hit back: never below zero, and never starts a window, for limits on failures. */
+  async refund(key: string, rule: LimitRule): Promise<void> {
+    const limiter = this.limiterFor(rule);
+    const { consumedPoints } = await limiter.reward(key);
+    // The library's reward goes below zero, and opens a window for a key that has none: such a
+    // count is no count. Of several refunds too many, each one that lands below zero deletes.
+    if (consumedPoints < 0) await limiter.delete(key);
+  }
+
+  /** Forgets what this process counts in memory (Redis's counts stay, they are shared). */
+  async close(): Promise<void> {
+    for (const memory of this.memories) {
+      for (const { key } of memory.dump().storage) await memory.delete(key);
+    }
+  }
+
+  private limiterFor(rule: LimitRule): RateLimiterAbstract {
+    this.followClock();
+    const name = `${rule.limit}/${rule.windowMs}`;
+    let limiter = this.limiters.get(name);
+    if (!limiter) {
+      limiter = this.createLimiter(rule);
+      this.limiters.set(name, limiter);
+    }
+    return limiter;
+  }
+
+  private createLimiter({ limit, windowMs }: LimitRule): RateLimiterAbstract {
+    const duration = windowMs / 1000;
+    if (!Number.isInteger(duration) || duration < 1) {
+      throw new Error(`A rate-limit window is whole seconds, not ${windowMs} ms`);
+    }
+    const options = { points: limit, duration, keyPrefix: this.keyPrefix };
+    const memory = new RateLimiterMemory(options);
+    this.memories.push(memory);
+    if (!this.redis) return memory;
+    return new RateLimiterRedis({
+      ...options,
+      storeClient: this.redis.asClient(),
+      insuranceLimiter: memory,
+    });
+  }
+
+  /**
+   * The library's memory keeps time by the wall clock and takes no clock; the app's clock may be
+   * moved ahead of it (`ManualClock` in tests: "15 minutes later"). Memory follows: by as much as
+   * the app clock moved ahead, every window in memory is brought nearer its end (the library's
+   * own dump and restore; what has ended is gone). With the system clock the two never part, and
+   * this does nothing. Redis's windows keep Redis's time, as they always did.
+   */
+  private followClock() {
+    const aheadMs = this.clock.now().getTime() - Date.now();
+    const movedMs = aheadMs - this.clockAheadMs;
+    if (movedMs < CLOCK_JUMP_MS) {
+      // A clock that stands still falls behind the wall clock, which ages the windows meanwhile:
+      // a later jump counts from here, not from before.
+      this.clockAheadMs = Math.min(this.clockAheadMs, aheadMs);
+      return;
+    }
+    this.clockAheadMs = aheadMs;
+    for (const memory of this.memories) {
+      const { storage } = memory.dump();
+      for (const { key } of storage) void memory.delete(key);
+      memory.restore({
+        version: 1,
+        storage: storage.map((record) => ({
+          ...record,
+          expiresAt: record.expiresAt === null ? null : record.expiresAt - movedMs,
+        })),
+      });
+    }
+  }
 }
 
 export function tooManyRequests(resetInMs: number, message = TOO_MANY_ATTEMPTS): AppError {
@@ -56,7 +171,7 @@ export async function enforceLimit(
   key: string,
   rule: LimitRule,
 ): Promise<void> {
-  const { count, resetInMs } = await limiter.hit(key, rule.windowMs);
+  const { count, resetInMs } = await limiter.hit(key, rule);
   if (count > rule.limit) throw tooManyRequests(resetInMs);
 }
 
@@ -72,57 +187,6 @@ export async function limitFailures<T>(
 ): Promise<T> {
   await enforceLimit(limiter, key, rule);
   const result = await check();
-  await limiter.refund(key);
+  await limiter.refund(key, rule);
   return result;
-}
-
-/** One process only: the counters live in this Map. Time comes from the app clock. */
-export class MemoryRateLimiter implements RateLimiter {
-  private readonly windows = new Map<string, { count: number; endsAt: number }>();
-  private hitsSinceSweep = 0;
-
-  constructor(private readonly clock: Clock) {}
-
-  private live(key: string, now: number) {
-    const window = this.windows.get(key);
-    if (window && window.endsAt <= now) {
-      this.windows.delete(key);
-      return undefined;
-    }
-    return window;
-  }
-
-  async hit(key: string, windowMs: number): Promise<RateCount> {
-    const now = this.clock.now().getTime();
-    this.sweep(now);
-    let window = this.live(key, now);
-    if (!window) {
-      window = { count: 0, endsAt: now + windowMs };
-      this.windows.set(key, window);
-    }
-    window.count += 1;
-    return { count: window.count, resetInMs: window.endsAt - now };
-  }
-
-  async refund(key: string): Promise<void> {
-    const window = this.live(key, this.clock.now().getTime());
-    if (window && window.count > 0) window.count -= 1;
-  }
-
-  async reset(key: string): Promise<void> {
-    this.windows.delete(key);
-  }
-
-  async close(): Promise<void> {
-    this.windows.clear();
-  }
-
-  /** Drops ended windows now and then, so a flood of one-off keys cannot grow the Map forever. */
-  private sweep(now: number) {
-    if (++this.hitsSinceSweep < 1000) return;
-    this.hitsSinceSweep = 0;
-    for (const [key, window] of this.windows) {
-      if (window.endsAt <= now) this.windows.delete(key);
-    }
-  }
 }

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTemporaryRedis, type TemporaryRedis } from '../../test/support/temporary-redis.js';
 import { waitFor } from '../../test/support/wait-for.js';
 import { ManualClock } from './clock.js';
-import { RedisRateLimiter } from './rate-limit-redis.js';
+import { RateLimiter } from './rate-limit.js';
 import { RedisConnection, RedisDownError } from './redis.js';
 import { RedisRevocationMarks } from './revocation-marks.js';
 
@@ -108,14 +108,15 @@ describe.each(outages)('Redis $kind', ({ breakIt, mendIt }) => {
 
   it('counts limits in memory meanwhile, and in Redis again afterwards', async () => {
     const redis = await connected();
-    const prefix = `test:rate:${Math.random()}:`;
-    const limiter = new RedisRateLimiter(redis, new ManualClock(), prefix);
+    const prefix = `test:rate:${Math.random()}`;
+    const limiter = new RateLimiter(redis, new ManualClock(), prefix);
+    const rule = { limit: 100, windowMs: 60_000 };
     try {
-      expect((await limiter.hit('k', 60_000)).count).toBe(1);
+      expect((await limiter.hit('k', rule)).count).toBe(1);
       await breakIt();
       const counts: number[] = [];
       for (let i = 0; i < 3; i++) {
-        const { outcome, ms } = await timed(() => limiter.hit('k', 60_000));
+        const { outcome, ms } = await timed(() => limiter.hit('k', rule));
         expect(ms).toBeLessThan(400);
         counts.push((outcome as { count: number }).count);
       }
@@ -125,8 +126,8 @@ describe.each(outages)('Redis $kind', ({ breakIt, mendIt }) => {
       await waitFor('Redis to count as up again', () => redis.isUp());
       // Stopped: a new, empty Redis. Frozen: the count it had, plus the hit that timed out
       // (Redis ran it once it thawed).
-      const before = Number((await server.client().get(`${prefix}k`)) ?? 0);
-      expect((await limiter.hit('k', 60_000)).count).toBe(before + 1);
+      const before = Number((await server.client().get(`${prefix}:k`)) ?? 0);
+      expect((await limiter.hit('k', rule)).count).toBe(before + 1);
     } finally {
       await limiter.close();
       await redis.close();

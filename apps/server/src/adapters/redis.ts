@@ -11,6 +11,9 @@ const PROBE_EVERY_MS = 500;
  */
 const SETTLE_MS = 1_500;
 
+/** Client methods that send nothing to Redis (`asClient`). */
+const LOCAL_METHODS = new Set<string | symbol>(['constructor', 'defineCommand']);
+
 export interface RedisConnectionOptions {
   commandDeadlineMs?: number;
   probeEveryMs?: number;
@@ -29,7 +32,7 @@ export class RedisDownError extends Error {
 
 /**
  * The one Redis connection of a process (REDIS_URL): the per-address counters
- * (adapters/rate-limit-redis.ts) and the marks of ended sessions (adapters/revocation-marks.ts).
+ * (adapters/rate-limit.ts) and the marks of ended sessions (adapters/revocation-marks.ts).
  *
  * Redis helps; no request waits on it. Every command has a deadline of 250 ms. The first failure
  * (a deadline passed, the connection lost, any error) makes Redis count as down: `isUp()` is false
@@ -106,6 +109,22 @@ export class RedisConnection {
       this.fail(error);
       throw error;
     }
+  }
+
+  /**
+   * The connection as an ioredis client, for a library that is handed one (RateLimiterRedis in
+   * adapters/rate-limit.ts): every command it sends goes through `run`, so the library is refused
+   * at once while Redis is down (and falls back), and its failures make Redis count as down.
+   * Defining a script command is local and passes straight through.
+   */
+  asClient(): Redis {
+    return new Proxy(this.client, {
+      get: (target, property) => {
+        const value: unknown = Reflect.get(target, property);
+        if (typeof value !== 'function' || LOCAL_METHODS.has(property)) return value;
+        return (...args: unknown[]) => this.run((client) => value.apply(client, args));
+      },
+    });
   }
 
   /** `hook` runs every time Redis comes back, before it counts as up; a throwing hook keeps it down. */

@@ -78,8 +78,9 @@ export class LoginGuard {
     findUser: () => Promise<U | undefined>,
   ): Promise<{ user: U | undefined; attempt: LoginAttempt }> {
     const addressKey = loginCounterKeys.address(ipAddress);
+    const addressRule = LOGIN_THROTTLE_RULES.perAddress;
     try {
-      await enforceLimit(this.limiter, addressKey, LOGIN_THROTTLE_RULES.perAddress);
+      await enforceLimit(this.limiter, addressKey, addressRule);
     } catch (error) {
       if (error instanceof AppError) throw new LoginRefused('address_limited', error);
       throw error;
@@ -97,10 +98,16 @@ export class LoginGuard {
 
     const attempt: LoginAttempt = {
       refund: async () => {
-        await Promise.all([this.throttle.refund(accountKey), this.limiter.refund(addressKey)]);
+        await Promise.all([
+          this.throttle.refund(accountKey),
+          this.limiter.refund(addressKey, addressRule),
+        ]);
       },
       succeed: async () => {
-        await Promise.all([this.throttle.reset(accountKey), this.limiter.refund(addressKey)]);
+        await Promise.all([
+          this.throttle.reset(accountKey),
+          this.limiter.refund(addressKey, addressRule),
+        ]);
       },
     };
     return { user, attempt };

@@ -1,12 +1,11 @@
 import fp from 'fastify-plugin';
-import { createRateLimiter } from '../../adapters/create-rate-limiter.js';
 import {
   createMailTransport,
   type Mailer,
   MailOutbox,
   type MailTransport,
 } from '../../adapters/mail.js';
-import type { RateLimiter } from '../../adapters/rate-limit.js';
+import { RateLimiter } from '../../adapters/rate-limit.js';
 import type {} from '../../core-plugin.js';
 import type {} from '../metrics/plugin.js';
 import type {} from '../security-log/plugin.js';
@@ -73,7 +72,7 @@ export const authPlugin = fp<IdentityOptions>(
       app.log.child({ module: 'mail' }),
       { firstRetryMs: config.MAIL_FIRST_RETRY_SECONDS * 1000 },
     );
-    const rateLimiter = options.rateLimiter ?? createRateLimiter(redis, clock);
+    const rateLimiter = options.rateLimiter ?? new RateLimiter(redis, clock);
     const codes = new OneTimeCodes(db, clock, config.SECRET_KEY);
     const loginThrottle = new LoginThrottle(db, clock);
     const signInPolicy = new SignInPolicy({
