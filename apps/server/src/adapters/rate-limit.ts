@@ -1,7 +1,7 @@
 /**
  * Counters for rate limits that must hold across requests (and, with Redis, across processes):
  * per source address login failures, registrations, code checks. The counting is the library
- * rate-limiter-flexible's (docs/decisions/0039-rate-limits-on-rate-limiter-flexible.md); this
+ * rate-limiter-flexible's (docs/decisions/0040-rate-limits-on-rate-limiter-flexible.md); this
  * file only says how the portal uses it.
  *
  * API (`app.deps.rateLimiter`):
