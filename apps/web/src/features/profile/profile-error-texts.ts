@@ -4,7 +4,7 @@ import {
   UNKNOWN_ERROR_OCCURRED,
   USER_NOT_FOUND,
 } from '@portal/contracts/messages';
-import type { ApiFailure } from '@/shared/api/api-failure';
+import { type ApiFailure, noAnswerText } from '@/shared/api/api-failure';
 
 /**
  * The toasts of a refused profile update, when it names none of the form's fields (those show
@@ -30,10 +30,7 @@ export function profileErrorTexts(failure: ApiFailure): string[] {
     case 404:
       return [failure.message ?? USER_NOT_FOUND];
     default:
-      // A call with no answer says so in the client's own words (no connection); anything else
-      // (a server error, a bug) is the spec's generic text.
-      return [
-        failure.isRequestError && failure.status === null ? failure.text : PROFILE_UPDATE_FAILED,
-      ];
+      // Anything but a call with no answer (a server error, a bug) is the spec's generic text.
+      return [noAnswerText(failure) ?? PROFILE_UPDATE_FAILED];
   }
 }

@@ -1,5 +1,5 @@
 import { PAYMENT_REQUEST_FAILED, SOMETHING_WENT_WRONG } from '@portal/contracts/messages';
-import { toApiFailure } from '@/shared/api/api-failure';
+import { noAnswerText, toApiFailure } from '@/shared/api/api-failure';
 
 /** The answer came back but said `status` is not ok: its message is what the user sees. */
 export class PaymentRefusedError extends Error {
@@ -14,8 +14,8 @@ export class PaymentRefusedError extends Error {
 export function paymentErrorText(error: unknown): string {
   if (error instanceof PaymentRefusedError) return error.message || PAYMENT_REQUEST_FAILED;
   const failure = toApiFailure(error);
-  // No answer at all: the client's own words (no connection), not the spec's generic fallback.
-  if (failure.isRequestError && failure.status === null) return failure.text;
-  if (failure.isRequestError) return failure.message ?? PAYMENT_REQUEST_FAILED;
+  if (failure.isRequestError) {
+    return noAnswerText(failure) ?? failure.message ?? PAYMENT_REQUEST_FAILED;
+  }
   return SOMETHING_WENT_WRONG;
 }

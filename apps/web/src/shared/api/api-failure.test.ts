@@ -1,6 +1,6 @@
-import { REQUEST_FAILED, UNKNOWN_ERROR } from '@portal/contracts/messages';
+import { NO_CONNECTION, REQUEST_FAILED, UNKNOWN_ERROR } from '@portal/contracts/messages';
 import { describe, expect, it } from 'vitest';
-import { isProofRequired, toApiFailure } from './api-failure';
+import { isProofRequired, noAnswerText, toApiFailure } from './api-failure';
 import { HttpError } from './http';
 
 function answered(status: number, data: unknown, headers: Record<string, string> = {}): HttpError {
@@ -105,5 +105,13 @@ describe('isProofRequired', () => {
     ['not an HTTP error', new Error('boom')],
   ])('is not %s', (_, error) => {
     expect(isProofRequired(toApiFailure(error))).toBe(false);
+  });
+});
+
+describe('noAnswerText', () => {
+  it('tells a call with no answer in the client’s words, and nothing for an answer or a bug', () => {
+    expect(noAnswerText(toApiFailure(new HttpError(NO_CONNECTION)))).toBe(NO_CONNECTION);
+    expect(noAnswerText(toApiFailure(answered(500, {})))).toBeNull();
+    expect(noAnswerText(toApiFailure(new TypeError('x is undefined')))).toBeNull();
   });
 });

@@ -94,6 +94,15 @@ function fieldErrors(value: unknown): Record<string, string[]> {
 }
 
 /**
+ * A call that got no answer (the network is down, the answer never came) is told in the client's
+ * own words, «Нет соединения…», whatever a screen shows for a refusal that came back; null for
+ * an answered call. The screens whose answered refusals have texts of their own ask this first.
+ */
+export function noAnswerText(failure: ApiFailure): string | null {
+  return failure.isRequestError && failure.status === null ? failure.text : null;
+}
+
+/**
  * The server refused a change of the account's factors until the session proves its owner again
  * (403 with `reason: 'proof_required'`): show the proof step, then repeat the call.
  */
