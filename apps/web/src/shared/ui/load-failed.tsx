@@ -9,15 +9,16 @@ type LoadFailedProps = {
   /** A whole page (centred in the page's area) rather than a part of one (a card, a list). */
   isPage?: boolean;
   /**
-   * Why the data did not come, when it was a read of server data: an answer's text is shown
-   * under the title; no answer at all is just «Нет соединения».
+   * Why the data did not come, when it was a read of server data: its text, «Нет соединения с
+   * сервером…» when no answer came, else the server's message. Without it (code that could not
+   * load), «Нет соединения».
    */
   error?: unknown;
 };
 
 /**
  * What stands in place of a part of the screen that could not load, its code (`lazy-part.tsx`) or
- * its data (a query that failed): «Нет соединения», or the server's answer, with «Повторить».
+ * its data (a query that failed): why, with «Повторить».
  * Never a blank area, never a toast as well.
  */
 export function LoadFailed({ onRetry, isPage, error }: LoadFailedProps) {
@@ -25,7 +26,7 @@ export function LoadFailed({ onRetry, isPage, error }: LoadFailedProps) {
   return (
     <div className={`${styles.failed} ${isPage ? styles.page : ''}`} role="alert">
       <p className={styles.title}>
-        {failure && failure.status !== null ? failure.text : LOAD_FAILED}
+        {failure ? failure.text : LOAD_FAILED}
       </p>
       <Button onClick={onRetry}>{RETRY}</Button>
     </div>
