@@ -25,9 +25,7 @@ export function LoadFailed({ onRetry, isPage, error }: LoadFailedProps) {
   const failure = error === undefined ? null : failureOf(error);
   return (
     <div className={`${styles.failed} ${isPage ? styles.page : ''}`} role="alert">
-      <p className={styles.title}>
-        {failure ? failure.text : LOAD_FAILED}
-      </p>
+      <p className={styles.title}>{failure ? failure.text : LOAD_FAILED}</p>
       <Button onClick={onRetry}>{RETRY}</Button>
     </div>
   );
