@@ -63,6 +63,32 @@ async function precompressDir(dir: string): Promise<void> {
 }
 
 /** The build step: compresses the output folder once Vite has written everything into it. */
+/**
+ * RTK Query (only the signed-in pages load it, decision 39) takes its own copies of Redux Toolkit's
+ * core, immer and reselect: one file is one module, so its imports from the copies every page starts with
+ * (`vendor`) would keep in them, for /auth too, the parts only RTK Query uses (immer's patches,
+ * reselect's createSelector, the thunk matchers). The copies are the packages' other builds, which hold no state of their own
+ * that the store's copies must share (actions are matched by type, drafts by a global symbol).
+ */
+function rtkQueryOwnCopies(): Plugin {
+  const toolkit = /[\\/]@reduxjs[\\/]toolkit[\\/]dist[\\/](query[\\/]|redux-toolkit\.browser)/;
+  return {
+    name: 'rtk-query-own-copies',
+    enforce: 'pre',
+    async resolveId(source, importer) {
+      if (!importer || !toolkit.test(importer)) return null;
+      const copy = {
+        '@reduxjs/toolkit': 'redux-toolkit.browser.mjs',
+        immer: 'immer.production.mjs',
+        reselect: 'reselect.browser.mjs',
+      }[source];
+      if (!copy) return null;
+      const usual = await this.resolve(source, importer, { skipSelf: true });
+      return usual && path.join(path.dirname(usual.id), copy);
+    },
+  };
+}
+
 function precompress(): Plugin {
   let outDir = '';
   return {
@@ -80,7 +106,13 @@ function precompress(): Plugin {
 export default defineConfig({
   // `npm run dev` starts Vite from the repository root with --config; the app lives here.
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), portalConfigFromServer(serverUrl), routePreloads(), precompress()],
+  plugins: [
+    react(),
+    portalConfigFromServer(serverUrl),
+    routePreloads(),
+    precompress(),
+    rtkQueryOwnCopies(),
+  ],
   resolve: {
     alias: [{ find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) }],
   },
@@ -101,7 +133,14 @@ export default defineConfig({
             // with the first form check or the first answer read by a schema.
             {
               name: 'vendor',
-              test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-redux|redux|@reduxjs[\\/]toolkit|immer|use-sync-external-store)[\\/]/,
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-redux|redux|@reduxjs[\\/]toolkit(?![\\/]dist[\\/](query|redux-toolkit\.browser))|immer(?![\\/]dist[\\/]immer\.production)|use-sync-external-store)[\\/]/,
+            },
+            // RTK Query and the one API slice over it (shared/api/portal-api.ts): only the pages
+            // that read server data load it, never /auth (decision 39).
+            {
+              name: 'data',
+              test: /node_modules[\\/](@reduxjs[\\/]toolkit[\\/]dist[\\/](query[\\/]|redux-toolkit\.browser)|immer[\\/]dist[\\/]immer\.production|reselect[\\/]dist[\\/]reselect\.browser)|apps[\\/]web[\\/]src[\\/]shared[\\/]api[\\/](portal-api|base-query)\./,
+              includeDependenciesRecursively: false,
             },
             // The app's own code every page starts with (store, router, frames).
             {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { SANDBOX_HEADING } from '@portal/contracts/messages';
 import { describe, expect, it } from 'vitest';
 import { horizontalOverflow } from '../test/support/e2e/a11y-helpers';
-import { postJson, waitForToast } from '../test/support/e2e/auth-helpers';
+import { postJson } from '../test/support/e2e/auth-helpers';
 import { MOBILE_VIEWPORT, setupBrowser } from '../test/support/e2e/browser';
 import {
   newCustomer,
@@ -66,7 +66,7 @@ describe('/wallet/history', () => {
     expect(await page.getByRole('button', { name: 'Показать ещё' }).count()).toBe(0);
   });
 
-  it('a failed load ends loading with an empty list and the server message', async () => {
+  it("a failed load says why in the list's place, once, and «Повторить» reads it again", async () => {
     const customer = await newCustomer(world());
     await topUpThroughSandbox(world(), customer, 100);
     const page = await openAs(browser, customer);
@@ -79,9 +79,16 @@ describe('/wallet/history', () => {
       }),
     );
     await page.goto(url('/wallet/history'));
-    await waitForToast(page, 'История временно недоступна');
-    await page.getByText('Операций пока нет').waitFor();
+    const failed = page.getByRole('alert').filter({ hasText: 'История временно недоступна' });
+    await failed.waitFor();
     expect(await page.getByRole('list', { name: 'Загрузка истории' }).count()).toBe(0);
+    // Said once, in the list's place: not a toast as well.
+    expect(await page.locator('[data-sonner-toast]').count()).toBe(0);
+
+    await page.unroute('**/payments/payments/user?*');
+    await failed.getByRole('button', { name: 'Повторить' }).click();
+    await page.locator(entries).first().waitFor();
+    expect(await failed.count()).toBe(0);
   });
 
   it('downloads what the filters show as a CSV file that a spreadsheet opens', async () => {

@@ -14,6 +14,10 @@
  * - No import cycle, between features or between files (type-only and lazy imports included): a
  *   ring of features is one feature in disguise, and a ring of files decides the order in which
  *   the bundle runs them.
+ * - Server data goes through one layer, RTK Query (docs/decisions/0039-server-data-through-rtk-query.md):
+ *   only `shared/api/` and a feature's `api/` folder import the HTTP client (`shared/api/http.ts`)
+ *   or call `fetch`, so no component or hook loads data in an effect of its own; it takes a
+ *   query's hook (`useXQuery`) or a mutation's from its feature's `api/`. Tests aside.
  *
  * Each rule is a function of the list of imports, so the last test plants a breach of each.
  */
@@ -38,6 +42,14 @@ const ALLOWED: Record<string, string> = {
   // below holds it to `import type`.
   'app/hooks.ts -> ./store':
     "the typed hooks' types come from the store, which imports every slice (type-only)",
+  // The user stays a thunk (decision 39): it is read by the route guard every page starts with,
+  // /auth included, whose first load may not carry RTK Query; the store keeps it as session state.
+  'features/auth/user-slice.ts -> @/shared/api/http':
+    'fetchCurrentUser, the one read that stays a thunk (the session state of /auth)',
+  'features/auth/session-watch.ts -> @/shared/api/http':
+    'onSessionRefused: told of a refused session, it loads nothing',
+  'shared/lib/load-once.ts -> @/shared/api/http':
+    'HttpError: code that could not load fails as a call with no answer',
 };
 
 /** The feature whose public entry every signed-in page may take without composing features. */
@@ -134,6 +146,30 @@ export function layerBreaches(edges: Edge[]): string[] {
   });
 }
 
+/** Where server data may be called from: `shared/api/` and a feature's `api/` folder. */
+const isDataLayer = (file: string) =>
+  file.startsWith('shared/api/') || /^features\/[^/]+\/api\//.test(file);
+const isTest = (file: string) => /\.test\.tsx?$/.test(file);
+
+/** Imports of the HTTP client from outside the data layer (tests aside). */
+export function dataClientBreaches(edges: Edge[]): string[] {
+  return edges
+    .filter((edge) => edge.to === 'shared/api/http.ts' && !isDataLayer(edge.from))
+    .filter((edge) => !isTest(edge.from))
+    .map(
+      (edge) =>
+        `${describeEdge(edge)}: server data is read by a query and changed by a mutation of the feature's api/ folder`,
+    );
+}
+
+/** Files of features/ and app/ outside the data layer that call `fetch` themselves (tests aside). */
+export function rawFetchBreaches(texts: { file: string; text: string }[]): string[] {
+  return texts
+    .filter(({ file }) => /^(features|app)\//.test(file) && !isDataLayer(file) && !isTest(file))
+    .filter(({ text }) => /(?<![\w$])fetch\s*\(/.test(text))
+    .map(({ file }) => `${file} calls fetch: server data goes through the feature's api/ folder`);
+}
+
 /** One cycle of the graph as a list of nodes (first = last), or null when there is none. */
 export function findCycle(graph: Map<string, Iterable<string>>): string[] | null {
   const state = new Map<string, 'open' | 'done'>();
@@ -218,6 +254,15 @@ describe('the shape of the web code', () => {
 
   it('keeps features and app/ out of shared/, and config/ to itself', () => {
     expect(unallowed(layerBreaches(edges))).toEqual([]);
+  });
+
+  it("reads and changes server data only in shared/api/ and the features' api/ folders", () => {
+    expect(unallowed(dataClientBreaches(edges))).toEqual([]);
+    const texts = sources.map((file) => ({
+      file,
+      text: readFileSync(path.join(SRC, file), 'utf8'),
+    }));
+    expect(rawFetchBreaches(texts)).toEqual([]);
   });
 
   it('has no import cycle between features or between files', () => {
@@ -327,6 +372,39 @@ describe('the shape of the web code', () => {
     expect(
       fileCycle([edge('a.ts', 'b.ts'), edge('a.ts', 'c.ts'), edge('b.ts', 'c.ts')]),
     ).toBeNull();
+    // The HTTP client or fetch in a component or a hook; in an api/ folder, shared/api/ or a test.
+    expect(
+      dataClientBreaches([
+        edge('features/a/a-page.tsx', 'shared/api/http.ts', '@/shared/api/http'),
+        edge('features/a/use-a.ts', 'shared/api/http.ts', '@/shared/api/http'),
+        edge('app/routes/b-page.tsx', 'shared/api/http.ts', '@/shared/api/http'),
+      ]),
+    ).toHaveLength(3);
+    expect(
+      dataClientBreaches([
+        edge('features/a/api/a-api.ts', 'shared/api/http.ts', '@/shared/api/http'),
+        edge('shared/api/base-query.ts', 'shared/api/http.ts', './http'),
+        edge('features/a/a.test.ts', 'shared/api/http.ts', '@/shared/api/http'),
+        edge('features/a/a-page.tsx', 'shared/api/api-failure.ts', '@/shared/api/api-failure'),
+      ]),
+    ).toEqual([]);
+    const planted = [
+      'useEffect(() => {',
+      "  fetch('/authms/api/Auth/devices').then(setDevices);",
+      '}, []);',
+    ].join('\n');
+    expect(
+      rawFetchBreaches([
+        { file: 'features/a/a-page.tsx', text: planted },
+        { file: 'app/routes/b-page.tsx', text: 'await window.fetch (url);' },
+      ]),
+    ).toHaveLength(2);
+    expect(
+      rawFetchBreaches([
+        { file: 'features/a/api/a-api.ts', text: planted },
+        { file: 'features/a/a-page.tsx', text: 'void query.refetch(); query.fetchNextPage();' },
+      ]),
+    ).toEqual([]);
     // An allowed import is left out of the breaches, and only that one.
     const breaches = crossFeatureBreaches([
       edge('features/a/x.tsx', 'features/b/y.ts', '@/features/b/y'),

@@ -7,14 +7,14 @@ import { paths } from '@/config/paths';
 import { AccountDataSection } from '@/features/account-data';
 import { fetchCurrentUser, selectUser, useLogout } from '@/features/auth';
 import { CheckupCard } from '@/features/checkup';
-import { fetchDevices, selectDevices, selectDevicesStatus } from '@/features/devices';
+import { useDevicesQuery } from '@/features/devices';
 import { PasskeysSection } from '@/features/passkeys';
+import { useTelegramLinkedQuery } from '@/features/profile/api/telegram-api';
 import { devicesCountText } from '@/features/profile/devices-count-text';
 import { EmailChangeModal } from '@/features/profile/email-change-modal';
 import { MyDataModal } from '@/features/profile/my-data-modal';
 import styles from '@/features/profile/profile.module.css';
 import { SecurityCard } from '@/features/profile/security-card';
-import { checkTelegram } from '@/features/profile/telegram-slice';
 import { Avatar } from '@/shared/ui/avatar';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
@@ -31,32 +31,24 @@ import { notify } from '@/shared/ui/toast';
 export default function ProfilePage() {
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser);
-  const devices = useAppSelector(selectDevices);
-  const devicesStatus = useAppSelector(selectDevicesStatus);
+  const devices = useDevicesQuery();
+  const telegram = useTelegramLinkedQuery();
   const logout = useLogout();
   const [searchParams, setSearchParams] = useSearchParams();
   const [isMyDataOpen, setIsMyDataOpen] = useState(false);
   const [isEmailOpen, setIsEmailOpen] = useState(false);
   const [isLoggingOut, setIsLoggingOut] = useState(false);
 
+  // Telegram's status could not be read (no status known): said once, in a toast.
+  const isTelegramUnknown = telegram.isError && telegram.data === undefined;
   useEffect(() => {
-    const telegram = dispatch(checkTelegram());
-    void telegram.then((result) => {
-      if (checkTelegram.rejected.match(result) && !result.meta.aborted) {
-        notify.error(TELEGRAM_CHECK_FAILED);
-      }
-    });
-    const devicesRequest = dispatch(fetchDevices());
-    return () => {
-      telegram.abort();
-      devicesRequest.abort();
-    };
-  }, [dispatch]);
+    if (isTelegramUnknown) notify.error(TELEGRAM_CHECK_FAILED);
+  }, [isTelegramUnknown]);
 
-  // Back from the Telegram tab: the bot may have linked the account or connected the phone.
+  // Back from the Telegram tab: the bot may have linked the account or connected the phone
+  // (Telegram's own query is read again on the focus by RTK Query).
   useEffect(() => {
     const onFocus = () => {
-      void dispatch(checkTelegram({ isQuiet: true }));
       // The user is kept on screen while it is read again (contacts the bot may have changed).
       void dispatch(fetchCurrentUser());
     };
@@ -154,7 +146,7 @@ export default function ProfilePage() {
           </h2>
           <Link to={paths.devices.getHref()} className={styles.devicesLink}>
             <span data-testid="devices-count">
-              {devicesStatus === 'success' ? devicesCountText(devices.length) : '…'}
+              {devices.data ? devicesCountText(devices.data.length) : '…'}
             </span>
             <ChevronRightIcon width={18} height={18} />
           </Link>

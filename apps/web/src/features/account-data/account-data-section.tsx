@@ -1,5 +1,4 @@
-import type { DeletionStatusAnswer } from '@portal/contracts/account-data';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
@@ -12,12 +11,8 @@ import { Card } from '@/shared/ui/card';
 import { Modal } from '@/shared/ui/modal';
 import { notify } from '@/shared/ui/toast';
 import styles from './account-data.module.css';
-import {
-  getDeletionStatus,
-  getExport,
-  postDeletion,
-  postDeletionNoticeSeen,
-} from './api/account-data';
+import { getExport, postDeletion } from './api/account-data';
+import { useDeletionNoticeSeenMutation, useDeletionStatusQuery } from './api/account-data-api';
 import { ACCOUNT_DATA_TEXTS as TEXTS } from './texts';
 
 type Dialog = null | 'export-proof' | 'delete-confirm' | 'delete-proof';
@@ -32,18 +27,12 @@ export function AccountDataSection() {
   const user = useAppSelector(selectUser);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const [status, setStatus] = useState<DeletionStatusAnswer | null>(null);
+  // Only the banners depend on it: the section works without (a failed read shows none).
+  const status = useDeletionStatusQuery().data;
+  const [noticeSeen] = useDeletionNoticeSeenMutation();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [isBusy, setIsBusy] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    getDeletionStatus(controller.signal).then(setStatus, () => {
-      // Only the banners depend on it: the section works without.
-    });
-    return () => controller.abort();
-  }, []);
 
   async function download(): Promise<void> {
     setIsBusy(true);
@@ -84,10 +73,8 @@ export function AccountDataSection() {
   }
 
   function acknowledge() {
-    setStatus({ dueAt: null, isCancelledBySignIn: false });
-    void postDeletionNoticeSeen().catch(() => {
-      // Shown again next time: nothing lost.
-    });
+    // The banner goes at once; a failed answer shows it again next time: nothing lost.
+    void noticeSeen('banner');
   }
 
   const points = user?.balanceStars ?? 0;

@@ -1,25 +1,21 @@
 import type { Device } from '@portal/contracts/auth';
 import { DEVICE_SKELETON_ROWS } from '@portal/contracts/constants';
-import { REQUEST_FAILED } from '@portal/contracts/messages';
-import { useEffect, useState } from 'react';
-import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { useState } from 'react';
+import { useAppDispatch } from '@/app/hooks';
 import { paths } from '@/config/paths';
 import { fetchCurrentUser, signOutLocally } from '@/features/auth';
+import { failureOf } from '@/shared/api/api-failure';
 import { formatRussianDate, formatTime } from '@/shared/lib/format-date';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
+import { LoadFailed } from '@/shared/ui/load-failed';
 import { Modal, ModalClose } from '@/shared/ui/modal';
 import { PageBackLink, PageHeader } from '@/shared/ui/page-header';
 import { Skeleton } from '@/shared/ui/skeleton';
 import { notify } from '@/shared/ui/toast';
+import { useDevicesQuery, useEndDeviceSessionMutation } from './api/devices-api';
 import { describeDevice, deviceLine } from './describe-device';
 import styles from './devices-page.module.css';
-import {
-  endDeviceSession,
-  fetchDevices,
-  selectDevices,
-  selectDevicesStatus,
-} from './devices-slice';
 
 /** '21 ноября 2026 г. в 10:05' */
 function lastActivityText(iso: string): string {
@@ -29,28 +25,14 @@ function lastActivityText(iso: string): string {
 /** /profile/devices: every signed-in device, each with 'Выйти'. */
 export default function DevicesPage() {
   const dispatch = useAppDispatch();
-  const devices = useAppSelector(selectDevices);
-  const status = useAppSelector(selectDevicesStatus);
+  const devices = useDevicesQuery();
+  const [endDeviceSession, { isLoading: isEnding }] = useEndDeviceSessionMutation();
   const [leaving, setLeaving] = useState<Device | null>(null);
-  const [isEnding, setIsEnding] = useState(false);
-  const isLoading = status === 'idle' || status === 'loading';
-
-  useEffect(() => {
-    const request = dispatch(fetchDevices());
-    void request.then((result) => {
-      if (fetchDevices.rejected.match(result) && !result.meta.aborted && result.payload) {
-        notify.error(result.payload);
-      }
-    });
-    return () => request.abort();
-  }, [dispatch]);
 
   async function endSession(device: Device) {
-    setIsEnding(true);
-    const result = await dispatch(endDeviceSession(device.id));
-    setIsEnding(false);
-    if (endDeviceSession.rejected.match(result)) {
-      notify.error(result.payload ?? result.error.message ?? REQUEST_FAILED);
+    const result = await endDeviceSession(device.id);
+    if (result.error) {
+      notify.error(failureOf(result.error).text);
       return;
     }
     setLeaving(null);
@@ -69,7 +51,9 @@ export default function DevicesPage() {
         <h2 id="devices-title" className={styles.cardTitle}>
           Устройства
         </h2>
-        {isLoading ? (
+        {devices.isError && !devices.isFetching ? (
+          <LoadFailed error={devices.error} onRetry={() => void devices.refetch()} />
+        ) : devices.isLoading || (devices.isFetching && devices.isError) ? (
           <ul className={styles.list} aria-busy="true" aria-label="Загрузка устройств">
             {Array.from({ length: DEVICE_SKELETON_ROWS }, (_, row) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
@@ -84,7 +68,7 @@ export default function DevicesPage() {
           </ul>
         ) : (
           <ul className={styles.list} aria-label="Устройства">
-            {devices.map((device) => (
+            {(devices.data ?? []).map((device) => (
               <DeviceRow key={device.id} device={device} onLeave={() => setLeaving(device)} />
             ))}
           </ul>

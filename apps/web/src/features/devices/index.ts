@@ -1,3 +1,3 @@
 // What other features read of devices; everything else in this folder is private.
+export { useDevicesQuery } from './api/devices-api';
 export { describeDevice } from './describe-device';
-export { fetchDevices, selectDevices, selectDevicesStatus } from './devices-slice';

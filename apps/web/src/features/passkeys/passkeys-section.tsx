@@ -5,23 +5,24 @@ import {
   type PasskeyNameForm,
   passkeyNameFormSchema,
 } from '@portal/contracts/passkeys';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { ProofStep } from '@/features/security';
-import { isProofRequired, toApiFailure } from '@/shared/api/api-failure';
+import { failureOf, isProofRequired } from '@/shared/api/api-failure';
 import { createPasskey, isPasskeyCancelled, isWebAuthnAvailable } from '@/shared/lib/webauthn';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
+import { LoadFailed } from '@/shared/ui/load-failed';
 import { Modal, ModalClose } from '@/shared/ui/modal';
 import { TextField } from '@/shared/ui/text-field';
 import { notify } from '@/shared/ui/toast';
 import {
-  deletePasskey,
-  getPasskeys,
-  patchPasskeyName,
-  postRegistration,
-  postRegistrationOptions,
-} from './api/passkeys';
+  usePasskeyRegistrationOptionsMutation,
+  usePasskeysQuery,
+  useRegisterPasskeyMutation,
+  useRemovePasskeyMutation,
+  useRenamePasskeyMutation,
+} from './api/passkeys-api';
 import styles from './passkeys.module.css';
 import { passkeyDates, removeLead, PASSKEY_TEXTS as TEXTS } from './passkeys-texts';
 
@@ -33,7 +34,7 @@ async function guarded<T>(call: () => Promise<T>): Promise<T | undefined> {
   try {
     return await call();
   } catch (error) {
-    const failure = toApiFailure(error);
+    const failure = failureOf(error);
     if (isProofRequired(failure)) throw new ProofNeeded();
     notify.error(failure.text);
     return undefined;
@@ -52,21 +53,13 @@ type Dialog =
  * proof).
  */
 export function PasskeysSection() {
-  const [passkeys, setPasskeys] = useState<Passkey[] | null>(null);
+  const list = usePasskeysQuery();
+  const passkeys = list.data ?? null;
+  const [registrationOptions] = usePasskeyRegistrationOptionsMutation();
+  const [registerPasskey] = useRegisterPasskeyMutation();
+  const [renamePasskey] = useRenamePasskeyMutation();
   const [dialog, setDialog] = useState<Dialog>(null);
   const isSupported = isWebAuthnAvailable();
-
-  const reload = useCallback(async () => {
-    try {
-      setPasskeys(await getPasskeys());
-    } catch {
-      notify.error(TEXTS.loadFailed);
-    }
-  }, []);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
 
   const close = () => setDialog(null);
 
@@ -85,6 +78,9 @@ export function PasskeysSection() {
           </Button>
         )}
       </div>
+      {passkeys === null && list.isError && !list.isFetching && (
+        <LoadFailed error={list.error} onRetry={() => void list.refetch()} />
+      )}
       {passkeys !== null && passkeys.length === 0 && <p className={styles.lead}>{TEXTS.empty}</p>}
       {passkeys !== null && passkeys.length > 0 && (
         <ul className={styles.list} aria-label={TEXTS.title}>
@@ -127,7 +123,7 @@ export function PasskeysSection() {
         initialName={TEXTS.defaultName}
         onClose={close}
         onSubmit={async (name) => {
-          const options = await guarded(postRegistrationOptions);
+          const options = await guarded(() => registrationOptions().unwrap());
           if (!options) return false;
           let response: Awaited<ReturnType<typeof createPasskey>>;
           try {
@@ -136,10 +132,9 @@ export function PasskeysSection() {
             if (!isPasskeyCancelled(error)) notify.error(PASSKEY_MESSAGES.registrationFailed);
             return false;
           }
-          const answer = await guarded(() => postRegistration({ name, response }));
+          const answer = await guarded(() => registerPasskey({ name, response }).unwrap());
           if (!answer) return false;
           notify.success(answer.message);
-          await reload();
           return true;
         }}
       />
@@ -151,18 +146,15 @@ export function PasskeysSection() {
         onClose={close}
         onSubmit={async (name) => {
           if (dialog?.kind !== 'rename') return false;
-          const renamed = await guarded(() => patchPasskeyName(dialog.passkey.id, name));
+          const renamed = await guarded(() =>
+            renamePasskey({ id: dialog.passkey.id, name }).unwrap(),
+          );
           if (!renamed) return false;
           notify.success(PASSKEY_MESSAGES.renamed);
-          await reload();
           return true;
         }}
       />
-      <RemoveDialog
-        passkey={dialog?.kind === 'remove' ? dialog.passkey : null}
-        onClose={close}
-        onRemoved={reload}
-      />
+      <RemoveDialog passkey={dialog?.kind === 'remove' ? dialog.passkey : null} onClose={close} />
     </Card>
   );
 }
@@ -267,11 +259,11 @@ function NameDialog({
 type RemoveDialogProps = {
   passkey: Passkey | null;
   onClose: () => void;
-  onRemoved: () => Promise<void>;
 };
 
 /** «Удалить ключ доступа?», then (when the server asks) the proof step, then the removal. */
-function RemoveDialog({ passkey, onClose, onRemoved }: RemoveDialogProps) {
+function RemoveDialog({ passkey, onClose }: RemoveDialogProps) {
+  const [removePasskey] = useRemovePasskeyMutation();
   const [isProving, setIsProving] = useState(false);
   const [isBusy, setIsBusy] = useState(false);
   const [shown, setShown] = useState<Passkey | null>(passkey);
@@ -287,11 +279,10 @@ function RemoveDialog({ passkey, onClose, onRemoved }: RemoveDialogProps) {
     if (!shown) return;
     setIsBusy(true);
     try {
-      const answer = await guarded(() => deletePasskey(shown.id));
+      const answer = await guarded(() => removePasskey(shown.id).unwrap());
       if (!answer) return;
       notify.success(answer.message);
       onClose();
-      await onRemoved();
     } catch (error) {
       if (error instanceof ProofNeeded) setIsProving(true);
       else throw error;

@@ -20,7 +20,6 @@ export const PASSKEY_TEXTS = {
   remove: 'Удалить',
   removeTitle: 'Удалить ключ доступа?',
   cancel: 'Отмена',
-  loadFailed: 'Не удалось загрузить ключи доступа',
   neverUsed: 'Ещё не использовался',
 } as const;
 

@@ -1,20 +1,19 @@
 import type { User } from '@portal/contracts/auth';
-import { useAppSelector } from '@/app/hooks';
 import { runtimeConfig } from '@/config/runtime-config';
 import { PasswordChangeEntry, TwoFactorSetting } from '@/features/security';
 import { Card } from '@/shared/ui/card';
+import { useTelegramLinkedQuery } from './api/telegram-api';
 import styles from './profile.module.css';
 import { SignInAlertsSetting } from './sign-in-alerts-setting';
 import { StatusText } from './status-text';
 import { TelegramSetting } from './telegram-setting';
-import { selectTelegramStatus } from './telegram-slice';
-import { phoneStatus, telegramStatus } from './two-factor-statuses';
+import { phoneStatus, telegramCheckStatus, telegramStatus } from './two-factor-statuses';
 import { YandexSetting } from './yandex-setting';
 
 /** Security: the password and the second factors (authenticator, Telegram, phone, Yandex). */
 export function SecurityCard({ user }: { user: User }) {
   const telegram = telegramStatus(
-    useAppSelector(selectTelegramStatus),
+    telegramCheckStatus(useTelegramLinkedQuery()),
     runtimeConfig.isTelegramOffered,
   );
   return (

@@ -1,5 +1,5 @@
 import styles from './profile.module.css';
-import type { TwoFactorMethodStatus } from './telegram-slice';
+import type { TwoFactorMethodStatus } from './two-factor-statuses';
 
 const LABELS: Record<TwoFactorMethodStatus, string> = {
   connected: 'Подключено',

@@ -1,7 +1,7 @@
 import { TELEGRAM_LINK_TTL_MINUTES } from '@portal/contracts/constants';
 import { TELEGRAM_LINK_FAILED } from '@portal/contracts/messages';
 import { useEffect, useState } from 'react';
-import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { useAppDispatch } from '@/app/hooks';
 import { runtimeConfig } from '@/config/runtime-config';
 import { fetchCurrentUser } from '@/features/auth';
 import { ProofStep } from '@/features/security';
@@ -10,11 +10,11 @@ import { Button } from '@/shared/ui/button';
 import { Modal } from '@/shared/ui/modal';
 import { notify } from '@/shared/ui/toast';
 import { generateTelegramLink } from './api/telegram';
+import { telegramApi, useTelegramLinkedQuery } from './api/telegram-api';
 import { unlinkTelegram } from './api/unlink';
 import styles from './profile.module.css';
 import { StatusText } from './status-text';
-import { checkTelegram, selectTelegramStatus } from './telegram-slice';
-import { telegramStatus } from './two-factor-statuses';
+import { telegramCheckStatus, telegramStatus } from './two-factor-statuses';
 import { UnlinkDialog } from './unlink-dialog';
 
 /** How often the page asks whether the bot has linked the account, while a link is open. */
@@ -38,17 +38,20 @@ function openLink(link: string, tab: Window | null = window.open('', '_blank')) 
  */
 export function TelegramSetting() {
   const dispatch = useAppDispatch();
-  const status = telegramStatus(
-    useAppSelector(selectTelegramStatus),
-    runtimeConfig.isTelegramOffered,
-  );
   const [waitingUntil, setWaitingUntil] = useState<number | null>(null);
+  // While the link is open in the other tab, the query asks now and then (and on the window's
+  // focus, back from the bot); stops once linked or expired.
+  const check = useTelegramLinkedQuery(undefined, {
+    pollingInterval: waitingUntil === null ? 0 : RECHECK_EVERY_MS,
+    refetchOnFocus: true,
+  });
+  const status = telegramStatus(telegramCheckStatus(check), runtimeConfig.isTelegramOffered);
   const [isLinking, setIsLinking] = useState(false);
   const [isUnlinkOpen, setIsUnlinkOpen] = useState(false);
   /** The link dialog: the proof step, then (link known) a button that opens the bot. */
   const [proofDialog, setProofDialog] = useState<{ link: string | null } | null>(null);
 
-  // While the link is open in the other tab, ask now and then; stop once linked or expired.
+  // The link's life: a timer, not a load (the query above polls).
   useEffect(() => {
     if (waitingUntil === null) return;
     if (status === 'connected') {
@@ -57,11 +60,8 @@ export function TelegramSetting() {
       void dispatch(fetchCurrentUser());
       return;
     }
-    const timer = setInterval(() => {
-      if (Date.now() > waitingUntil) setWaitingUntil(null);
-      else void dispatch(checkTelegram({ isQuiet: true }));
-    }, RECHECK_EVERY_MS);
-    return () => clearInterval(timer);
+    const timer = setTimeout(() => setWaitingUntil(null), waitingUntil - Date.now());
+    return () => clearTimeout(timer);
   }, [dispatch, waitingUntil, status]);
 
   function waitForBot() {
@@ -152,7 +152,7 @@ export function TelegramSetting() {
         description="Уведомления о входах в аккаунт в Telegram больше не придут. Телефон, подключённый через бота, останется в профиле. Привязать Telegram можно снова в любой момент."
         unlink={unlinkTelegram}
         onUnlinked={() => {
-          void dispatch(checkTelegram({ isQuiet: true }));
+          dispatch(telegramApi.util.invalidateTags(['Telegram', 'Checkup']));
           void dispatch(fetchCurrentUser());
         }}
       />

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { checkTelegram, telegramSlice } from './telegram-slice';
-import { phoneStatus, telegramStatus, yandexStatus } from './two-factor-statuses';
+import {
+  phoneStatus,
+  telegramCheckStatus,
+  telegramStatus,
+  yandexStatus,
+} from './two-factor-statuses';
 
 describe('phone status', () => {
   it('is connected with a shared phone or a linked Telegram', () => {
@@ -33,29 +37,9 @@ describe('telegram status as the profile shows it', () => {
 });
 
 describe('telegram status', () => {
-  const reduce = telegramSlice.reducer;
-  const connected = { status: 'connected' as const };
-  const pending = (arg?: { isQuiet?: boolean }) => checkTelegram.pending('id', arg);
-
-  it('is unavailable while checking, then connected or unconnected', () => {
-    expect(reduce(connected, pending()).status).toBe('unavailable');
-    expect(reduce(undefined, checkTelegram.fulfilled(true, 'id', undefined)).status).toBe(
-      'connected',
-    );
-    expect(reduce(connected, checkTelegram.fulfilled(false, 'id', undefined)).status).toBe(
-      'unconnected',
-    );
-  });
-
-  it('is unavailable on an error', () => {
-    const failed = checkTelegram.rejected(new Error('500'), 'id', undefined);
-    expect(reduce(connected, failed).status).toBe('unavailable');
-  });
-
-  it('keeps what it shows during a quiet re-check, also when that fails', () => {
-    const unconnected = { status: 'unconnected' as const };
-    expect(reduce(unconnected, pending({ isQuiet: true })).status).toBe('unconnected');
-    const failed = checkTelegram.rejected(new Error('500'), 'id', { isQuiet: true });
-    expect(reduce(unconnected, failed).status).toBe('unconnected');
+  it('is unavailable while nothing is known (the first check, or it failed), then connected or unconnected', () => {
+    expect(telegramCheckStatus({})).toBe('unavailable');
+    expect(telegramCheckStatus({ data: true })).toBe('connected');
+    expect(telegramCheckStatus({ data: false })).toBe('unconnected');
   });
 });

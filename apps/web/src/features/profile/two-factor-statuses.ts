@@ -1,5 +1,6 @@
 import type { User } from '@portal/contracts/auth';
-import type { TwoFactorMethodStatus } from './telegram-slice';
+/** The statuses of a second-factor method. */
+export type TwoFactorMethodStatus = 'connected' | 'unconnected' | 'unavailable';
 
 /**
  * A linked Telegram also marks the phone connected; a phone shared with the bot is
@@ -34,4 +35,14 @@ export function telegramStatus(
   isOffered: boolean,
 ): TwoFactorMethodStatus {
   return checked === 'unconnected' && !isOffered ? 'unavailable' : checked;
+}
+
+/**
+ * Telegram's status from its query: unavailable while the first check runs and when it failed with
+ * nothing known; once known, a re-check (the bot awaited, the window focused) keeps what is shown
+ * until its answer, also when it fails.
+ */
+export function telegramCheckStatus(check: { data?: boolean }): TwoFactorMethodStatus {
+  if (check.data === undefined) return 'unavailable';
+  return check.data ? 'connected' : 'unconnected';
 }

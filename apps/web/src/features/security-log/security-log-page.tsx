@@ -9,6 +9,7 @@ import { formatRussianDate, formatTime } from '@/shared/lib/format-date';
 import { Card } from '@/shared/ui/card';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { HistoryIcon } from '@/shared/ui/icons';
+import { LoadFailed } from '@/shared/ui/load-failed';
 import { LoadMoreButton } from '@/shared/ui/load-more-button';
 import { PageBackLink, PageHeader } from '@/shared/ui/page-header';
 import { Skeleton } from '@/shared/ui/skeleton';
@@ -22,7 +23,7 @@ function whenText(iso: string): string {
 
 /** /profile/security-log: what happened to the account's security, newest first. */
 export default function SecurityLogPage() {
-  const { events, isLoading, isLoadingMore, hasMore, loadMore } = useSecurityLog();
+  const { events, isLoading, isLoadingMore, hasMore, loadMore, error, retry } = useSecurityLog();
 
   return (
     <>
@@ -44,7 +45,9 @@ export default function SecurityLogPage() {
           </ul>
         ) : null}
 
-        {!isLoading && events.length === 0 ? (
+        {error !== undefined ? <LoadFailed error={error} onRetry={retry} /> : null}
+
+        {!isLoading && error === undefined && events.length === 0 ? (
           <EmptyState icon={<HistoryIcon width={28} height={28} />} title="Событий пока нет">
             Здесь появятся входы в аккаунт, смена пароля и другие изменения защиты.
           </EmptyState>

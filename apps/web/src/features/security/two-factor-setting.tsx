@@ -1,5 +1,5 @@
 import { EMAIL_NOT_FOUND } from '@portal/contracts/messages';
-import { useEffect, useReducer, useRef } from 'react';
+import { useReducer, useRef } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { selectUser, setRequiresTwoFactor } from '@/features/auth';
 import { isProofRequired, toApiFailure } from '@/shared/api/api-failure';
@@ -8,6 +8,7 @@ import { notify } from '@/shared/ui/toast';
 import { postDisableTwoFactor } from './api/disable-two-factor';
 import { postEnableTwoFactor } from './api/enable-two-factor';
 import { postRenewRecoveryCodes } from './api/renew-recovery-codes';
+import { useTwoFactorStatusQuery } from './api/two-factor-api';
 import { RecoveryCodesDialog } from './recovery-codes-dialog';
 import styles from './security.module.css';
 import { TwoFactorCodeDialog } from './two-factor-code-dialog';
@@ -28,7 +29,6 @@ import {
   twoFactorSetupFlow,
 } from './two-factor-setup-flow';
 import {
-  fetchTwoFactorStatus,
   recoveryCodesRenewed,
   selectTwoFactor,
   twoFactorConnected,
@@ -49,16 +49,17 @@ const STATUS_TEXT = {
 export function TwoFactorSetting() {
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser);
-  const { status, recoveryCodesLeft } = useAppSelector(selectTwoFactor);
+  const { status, recoveryCodesLeft: codesKnownHere } = useAppSelector(selectTwoFactor);
   const [flow, flowDispatch] = useReducer(twoFactorSetupFlow.reducer, initialTwoFactorSetupState);
   const actionsRef = useRef<HTMLDivElement>(null);
   const isConnected = status === 'connected';
 
-  useEffect(() => {
-    if (!isConnected || recoveryCodesLeft !== null) return;
-    const request = dispatch(fetchTwoFactorStatus());
-    return () => request.abort();
-  }, [dispatch, isConnected, recoveryCodesLeft]);
+  // The count of recovery codes left: this tab's own (connected or renewed here), else asked.
+  const statusQuery = useTwoFactorStatusQuery(undefined, {
+    skip: !isConnected || codesKnownHere !== null,
+  });
+  const asked = statusQuery.currentData;
+  const recoveryCodesLeft = codesKnownHere ?? (asked?.isEnabled ? asked.recoveryCodesLeft : null);
 
   async function connect() {
     if (flow.isStarting) return;

@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { fetchCurrentUser } from '@/features/auth';
-import { fetchTwoFactorStatus, twoFactorConnected, twoFactorSlice } from './two-factor-slice';
+import { recoveryCodesRenewed, twoFactorConnected, twoFactorSlice } from './two-factor-slice';
 
 const reduce = twoFactorSlice.reducer;
 const user = { isTwoFactorEnabled: true } as Parameters<typeof fetchCurrentUser.fulfilled>[0];
 
 describe('the authenticator status', () => {
-  it('follows the user, then the status call with the codes left', () => {
+  it('follows the user; the codes left are known here only once renewed here', () => {
     const connected = reduce(undefined, fetchCurrentUser.fulfilled(user, 'id'));
     expect(connected).toEqual({ status: 'connected', recoveryCodesLeft: null });
-    const status = { isEnabled: true, recoveryCodesLeft: 7 } as const;
-    expect(reduce(connected, fetchTwoFactorStatus.fulfilled(status, 'id'))).toEqual({
+    expect(reduce(connected, recoveryCodesRenewed(7))).toEqual({
       status: 'connected',
       recoveryCodesLeft: 7,
     });

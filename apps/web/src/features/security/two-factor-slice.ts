@@ -1,23 +1,19 @@
-import type { TwoFactorStatusAnswer } from '@portal/contracts/security';
-import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { fetchCurrentUser, signedOut } from '@/features/auth';
-import { getTwoFactorStatus } from './api/get-two-factor-status';
 
 /** The authenticator app as a second factor: connected, unconnected, or unavailable (unknown). */
 type TwoFactorStatus = 'connected' | 'unconnected' | 'unavailable';
 
 type TwoFactorState = {
   status: TwoFactorStatus;
-  /** Unspent recovery codes; null until asked. */
+  /**
+   * Unspent recovery codes, when this tab connected the authenticator or renewed them; otherwise
+   * null, and the count is the status query's (`api/two-factor-api.ts`).
+   */
   recoveryCodesLeft: number | null;
 };
 
 const initialState: TwoFactorState = { status: 'unavailable', recoveryCodesLeft: null };
-
-export const fetchTwoFactorStatus = createAsyncThunk<TwoFactorStatusAnswer, void>(
-  'twoFactor/fetchStatus',
-  (_, { signal }) => getTwoFactorStatus(signal),
-);
 
 export const twoFactorSlice = createSlice({
   name: 'twoFactor',
@@ -41,12 +37,6 @@ export const twoFactorSlice = createSlice({
     builder
       .addCase(fetchCurrentUser.fulfilled, (state, action) => {
         state.status = action.payload.isTwoFactorEnabled ? 'connected' : 'unconnected';
-      })
-      .addCase(fetchTwoFactorStatus.fulfilled, (state, action) => {
-        state.status = action.payload.isEnabled ? 'connected' : 'unconnected';
-        state.recoveryCodesLeft = action.payload.isEnabled
-          ? action.payload.recoveryCodesLeft
-          : null;
       })
       .addCase(signedOut, () => initialState);
   },

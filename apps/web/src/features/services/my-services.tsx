@@ -1,4 +1,3 @@
-import { RETRY } from '@portal/contracts/messages';
 import type { OwnerService } from '@portal/contracts/services';
 import { useState } from 'react';
 import { runtimeConfig } from '@/config/runtime-config';
@@ -6,11 +5,11 @@ import { formatRoubles } from '@/shared/lib/format-money';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
 import { ChevronRightIcon, ServerIcon } from '@/shared/ui/icons';
+import { LoadFailed } from '@/shared/ui/load-failed';
 import { Skeleton } from '@/shared/ui/skeleton';
-import { getOwnerServices } from './api/get-owner-services';
+import { useOwnerServicesQuery } from './api/services-api';
 import { ServiceDetailsModal } from './service-details-modal';
 import styles from './services.module.css';
-import { useLoad } from './use-load';
 import { useSiblingLink } from './use-sibling-link';
 
 function serversWord(count: number): string {
@@ -22,7 +21,7 @@ function serversWord(count: number): string {
 
 /** The home page's list of the customer's services; each opens its details. */
 export function MyServices() {
-  const services = useLoad(getOwnerServices);
+  const services = useOwnerServicesQuery();
   const [selected, setSelected] = useState<OwnerService | null>(null);
   const sibling = useSiblingLink();
 
@@ -37,7 +36,7 @@ export function MyServices() {
         ) : null}
       </header>
 
-      {services.status === 'loading' && !services.data ? (
+      {services.isFetching && !services.data ? (
         <ul className={styles.list} aria-busy="true" aria-label="Загрузка услуг">
           {[0, 1].map((row) => (
             <li key={row} className={styles.skeletonRow}>
@@ -51,13 +50,8 @@ export function MyServices() {
         </ul>
       ) : null}
 
-      {services.status === 'failed' ? (
-        <div className={styles.empty}>
-          <p className={styles.emptyText}>Не удалось загрузить услуги</p>
-          <Button variant="secondary" size="sm" onClick={services.reload}>
-            {RETRY}
-          </Button>
-        </div>
+      {services.isError && !services.isFetching && !services.data ? (
+        <LoadFailed error={services.error} onRetry={() => void services.refetch()} />
       ) : null}
 
       {services.data && services.data.length === 0 ? (

@@ -1,18 +1,17 @@
-import { RETRY } from '@portal/contracts/messages';
 import type { CatalogueItem } from '@portal/contracts/services';
 import { useState } from 'react';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
 import { ServerIcon } from '@/shared/ui/icons';
+import { LoadFailed } from '@/shared/ui/load-failed';
 import { Skeleton } from '@/shared/ui/skeleton';
-import { getCatalogue } from './api/get-catalogue';
+import { useCatalogueQuery } from './api/services-api';
 import styles from './services.module.css';
-import { useLoad } from './use-load';
 import { useSiblingLink } from './use-sibling-link';
 
 /** The brand's services on the home page; active ones open the sibling site signed in. */
 export function ServiceCatalogue() {
-  const catalogue = useLoad(getCatalogue);
+  const catalogue = useCatalogueQuery();
   const sibling = useSiblingLink();
 
   return (
@@ -22,20 +21,15 @@ export function ServiceCatalogue() {
           Сервисы
         </h2>
       </header>
-      {catalogue.status === 'loading' && !catalogue.data ? (
+      {catalogue.isFetching && !catalogue.data ? (
         <div className={styles.catalogue} role="status" aria-label="Загрузка сервисов">
           {[0, 1].map((item) => (
             <Skeleton key={item} height={188} radius={14} />
           ))}
         </div>
       ) : null}
-      {catalogue.status === 'failed' ? (
-        <div className={styles.empty}>
-          <p className={styles.emptyText}>Не удалось загрузить сервисы</p>
-          <Button variant="secondary" size="sm" onClick={catalogue.reload}>
-            {RETRY}
-          </Button>
-        </div>
+      {catalogue.isError && !catalogue.isFetching && !catalogue.data ? (
+        <LoadFailed error={catalogue.error} onRetry={() => void catalogue.refetch()} />
       ) : null}
       {catalogue.data && catalogue.data.length === 0 ? (
         <p className={styles.emptyText}>На стадии разработки</p>

@@ -4,19 +4,18 @@ import {
   RECEIPT_VAT_TEXTS,
   type ReceiptAnswer,
 } from '@portal/contracts/wallet';
-import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { paths } from '@/config/paths';
-import { toApiFailure } from '@/shared/api/api-failure';
+import { failureOf } from '@/shared/api/api-failure';
 import { formatRussianDate, formatTime } from '@/shared/lib/format-date';
 import { formatRoubles } from '@/shared/lib/format-money';
 import { Card } from '@/shared/ui/card';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { ExternalIcon, HistoryIcon } from '@/shared/ui/icons';
+import { LoadFailed } from '@/shared/ui/load-failed';
 import { PageBackLink, PageHeader } from '@/shared/ui/page-header';
 import { Skeleton } from '@/shared/ui/skeleton';
-import { notify } from '@/shared/ui/toast';
-import { getReceipt } from './api/get-receipt';
+import { useReceiptQuery } from './api/wallet-api';
 import styles from './receipt-page.module.css';
 
 type ReceiptState =
@@ -25,32 +24,26 @@ type ReceiptState =
   | { status: 'missing' }
   | { status: 'failed' };
 
+/** The query as the page shows it: a 404 is a receipt that is not the caller's (or none). */
+function receiptState(query: {
+  currentData?: ReceiptAnswer;
+  error?: unknown;
+  isError: boolean;
+  isFetching: boolean;
+}): ReceiptState {
+  if (query.currentData) return { status: 'ready', receipt: query.currentData };
+  if (!query.isError || query.isFetching) return { status: 'loading' };
+  return failureOf(query.error).status === 404 ? { status: 'missing' } : { status: 'failed' };
+}
+
 /**
  * `/wallet/receipts/:id`: the fiscal receipt of a top-up or of its refund, as the provider's
  * register printed it, with the QR code the tax service checks a receipt by.
  */
 export default function ReceiptPage() {
   const { id = '' } = useParams();
-  const [state, setState] = useState<ReceiptState>({ status: 'loading' });
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setState({ status: 'loading' });
-    getReceipt(id, controller.signal).then(
-      (receipt) => setState({ status: 'ready', receipt }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        const failure = toApiFailure(error);
-        if (failure.status === 404) {
-          setState({ status: 'missing' });
-          return;
-        }
-        setState({ status: 'failed' });
-        notify.error(failure.text);
-      },
-    );
-    return () => controller.abort();
-  }, [id]);
+  const query = useReceiptQuery(id);
+  const state = receiptState(query);
 
   return (
     <>
@@ -70,12 +63,13 @@ export default function ReceiptPage() {
             <Skeleton width="60%" height={16} />
           </div>
         ) : null}
-        {state.status === 'missing' || state.status === 'failed' ? (
+        {state.status === 'missing' ? (
           <EmptyState icon={<HistoryIcon width={28} height={28} />} title="Чек не найден">
-            {state.status === 'missing'
-              ? 'Такого чека нет среди ваших операций.'
-              : 'Не удалось загрузить чек. Попробуйте обновить страницу.'}
+            Такого чека нет среди ваших операций.
           </EmptyState>
+        ) : null}
+        {state.status === 'failed' ? (
+          <LoadFailed error={query.error} onRetry={() => void query.refetch()} />
         ) : null}
         {state.status === 'ready' ? <ReceiptDetails receipt={state.receipt} /> : null}
       </Card>

@@ -1,38 +1,35 @@
 import type { HistoryCurrency } from '@portal/contracts/wallet';
 import { HISTORY_DOWNLOAD_CSV } from '@portal/contracts/wallet';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
 import { selectUser } from '@/features/auth';
-import { toApiFailure } from '@/shared/api/api-failure';
+import { failureOf, toApiFailure } from '@/shared/api/api-failure';
 import { formatPoints, formatRoubles, pointsWord } from '@/shared/lib/format-money';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { DownloadIcon, HistoryIcon } from '@/shared/ui/icons';
+import { LoadFailed } from '@/shared/ui/load-failed';
 import { LoadMoreButton } from '@/shared/ui/load-more-button';
 import { PageBackLink, PageHeader } from '@/shared/ui/page-header';
 import { SegmentedControl } from '@/shared/ui/segmented-control';
 import { Skeleton } from '@/shared/ui/skeleton';
 import { notify } from '@/shared/ui/toast';
 import { downloadHistoryCsv } from './api/download-history-csv';
-import { getPaymentHistory } from './api/get-payment-history';
+import { useLatestPaymentsQuery, usePaymentHistoryInfiniteQuery } from './api/wallet-api';
 import { BalanceChart } from './balance-chart';
 import { balanceSeries } from './balance-series';
 import { groupByDay } from './group-by-day';
 import { HistoryEntry } from './history-entry';
 import styles from './wallet-history-page.module.css';
 import {
-  fetchMorePaymentHistory,
-  fetchPaymentHistory,
   type HistoryFilter,
   historyFilterChanged,
   historyFilterQuery,
-  selectHasMoreHistory,
+  historyQuery,
+  mergeHistoryPages,
   selectHistoryFilter,
-  selectIsLoadingHistory,
-  selectIsLoadingMoreHistory,
-  selectPaymentHistory,
 } from './wallet-slice';
 
 const DIRECTIONS = [
@@ -50,12 +47,6 @@ const CURRENCIES = [
 /** How many of the latest entries the chart is rebuilt from. */
 const CHART_ENTRIES = 100;
 
-/** A failed load says why in a toast; a load given up by leaving the page says nothing. */
-function toastFailure(result: { type: string; payload?: unknown; meta: { aborted?: boolean } }) {
-  if (result.meta.aborted || typeof result.payload !== 'string') return;
-  notify.error(result.payload);
-}
-
 /**
  * `/wallet/history`: the product names the screen but not its content; it shows what a customer
  * expects of a statement — the balance over time, entries by day with signed amounts, filters and
@@ -64,24 +55,21 @@ function toastFailure(result: { type: string; payload?: unknown; meta: { aborted
 export default function WalletHistoryPage() {
   const dispatch = useAppDispatch();
   const filter = useAppSelector(selectHistoryFilter);
-  const history = useAppSelector(selectPaymentHistory);
-  const isLoading = useAppSelector(selectIsLoadingHistory);
-  const isLoadingMore = useAppSelector(selectIsLoadingMoreHistory);
-  const hasMore = useAppSelector(selectHasMoreHistory);
+  // One query per filter: a filter changed shows its own list (its loader first), never an
+  // answer to the filter before.
+  const query = usePaymentHistoryInfiniteQuery(historyQuery(filter));
+  const pages = query.currentData?.pages;
+  const history = useMemo(() => mergeHistoryPages(pages ?? []), [pages]);
   const groups = useMemo(() => groupByDay(history), [history]);
+  const hasFailed = query.isError && !query.isFetching && pages === undefined;
+  const isLoading = pages === undefined && !hasFailed;
+  const hasMore = query.hasNextPage && pages !== undefined;
 
-  useEffect(() => {
-    const request = dispatch(fetchPaymentHistory(filter));
-    void request.then((result) => {
-      if (fetchPaymentHistory.rejected.match(result)) toastFailure(result);
-    });
-    return () => request.abort();
-  }, [dispatch, filter]);
-
-  const loadMore = () => {
-    void dispatch(fetchMorePaymentHistory()).then((result) => {
-      if (fetchMorePaymentHistory.rejected.match(result)) toastFailure(result);
-    });
+  // The next page ('Показать ещё'): one that fails says why in a toast; the list stays.
+  const loadMore = async () => {
+    if (query.isFetching) return;
+    const result = await query.fetchNextPage();
+    if (result.isError) notify.error(failureOf(result.error).text);
   };
 
   const isFiltered = filter.direction !== 'all' || filter.currency !== 'all';
@@ -152,7 +140,11 @@ export default function WalletHistoryPage() {
             </ul>
           ) : null}
 
-          {!isLoading && history.length === 0 ? (
+          {hasFailed ? (
+            <LoadFailed error={query.error} onRetry={() => void query.refetch()} />
+          ) : null}
+
+          {!isLoading && !hasFailed && history.length === 0 ? (
             <EmptyState
               icon={<HistoryIcon width={28} height={28} />}
               title={isFiltered ? 'Нет операций с такими условиями' : 'Операций пока нет'}
@@ -179,7 +171,7 @@ export default function WalletHistoryPage() {
           ) : null}
 
           {!isLoading && hasMore ? (
-            <LoadMoreButton isLoading={isLoadingMore} onClick={loadMore} />
+            <LoadMoreButton isLoading={query.isFetchingNextPage} onClick={() => void loadMore()} />
           ) : null}
         </Card>
       </div>
@@ -191,27 +183,22 @@ export default function WalletHistoryPage() {
 function BalanceCard({ chartCurrency }: { chartCurrency: HistoryCurrency }) {
   const user = useAppSelector(selectUser);
   const current = user ? (chartCurrency === 'rub' ? user.balance : user.balanceStars) : undefined;
-  const [series, setSeries] = useState<ReturnType<typeof balanceSeries> | null>(null);
-
-  useEffect(() => {
-    if (current === undefined) return;
-    const controller = new AbortController();
-    setSeries(null);
-    getPaymentHistory({ currency: chartCurrency, limit: CHART_ENTRIES }, controller.signal).then(
-      (page) =>
-        setSeries(
-          balanceSeries(
-            current,
-            page.data.filter((item) => item.currency === chartCurrency),
-          ),
-        ),
-      // The chart is a bonus: without it the page still shows the list.
-      () => {
-        if (!controller.signal.aborted) setSeries([]);
-      },
-    );
-    return () => controller.abort();
-  }, [chartCurrency, current]);
+  const latest = useLatestPaymentsQuery(
+    { currency: chartCurrency, limit: CHART_ENTRIES },
+    { skip: current === undefined },
+  );
+  const latestPage = latest.currentData;
+  // The chart is a bonus: without it (its read failed) the page still shows the list.
+  const series = useMemo(() => {
+    if (current === undefined) return null;
+    if (latestPage) {
+      return balanceSeries(
+        current,
+        latestPage.data.filter((item) => item.currency === chartCurrency),
+      );
+    }
+    return latest.isError && !latest.isFetching ? [] : null;
+  }, [current, latestPage, chartCurrency, latest.isError, latest.isFetching]);
 
   return (
     <Card className={styles.balanceCard} aria-labelledby="history-balance-title">

@@ -109,3 +109,14 @@ export function noAnswerText(failure: ApiFailure): string | null {
 export function isProofRequired(failure: ApiFailure): boolean {
   return failure.status === 403 && failure.reason === 'proof_required';
 }
+
+/**
+ * A failed query's or mutation's error as `ApiFailure`: what `portalBaseQuery` returned, or, for
+ * an error thrown elsewhere (RTK Query's SerializedError: a bug), `toApiFailure`'s reading of it.
+ */
+export function failureOf(error: unknown): ApiFailure {
+  if (typeof error === 'object' && error !== null && 'isRequestError' in error && 'text' in error) {
+    return error as ApiFailure;
+  }
+  return toApiFailure(error);
+}

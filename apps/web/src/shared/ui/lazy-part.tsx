@@ -1,8 +1,6 @@
-import { LOAD_FAILED, RETRY } from '@portal/contracts/messages';
 import { type ComponentProps, type ComponentType, createElement, useEffect, useState } from 'react';
 import { loadOnce } from '@/shared/lib/load-once';
-import { Button } from './button';
-import styles from './lazy-part.module.css';
+import { LoadFailed } from './load-failed';
 import { PageLoader } from './page-loader';
 
 /**
@@ -54,12 +52,7 @@ export function lazyPart<
 
     if (loaded) return createElement(loaded, props);
     if (hasFailed) {
-      return (
-        <div className={`${styles.failed} ${kind === 'page' ? styles.page : ''}`} role="alert">
-          <p className={styles.title}>{LOAD_FAILED}</p>
-          <Button onClick={retry}>{RETRY}</Button>
-        </div>
-      );
+      return <LoadFailed onRetry={retry} isPage={kind === 'page'} />;
     }
     // The load starts with the render, as React.lazy's does, not a commit later in the effect
     // (which only follows it): one promise however often this runs.
