@@ -64,7 +64,7 @@ async function precompressDir(dir: string): Promise<void> {
 
 /** The build step: compresses the output folder once Vite has written everything into it. */
 /**
- * RTK Query (only the signed-in pages load it, decision 39) takes its own copies of Redux Toolkit's
+ * RTK Query (only the signed-in pages load it, decision 41) takes its own copies of Redux Toolkit's
  * core, immer and reselect: one file is one module, so its imports from the copies every page starts with
  * (`vendor`) would keep in them, for /auth too, the parts only RTK Query uses (immer's patches,
  * reselect's createSelector, the thunk matchers). The copies are the packages' other builds, which hold no state of their own
@@ -136,7 +136,7 @@ export default defineConfig({
               test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-redux|redux|@reduxjs[\\/]toolkit(?![\\/]dist[\\/](query|redux-toolkit\.browser))|immer(?![\\/]dist[\\/]immer\.production)|use-sync-external-store)[\\/]/,
             },
             // RTK Query and the one API slice over it (shared/api/portal-api.ts): only the pages
-            // that read server data load it, never /auth (decision 39).
+            // that read server data load it, never /auth (decision 41).
             {
               name: 'data',
               test: /node_modules[\\/](@reduxjs[\\/]toolkit[\\/]dist[\\/](query[\\/]|redux-toolkit\.browser)|immer[\\/]dist[\\/]immer\.production|reselect[\\/]dist[\\/]reselect\.browser)|apps[\\/]web[\\/]src[\\/]shared[\\/]api[\\/](portal-api|base-query)\./,

@@ -14,7 +14,7 @@
  * - No import cycle, between features or between files (type-only and lazy imports included): a
  *   ring of features is one feature in disguise, and a ring of files decides the order in which
  *   the bundle runs them.
- * - Server data goes through one layer, RTK Query (docs/decisions/0039-server-data-through-rtk-query.md):
+ * - Server data goes through one layer, RTK Query (docs/decisions/0041-server-data-through-rtk-query.md):
  *   only `shared/api/` and a feature's `api/` folder import the HTTP client (`shared/api/http.ts`)
  *   or call `fetch`, so no component or hook loads data in an effect of its own; it takes a
  *   query's hook (`useXQuery`) or a mutation's from its feature's `api/`. Tests aside.
@@ -42,7 +42,7 @@ const ALLOWED: Record<string, string> = {
   // below holds it to `import type`.
   'app/hooks.ts -> ./store':
     "the typed hooks' types come from the store, which imports every slice (type-only)",
-  // The user stays a thunk (decision 39): it is read by the route guard every page starts with,
+  // The user stays a thunk (decision 41): it is read by the route guard every page starts with,
   // /auth included, whose first load may not carry RTK Query; the store keeps it as session state.
   'features/auth/user-slice.ts -> @/shared/api/http':
     'fetchCurrentUser, the one read that stays a thunk (the session state of /auth)',

@@ -8,7 +8,7 @@ import { portalBaseQuery } from './base-query';
  * mutation that invalidates the tags of what it changed. It defines no endpoint: each feature
  * injects its own in its `api/` folder (`portalApi.injectEndpoints`), so a page's endpoints come
  * with that page's code. The slice itself reaches the store when the first page that uses it
- * loads (`shared/api/api-attach.ts`); /auth never loads it. docs/decisions/0039-server-data-through-rtk-query.md.
+ * loads (`shared/api/api-attach.ts`); /auth never loads it. docs/decisions/0041-server-data-through-rtk-query.md.
  */
 export const portalApi = createApi({
   reducerPath: 'portalApi',
