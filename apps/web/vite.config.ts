@@ -62,7 +62,6 @@ async function precompressDir(dir: string): Promise<void> {
   );
 }
 
-/** The build step: compresses the output folder once Vite has written everything into it. */
 /**
  * RTK Query (only the signed-in pages load it, decision 41) takes its own copies of Redux Toolkit's
  * core, immer and reselect: one file is one module, so its imports from the copies every page starts with
@@ -89,6 +88,7 @@ function rtkQueryOwnCopies(): Plugin {
   };
 }
 
+/** The build step: compresses the output folder once Vite has written everything into it. */
 function precompress(): Plugin {
   let outDir = '';
   return {
