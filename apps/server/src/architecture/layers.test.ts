@@ -23,6 +23,13 @@ import {
   moduleGraph,
   staleAllowances,
 } from './layers.js';
+import {
+  containerParameters,
+  MAX_BRANCHES,
+  MAX_HANDLER_LINES,
+  oversizedHandlers,
+  routeHandlers,
+} from './services.js';
 import { type Edge, edgesOf, productionTexts } from './source-imports.js';
 
 const CORE_ALLOWED: Allowed[] = [
@@ -52,7 +59,8 @@ const MODULE_RINGS_ALLOWED: Record<string, string> = {
     'The sandbox asks the payments module whether it is the chosen provider (choosePaymentProvider), while payments calls the SandboxTerminal in-process.',
 };
 
-const edges = edgesOf(productionTexts());
+const texts = productionTexts();
+const edges = edgesOf(texts);
 
 describe("the server's layers and modules", () => {
   it('sees the imports of the whole server', () => {
@@ -122,6 +130,78 @@ describe("the server's layers and modules", () => {
       'modules/a/routes.ts',
       'modules/a/plugin.ts',
       'modules/a/index.ts',
+    ]);
+  });
+});
+
+/**
+ * The shape of the modules' services and routes (services.ts): each service names what it takes,
+ * and a route handler parses, calls one service method and answers.
+ */
+describe("the modules' services and routes", () => {
+  it('hand no module the whole container (AppDeps)', () => {
+    expect(containerParameters(texts)).toEqual([]);
+  });
+
+  it(`keep every route handler within ${MAX_BRANCHES} branches and ${MAX_HANDLER_LINES} lines`, () => {
+    const handlers = routeHandlers(texts);
+    expect(handlers.length).toBeGreaterThan(60);
+    expect(oversizedHandlers(handlers)).toEqual([]);
+  });
+
+  it('notices a parameter or property typed AppDeps', () => {
+    const planted = new Map([
+      [
+        'modules/a/service.ts',
+        [
+          "import type { AppDeps } from '../../deps.js';",
+          'export async function run(deps: AppDeps) {}',
+          'export interface Context { deps: AppDeps; db: AppDeps["db"] }',
+          'export class S { constructor(private readonly deps: AppDeps) {} }',
+          "export type Named = Pick<AppDeps, 'db'>;",
+        ].join('\n'),
+      ],
+      ['app.ts', 'function build(deps: AppDeps) {}'],
+    ]);
+    expect(containerParameters(planted)).toEqual([
+      'modules/a/service.ts:2 deps: typed AppDeps',
+      'modules/a/service.ts:3 deps: typed AppDeps',
+      'modules/a/service.ts:4 deps: typed AppDeps',
+    ]);
+  });
+
+  it('notices a route handler with too many branches or lines', () => {
+    const body = (lines: number) => Array.from({ length: lines }, () => '  x();').join('\n');
+    const planted = new Map([
+      [
+        'modules/a/routes.ts',
+        [
+          "app.get('/two', {}, async () => { if (a) return 1; return b ? 2 : 3; });",
+          "app.get('/defaults', {}, async () => a ?? b?.c);",
+          "app.post('/three', {}, async () => { if (a || b) return 1; return c ? d : e; });",
+          "app.put('/cases', {}, async () => { switch (a) { case 1: return x && y; case 2: default: } });",
+          `app.patch('/twenty', {}, async () => {\n${body(18)}\n});`,
+          `app.delete('/longer', {}, async () => {\n${body(19)}\n});`,
+          "app.route({ method: 'GET', url: '/r', handler: async () => (a ? b : c ? d : e ? f : g) });",
+        ].join('\n'),
+      ],
+      ['modules/a/service.ts', "app.get('/x', {}, () => (a ? b : c ? d : e ? f : g));"],
+    ]);
+    const handlers = routeHandlers(planted);
+    expect(handlers.map(({ route, branches, lines }) => [route, branches, lines])).toEqual([
+      ["GET '/two'", 2, 1],
+      ["GET '/defaults'", 0, 1],
+      ["POST '/three'", 3, 1],
+      ["PUT '/cases'", 3, 1],
+      ["PATCH '/twenty'", 0, 20],
+      ["DELETE '/longer'", 0, 21],
+      ['ROUTE', 3, 1],
+    ]);
+    expect(oversizedHandlers(handlers)).toEqual([
+      "modules/a/routes.ts:3 POST '/three': 3 branches, 1 lines",
+      "modules/a/routes.ts:4 PUT '/cases': 3 branches, 1 lines",
+      "modules/a/routes.ts:25 DELETE '/longer': 0 branches, 21 lines",
+      'modules/a/routes.ts:46 ROUTE: 3 branches, 1 lines',
     ]);
   });
 });

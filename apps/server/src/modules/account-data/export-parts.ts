@@ -1,12 +1,23 @@
-import type { AppDeps } from '../../deps.js';
+import type { Db } from '../../db/database.js';
 import { findUserById } from '../accounts/index.js';
+import type { SessionStore } from '../auth/index.js';
 import { listPasskeysForExport } from '../passkeys/index.js';
 import { ledgerPageOf, paymentPageOf, type RowKey } from '../payments/index.js';
+import type { SecurityLog } from '../security-log/index.js';
 import { listServicesOf } from '../servers/index.js';
+import type { TwoFactorService } from '../two-factor/index.js';
 
-/** What a part is read with: the modules' deps, the account, the instant of the export. */
+/** What the parts read from: the database and the modules whose state is not plain rows. */
+export interface ExportDeps {
+  db: Db;
+  twoFactor: TwoFactorService;
+  sessions: SessionStore;
+  securityLog: SecurityLog;
+}
+
+/** What a part is read with: what it reads from, the account, the instant of the export. */
 export interface ExportContext {
-  deps: AppDeps;
+  deps: ExportDeps;
   userId: string;
   now: Date;
 }

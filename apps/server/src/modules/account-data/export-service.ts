@@ -1,6 +1,14 @@
 import { Readable } from 'node:stream';
+import type { Clock } from '../../adapters/clock.js';
+import { notFound } from '../../http/app-error.js';
+import { findUserById } from '../accounts/index.js';
 import type { EventClient } from '../security-log/index.js';
-import { EXPORT_PARTS, type ExportContext, type ExportPart } from './export-parts.js';
+import {
+  EXPORT_PARTS,
+  type ExportContext,
+  type ExportDeps,
+  type ExportPart,
+} from './export-parts.js';
 
 /** The version of the file's shape, written first. */
 const EXPORT_FORMAT = 'portal-account-data/1';
@@ -40,9 +48,25 @@ export async function* exportChunks(
   yield '\n}\n';
 }
 
-/** Records the export in the security log, then answers the stream of the file. */
-export async function startExport(context: ExportContext, client: EventClient): Promise<Readable> {
-  const { securityLog, db } = context.deps;
-  await securityLog.record(db, context.userId, 'data_exported', client);
-  return Readable.from(exportChunks(context));
+export interface AccountExportDeps extends ExportDeps {
+  clock: Clock;
+}
+
+/** «Скачать мои данные»: the file of everything the portal keeps about the account. */
+export class AccountExport {
+  constructor(private readonly deps: AccountExportDeps) {}
+
+  /** Records the export in the security log, then answers the file's name and its stream. */
+  async start(
+    userId: string,
+    client: EventClient,
+  ): Promise<{ fileName: string; stream: Readable }> {
+    const { db, clock, securityLog } = this.deps;
+    const user = await findUserById(db, userId);
+    if (!user) throw notFound();
+    const now = clock.now();
+    await securityLog.record(db, userId, 'data_exported', client);
+    const stream = Readable.from(exportChunks({ deps: this.deps, userId, now }));
+    return { fileName: exportFileName(user.userName, now), stream };
+  }
 }

@@ -6,12 +6,15 @@ import type {} from '../two-factor/plugin.js';
 import { accountDataData } from './data-owner.js';
 import { DeletionService } from './deletion-service.js';
 import { eraseDueAccounts } from './erasure.js';
+import { AccountExport } from './export-service.js';
 import { accountDataRoutes } from './routes.js';
 
 declare module '../../deps.js' {
   interface AppDeps {
     /** «Удалить аккаунт»: scheduling, cancelling, and `eraseDue` for the housekeeping job. */
     accountDeletion: DeletionService & { eraseDue(): Promise<number> };
+    /** «Скачать мои данные»: the file of the account's data. */
+    accountExport: AccountExport;
   }
 }
 
@@ -22,11 +25,13 @@ declare module '../../deps.js' {
 export const accountDataPlugin = fp(
   async (app) => {
     app.deps.dataOwners.register(accountDataData);
-    const { db, clock, dataOwners, signInPolicy } = app.deps;
-    const service = new DeletionService(app.deps);
+    const { config, db, clock, mail, sessions, securityLog, twoFactor, dataOwners, signInPolicy } =
+      app.deps;
+    const service = new DeletionService({ config, db, clock, mail, sessions, securityLog });
     app.deps.accountDeletion = Object.assign(service, {
       eraseDue: () => eraseDueAccounts({ db, clock, dataOwners, log: app.log }),
     });
+    app.deps.accountExport = new AccountExport({ db, clock, twoFactor, sessions, securityLog });
     signInPolicy.onSignIn((session, executor) => service.onSignIn(session, executor));
     await app.register(accountDataRoutes);
   },

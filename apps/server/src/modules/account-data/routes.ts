@@ -6,11 +6,8 @@ import {
 import { errorAnswerSchema, messageAnswerSchema } from '@portal/contracts/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notFound } from '../../http/app-error.js';
-import { findUserById } from '../accounts/index.js';
 import { AUTH_PREFIX, requireRecentProof, requireSession, sessionOf } from '../auth/index.js';
 import { clientOf } from '../security-log/index.js';
-import { exportFileName, startExport } from './export-service.js';
 import { ACCOUNT_DATA_MESSAGES } from './messages.js';
 
 const PREFIX = `${AUTH_PREFIX}/account-data`;
@@ -23,7 +20,7 @@ const proofAnswers = {
 
 /** «Скачать мои данные» and «Удалить аккаунт»; the rules are in the services beside. */
 export const accountDataRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { accountDeletion, db, clock } = app.deps;
+  const { accountDeletion, accountExport } = app.deps;
 
   app.get(
     `${PREFIX}/export`,
@@ -45,17 +42,13 @@ export const accountDataRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { userId } = sessionOf(request);
-      const user = await findUserById(db, userId);
-      if (!user) throw notFound();
-      const now = clock.now();
-      const stream = await startExport({ deps: app.deps, userId, now }, clientOf(request));
+      const { fileName, stream } = await accountExport.start(
+        sessionOf(request).userId,
+        clientOf(request),
+      );
       return reply
         .type('application/json; charset=utf-8')
-        .header(
-          'content-disposition',
-          `attachment; filename="${exportFileName(user.userName, now)}"`,
-        )
+        .header('content-disposition', `attachment; filename="${fileName}"`)
         .header('cache-control', 'no-store')
         .send(stream);
     },

@@ -8,12 +8,12 @@
  * session its first redemption issued is revoked: someone else has seen the code.
  */
 import { HAND_OFF_CODE_TTL_SECONDS } from '@portal/contracts/constants';
-import { LINK_INVALID, LINK_NOT_ALLOWED } from '@portal/contracts/messages';
+import { LINK_INVALID, LINK_NOT_ALLOWED, TOKEN_INVALID } from '@portal/contracts/messages';
 import { and, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { Clock } from '../../adapters/clock.js';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/database.js';
-import { invalidInput } from '../../http/app-error.js';
+import { invalidInput, unauthorized } from '../../http/app-error.js';
 import type { EventClient, SecurityLog } from '../security-log/index.js';
 import { handOffCodes, siblingUsers } from './schema.js';
 import { generateToken, hashToken, type SessionStore } from './sessions.js';
@@ -95,6 +95,36 @@ export class HandOffService {
    * Redeems a code once, for the sibling it was minted for. A second redemption, or one by
    * another sibling, burns the code and revokes the session it issued, if any.
    */
+  /**
+   * `/verify-token`: an access token answers its user; a hand-off code is exchanged for a session
+   * of the sibling site it was issued for, which names itself by its key (`siblingByKey`, null
+   * when the call carries none). A code presented twice is spent and its session revoked.
+   */
+  async verifyToken(
+    token: string,
+    siblingByKey: (() => Promise<Sibling>) | null,
+    client: EventClient,
+    log: { warn(obj: object, message: string): void },
+  ): Promise<{ userId: string; token?: string }> {
+    if (token.length > 200) throw unauthorized(TOKEN_INVALID);
+    const session = await this.sessions.authenticate(token);
+    if (session) return { userId: session.userId };
+    // Without a key the caller cannot tell a hand-off code from any other wrong token.
+    if (!siblingByKey) throw unauthorized(TOKEN_INVALID);
+    const sibling = await siblingByKey();
+    const redeemed = await this.redeem(token, sibling, client);
+    if (!redeemed.ok) {
+      if (redeemed.revokedSessionId) {
+        log.warn(
+          { sessionId: redeemed.revokedSessionId },
+          'hand-off code presented twice; its session revoked',
+        );
+      }
+      throw unauthorized(TOKEN_INVALID);
+    }
+    return { userId: redeemed.userId, token: redeemed.token };
+  }
+
   async redeem(
     code: string,
     sibling: Sibling,

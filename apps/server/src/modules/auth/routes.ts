@@ -20,10 +20,8 @@ import {
   CODE_SENT_TO_EMAIL,
   LOGOUT_DONE,
   REGISTRATION_CONFIRMED,
-  TOKEN_INVALID,
 } from '@portal/contracts/messages';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { unauthorized } from '../../http/app-error.js';
 import { clientOf } from '../security-log/index.js';
 import { requireSession, requireSessionOfAnySite, sessionOf } from './sessions.js';
 import { checkSiblingKey, siblingKeys } from './siblings.js';
@@ -43,7 +41,7 @@ const errors = {
 
 /** Identity calls: register, verify-registration, login, logout, user, verify-token, handoff. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { auth, config, handOff, sessions, userReads } = app.deps;
+  const { auth, config, handOff, userReads } = app.deps;
   const keys = siblingKeys(config);
 
   app.post(
@@ -166,24 +164,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { token } = request.body;
-      if (token.length > 200) throw unauthorized(TOKEN_INVALID);
-      const session = await sessions.authenticate(token);
-      if (session) return { userId: session.userId };
-      // Without a key the caller cannot tell a hand-off code from any other wrong token.
-      if (request.headers['x-api-key'] === undefined) throw unauthorized(TOKEN_INVALID);
-      const sibling = await checkSiblingKey(request, keys);
-      const redeemed = await handOff.redeem(token, sibling, clientOf(request));
-      if (!redeemed.ok) {
-        if (redeemed.revokedSessionId) {
-          request.log.warn(
-            { sessionId: redeemed.revokedSessionId },
-            'hand-off code presented twice; its session revoked',
-          );
-        }
-        throw unauthorized(TOKEN_INVALID);
-      }
-      return { userId: redeemed.userId, token: redeemed.token };
+      const hasKey = request.headers['x-api-key'] !== undefined;
+      const siblingByKey = hasKey ? () => checkSiblingKey(request, keys) : null;
+      return handOff.verifyToken(request.body.token, siblingByKey, clientOf(request), request.log);
     },
   );
 

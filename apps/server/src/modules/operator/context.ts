@@ -6,9 +6,26 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 
+/**
+ * What the commands use of the portal's services, built as the portal builds them (app.ts), never
+ * started; a command needing another one adds its name here.
+ */
+export type OperatorDeps = Pick<
+  AppDeps,
+  | 'database'
+  | 'db'
+  | 'clock'
+  | 'redis'
+  | 'sessions'
+  | 'loginThrottle'
+  | 'securityLog'
+  | 'twoFactor'
+  | 'passkeys'
+  | 'payments'
+>;
+
 export interface OperatorContext {
-  /** The portal's services, built as the portal builds them (app.ts), never started. */
-  deps: AppDeps;
+  deps: OperatorDeps;
   log: FastifyBaseLogger;
   /** One line of output. */
   out: (line: string) => void;

@@ -8,11 +8,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AMOUNT_NOT_POSITIVE } from '@portal/contracts/messages';
-import type { AppDeps } from '../../deps.js';
 import { InsufficientFundsError, lockBalances, postLedgerEntry } from '../payments/index.js';
 import { recordOperatorAction } from './audit.js';
 import { ACTION_OPTIONS, actorOf, type Command, resolveAccount } from './command.js';
-import { money, Refusal, UsageError } from './context.js';
+import { money, type OperatorDeps, Refusal, UsageError } from './context.js';
 
 type Currency = 'rub' | 'points';
 
@@ -127,7 +126,7 @@ export interface Correction {
  * is a `Refusal` and changes nothing.
  */
 export async function applyCorrection(
-  deps: AppDeps,
+  deps: Pick<OperatorDeps, 'db' | 'clock'>,
   correction: Correction,
 ): Promise<{ kind: 'applied'; balance: number } | { kind: 'duplicate' }> {
   const { userId, currency, amount } = correction;

@@ -3,7 +3,7 @@
  * now; `refund` gives a paid top-up's money back to the card.
  */
 import { AppError } from '../../http/app-error.js';
-import { findPayment, reconcilePayment, reconcilePayments } from '../payments/index.js';
+import { findPayment } from '../payments/index.js';
 import { recordOperatorAction } from './audit.js';
 import { ACTION_OPTIONS, actorOf, type Command } from './command.js';
 import { money, Refusal, UsageError } from './context.js';
@@ -41,7 +41,7 @@ export const reconcileCommand: Command = {
     if (values.all) {
       if (positionals.length > 0) throw new UsageError('--all без id платежа', 'reconcile');
       if (!deps.payments.provider) throw new Refusal(OUTCOME_TEXTS.no_provider);
-      const counts = await reconcilePayments(deps, log, { olderThanMs: 0, limit: 1000 });
+      const counts = await deps.payments.reconciliation.run(log, { olderThanMs: 0, limit: 1000 });
       await recordOperatorAction(deps.db, {
         ...actor,
         command: 'reconcile --all',
@@ -61,7 +61,7 @@ export const reconcileCommand: Command = {
     }
     const payment = await findPayment(deps.db, positionals[0]!);
     if (!payment) throw new Refusal(`Платёж не найден: ${positionals[0]}`);
-    const outcome = await reconcilePayment(deps, log, payment.id);
+    const outcome = await deps.payments.reconciliation.one(log, payment.id);
     const [after] = await Promise.all([findPayment(deps.db, payment.id)]);
     await recordOperatorAction(deps.db, {
       ...actor,
@@ -108,9 +108,9 @@ export const refundCommand: Command = {
     if (!payment) throw new Refusal(`Платёж не найден: ${positionals[0]}`);
     const key =
       typeof values['idempotency-key'] === 'string' ? values['idempotency-key'].trim() : '';
-    let outcome: Awaited<ReturnType<typeof ctx.deps.payments.refundPayment>>;
+    let outcome: Awaited<ReturnType<typeof ctx.deps.payments.refunds.refund>>;
     try {
-      outcome = await ctx.deps.payments.refundPayment({
+      outcome = await ctx.deps.payments.refunds.refund({
         paymentId: payment.id,
         reason: actor.reason!,
         operator: actor.operator,

@@ -99,9 +99,14 @@ const FINAL_TEXT: Record<string, string> = {
   PARTIAL_REFUNDED: SANDBOX_PARTIALLY_REFUNDED,
 };
 
+/** Where a finished payment sends the browser back to: the portal's success or failure address. */
+export function returnUrlOf(payment: SandboxPaymentRow): string | null {
+  return payment.status === 'CONFIRMED' ? payment.successUrl : payment.failUrl;
+}
+
 /** A payment that is no longer waiting: say so and offer the way back. */
 export function renderFinishedPage(payment: SandboxPaymentRow): string {
-  const back = payment.status === 'CONFIRMED' ? payment.successUrl : payment.failUrl;
+  const back = returnUrlOf(payment);
   return layout(
     `<p>${escapeHtml(FINAL_TEXT[payment.status] ?? SANDBOX_FINISHED)}</p>
 ${back ? `<p><a href="${escapeHtml(back)}">${escapeHtml(SANDBOX_BACK)}</a></p>` : ''}`,

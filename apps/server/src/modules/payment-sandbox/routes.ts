@@ -2,7 +2,12 @@ import { errorAnswerSchema } from '@portal/contracts/common';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { renderCheckoutPage, renderFinishedPage, renderNotFoundPage } from './checkout-page.js';
+import {
+  renderCheckoutPage,
+  renderFinishedPage,
+  renderNotFoundPage,
+  returnUrlOf,
+} from './checkout-page.js';
 import type { SandboxPaymentRow } from './schema.js';
 import {
   isWaiting,
@@ -167,7 +172,7 @@ export const sandboxRoutes: FastifyPluginAsyncZod<SandboxRoutesOptions> = async 
       const payment = await terminal.press(request.params.checkoutToken, request.body.action);
       pageHeaders(reply, payment);
       if (!payment) return reply.status(404).send(renderNotFoundPage());
-      const back = payment.status === 'CONFIRMED' ? payment.successUrl : payment.failUrl;
+      const back = returnUrlOf(payment);
       if (!back) return renderFinishedPage(payment);
       return reply.redirect(back, 303);
     },

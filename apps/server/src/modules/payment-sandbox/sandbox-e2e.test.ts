@@ -131,7 +131,7 @@ describe('sandbox provider end to end over HTTP', () => {
       .select()
       .from(payments)
       .where(eq(payments.userId, user.id));
-    const outcome = await t.app.deps.payments.refundPayment({
+    const outcome = await t.app.deps.payments.refunds.refund({
       paymentId: payment!.id,
       amountKopecks: 10_000,
       reason: 'по просьбе клиента',

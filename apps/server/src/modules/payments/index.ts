@@ -12,17 +12,11 @@ export { InsufficientFundsError, lockBalances, postLedgerEntry } from './ledger.
 export { findPayment, recentLedgerEntries, recentPayments } from './operator-reads.js';
 export { type PaymentStats, paymentStats } from './payment-stats.js';
 export { choosePaymentProvider, isLocalPortal } from './provider-choice.js';
-export {
-  type ReconcileCounts,
-  reconcilePayment,
-  reconcilePayments,
-  type SinglePaymentOutcome,
-} from './reconcile.js';
+export type { ReconcileCounts, SinglePaymentOutcome } from './reconcile.js';
 export {
   type RefundOutcome,
   type RefundPaymentInput,
   refundableKopecks,
-  refundPayment,
 } from './refund.js';
 export type { LedgerEntryRow, PaymentRow } from './schema.js';
 export { UNSETTLED_STATUSES } from './statuses.js';

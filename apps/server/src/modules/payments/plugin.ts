@@ -6,17 +6,24 @@ import type {} from '../auth/plugin.js';
 import type {} from '../metrics/plugin.js';
 import type {} from '../payment-sandbox/plugin.js';
 import { paymentsData } from './data-owner.js';
+import { Notifications } from './notifications.js';
 import { createPaymentProvider, type PaymentProvider } from './provider.js';
 import { isLocalPortal } from './provider-choice.js';
-import { reconcilePayments } from './reconcile.js';
-import { type RefundOutcome, type RefundPaymentInput, refundPayment } from './refund.js';
+import { Reconciliation } from './reconcile.js';
+import { Refunds } from './refund.js';
 import { paymentRoutes } from './routes.js';
+import { TopUps } from './top-up.js';
 
 export interface PaymentsDeps {
   /** Null when no terminal is configured: top-ups then answer 503. */
   provider: PaymentProvider | null;
-  /** `refundPayment` (refund.ts) with this app's dependencies and log: staff refunds. */
-  refundPayment(input: RefundPaymentInput): Promise<RefundOutcome>;
+  topUps: TopUps;
+  /** The provider's notifications (its POST to NOTIFICATION_PATH). */
+  notifications: Notifications;
+  /** The periodic run, and support's `reconcile` (operator/payment-commands.ts). */
+  reconciliation: Reconciliation;
+  /** Staff refunds (operator/payment-commands.ts), logged to this app's log. */
+  refunds: Refunds;
 }
 
 declare module '../../deps.js' {
@@ -38,11 +45,15 @@ export interface PaymentsOptions {
 export const paymentsPlugin = fp<PaymentsOptions>(
   async (app, options) => {
     app.deps.dataOwners.register(paymentsData);
-    const { config, paymentSandbox, metrics } = app.deps;
+    const { config, db, clock, rateLimiter, mail, paymentSandbox, metrics } = app.deps;
     const provider = createPaymentProvider(config, paymentSandbox, options.fetch);
+    const reconciliation = new Reconciliation({ config, db, clock, provider });
     app.deps.payments = {
       provider,
-      refundPayment: (input) => refundPayment(app.deps, input, app.log),
+      topUps: new TopUps({ config, db, clock, rateLimiter, provider }),
+      notifications: new Notifications({ db, clock, rateLimiter, provider }),
+      reconciliation,
+      refunds: new Refunds({ config, db, clock, mail, provider, log: app.log }),
     };
     await app.register(paymentRoutes);
     if (!provider) {
@@ -60,7 +71,7 @@ export const paymentsPlugin = fp<PaymentsOptions>(
       app,
       'payment reconciliation',
       config.PAYMENT_RECONCILE_INTERVAL_SECONDS,
-      () => metrics.countReconciliation(() => reconcilePayments(app.deps, app.log)),
+      () => metrics.countReconciliation(() => reconciliation.run(app.log)),
     );
   },
   { name: 'payments', dependencies: ['core', 'metrics', 'auth', 'payment-sandbox'] },

@@ -6,7 +6,6 @@ import { balancesOf, createWalletTestApp, requestTopUp } from '../../../test/sup
 import { signTbankRequest } from '../../adapters/tbank/token.js';
 import { SANDBOX_TERMINAL_KEY, sandboxPassword } from '../payment-sandbox/index.js';
 import { sandboxPayments } from '../payment-sandbox/schema.js';
-import { reconcilePayments } from './reconcile.js';
 import { ledgerEntries, payments } from './schema.js';
 import { NOTIFICATION_PATH } from './top-up.js';
 
@@ -90,7 +89,7 @@ describe('a public portal without a terminal: top-ups are off', () => {
     });
     expect(notification.statusCode).toBe(503);
     expect(notification.json()).toEqual({ message: TOP_UP_NOT_CONFIGURED });
-    expect(await reconcilePayments(t.app.deps, t.app.log)).toEqual({
+    expect(await t.app.deps.payments.reconciliation.run(t.app.log)).toEqual({
       checked: 0,
       changed: 0,
       failed: 0,

@@ -145,7 +145,7 @@ describe('receipts: sent with Init, fiscalised by the provider, stored once', ()
   it('the history links the receipts; the owner reads one with its FNS QR string, others get 404', async () => {
     const t = await testApp;
     const { user, headers, payment } = await paidTopUp(t, 1000);
-    await t.app.deps.payments.refundPayment({
+    await t.app.deps.payments.refunds.refund({
       paymentId: payment.id,
       amountKopecks: 25_050,
       reason: 'тест',

@@ -12,7 +12,7 @@ import {
 } from '../../../test/support/wallet.js';
 import type { FetchLike } from '../../adapters/tbank/client.js';
 import { signTbankRequest } from '../../adapters/tbank/token.js';
-import { reconcilePayments, startGiveUpAfterMs } from './reconcile.js';
+import { startGiveUpAfterMs } from './reconcile.js';
 import { payments } from './schema.js';
 import { UNSETTLED_STATUSES } from './statuses.js';
 import { NOTIFICATION_PATH } from './top-up.js';
@@ -108,11 +108,11 @@ describe('reconciliation', () => {
     expect((await balancesOf(t, user.id)).kopecks).toBe(0);
 
     // Too young: left to its notification.
-    expect((await reconcilePayments(t.app.deps, t.app.log)).checked).toBe(0);
+    expect((await t.app.deps.payments.reconciliation.run(t.app.log)).checked).toBe(0);
     t.clock.advance(3 * MINUTE);
     const [first, second] = await Promise.all([
-      reconcilePayments(t.app.deps, t.app.log),
-      reconcilePayments(t.app.deps, t.app.log),
+      t.app.deps.payments.reconciliation.run(t.app.log),
+      t.app.deps.payments.reconciliation.run(t.app.log),
     ]);
     expect(first!.changed + second!.changed).toBe(1);
     const balances = await balancesOf(t, user.id);
@@ -121,7 +121,7 @@ describe('reconciliation', () => {
     expect((await paymentOf(t, user.id)).status).toBe('CONFIRMED');
 
     t.clock.advance(3 * MINUTE);
-    expect((await reconcilePayments(t.app.deps, t.app.log)).checked).toBe(0);
+    expect((await t.app.deps.payments.reconciliation.run(t.app.log)).checked).toBe(0);
     expect((await balancesOf(t, user.id)).kopecks).toBe(120_000);
   });
 
@@ -131,14 +131,14 @@ describe('reconciliation', () => {
     await pressSandboxButton(t.app, cancelled.pageUrl, 'cancel');
     const abandoned = await topUp(t, 400);
     t.clock.advance(3 * MINUTE);
-    await reconcilePayments(t.app.deps, t.app.log);
+    await t.app.deps.payments.reconciliation.run(t.app.log);
     expect((await paymentOf(t, cancelled.user.id)).status).toBe('CANCELED');
     expect((await paymentOf(t, abandoned.user.id)).status).toBe('NEW');
     expect(await historyStatuses(t, abandoned.headers)).toEqual(['pending']);
 
     // The provider expires a page at the RedirectDueDate the portal sent (24 h).
     t.clock.advance(24 * HOUR);
-    await reconcilePayments(t.app.deps, t.app.log);
+    await t.app.deps.payments.reconciliation.run(t.app.log);
     expect((await paymentOf(t, abandoned.user.id)).status).toBe('DEADLINE_EXPIRED');
     // A day later the old sessions have expired.
     expect(await historyStatuses(t, (await signIn(t, abandoned.user.id)).headers)).toEqual([
@@ -160,12 +160,12 @@ describe('reconciliation: a provider that keeps an expired page open', () => {
     const { user } = await topUp(t, 500);
     outlivingPages = false;
     t.clock.advance(24 * HOUR + 30 * MINUTE);
-    const early = await reconcilePayments(t.app.deps, t.app.log);
+    const early = await t.app.deps.payments.reconciliation.run(t.app.log);
     expect(early).toMatchObject({ changed: 0, abandoned: 0 });
     expect((await paymentOf(t, user.id)).status).toBe('NEW');
 
     t.clock.advance(31 * MINUTE);
-    const late = await reconcilePayments(t.app.deps, t.app.log);
+    const late = await t.app.deps.payments.reconciliation.run(t.app.log);
     expect(late).toMatchObject({ changed: 1, failed: 0, abandoned: 1 });
     const payment = await paymentOf(t, user.id);
     expect(payment.status).toBe('CANCELED');
@@ -209,12 +209,12 @@ describe('reconciliation: a top-up whose start was interrupted', () => {
 
     const bound = startGiveUpAfterMs(t.config);
     t.clock.advance(bound - 1000);
-    expect(await reconcilePayments(t.app.deps, t.app.log)).toMatchObject({ abandoned: 0 });
+    expect(await t.app.deps.payments.reconciliation.run(t.app.log)).toMatchObject({ abandoned: 0 });
     expect((await paymentOf(t, stalled.user.id)).status).toBe('NEW');
 
     t.clock.advance(2000);
     // The provider never heard of the order (CheckOrder refuses): not a failure, just closed.
-    expect(await reconcilePayments(t.app.deps, t.app.log)).toEqual({
+    expect(await t.app.deps.payments.reconciliation.run(t.app.log)).toEqual({
       checked: 1,
       changed: 1,
       failed: 0,
@@ -241,7 +241,7 @@ describe('reconciliation: a top-up whose start was interrupted', () => {
     const stalled = await stalledTopUp(t, { amount: 800 });
     initMode = 'pass';
     t.clock.advance(startGiveUpAfterMs(t.config) + 1000);
-    expect(await reconcilePayments(t.app.deps, t.app.log)).toMatchObject({
+    expect(await t.app.deps.payments.reconciliation.run(t.app.log)).toMatchObject({
       changed: 1,
       failed: 0,
       abandoned: 1,
@@ -273,7 +273,7 @@ describe('reconciliation: a top-up whose start was interrupted', () => {
     const pressed = await pressSandboxButton(t.app, pages.at(-1)!, 'pay');
     expect(pressed.statusCode).toBe(303);
     t.clock.advance(startGiveUpAfterMs(t.config) + 1000);
-    expect(await reconcilePayments(t.app.deps, t.app.log)).toMatchObject({
+    expect(await t.app.deps.payments.reconciliation.run(t.app.log)).toMatchObject({
       changed: 1,
       failed: 0,
       abandoned: 0,
@@ -283,7 +283,7 @@ describe('reconciliation: a top-up whose start was interrupted', () => {
       idempotencyKey: null,
     });
     expect((await balancesOf(t, stalled.user.id)).kopecks).toBe(90_000);
-    expect(await reconcilePayments(t.app.deps, t.app.log)).toMatchObject({ changed: 0 });
+    expect(await t.app.deps.payments.reconciliation.run(t.app.log)).toMatchObject({ changed: 0 });
     release('deliver');
     expect((await stalled.pending).statusCode).toBe(503);
     const balances = await balancesOf(t, stalled.user.id);
@@ -296,7 +296,7 @@ describe('reconciliation: a top-up whose start was interrupted', () => {
     const stalled = await stalledTopUp(t, { method: 'sbp', amount: 100 });
     qrHangs = false;
     t.clock.advance(startGiveUpAfterMs(t.config) + 1000);
-    expect(await reconcilePayments(t.app.deps, t.app.log)).toMatchObject({
+    expect(await t.app.deps.payments.reconciliation.run(t.app.log)).toMatchObject({
       changed: 1,
       failed: 0,
       abandoned: 1,
@@ -319,7 +319,7 @@ describe('reconciliation: a top-up whose start was interrupted', () => {
     initMode = 'pass';
     checkOrderFails = true;
     t.clock.advance(startGiveUpAfterMs(t.config) + 1000);
-    const counts = await reconcilePayments(t.app.deps, t.app.log);
+    const counts = await t.app.deps.payments.reconciliation.run(t.app.log);
     checkOrderFails = false;
     expect(counts).toMatchObject({ changed: 1, failed: 1, abandoned: 1 });
     expect(await paymentOf(t, stalled.user.id)).toMatchObject({

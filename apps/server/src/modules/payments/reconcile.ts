@@ -1,8 +1,10 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../adapters/clock.js';
 import { PaymentProviderError } from '../../adapters/tbank/client.js';
 import type { Config } from '../../config.js';
-import type { AppDeps } from '../../deps.js';
+import type { Db } from '../../db/database.js';
+import type { PaymentProvider } from './provider.js';
 import { payments } from './schema.js';
 import { lockPayment, type ProviderReport, settlePayment } from './settlement.js';
 import { statusRank, UNSETTLED_STATUSES, WAITING_STATUSES } from './statuses.js';
@@ -46,35 +48,64 @@ export function startGiveUpAfterMs(config: Pick<Config, 'TBANK_TIMEOUT_MS'>): nu
   return 2 * config.TBANK_TIMEOUT_MS + 10_000;
 }
 
-type Provider = NonNullable<AppDeps['payments']['provider']>;
+export interface ReconcileDeps {
+  config: Pick<Config, 'TBANK_TIMEOUT_MS'>;
+  db: Db;
+  clock: Clock;
+  /** Null when no terminal is configured: nothing is asked, nothing changes. */
+  provider: PaymentProvider | null;
+}
+
+type Provider = PaymentProvider;
 
 const isWaiting = (status: string) => (WAITING_STATUSES as readonly string[]).includes(status);
 const isUnsettled = (status: string) => (UNSETTLED_STATUSES as readonly string[]).includes(status);
 
-/**
- * Asks the provider about payments still unsettled, and applies what it says exactly as a
- * notification would: a lost CONFIRMED notification still credits, once. Payments left unpaid past
- * their page's lifetime are cancelled at the provider. Top-ups whose start was interrupted (the
- * process stopped before the customer got the page) are looked up by order and closed, and their
- * idempotency key is released. Safe to run on every process at once: each payment is settled
- * under its row lock.
- */
-export async function reconcilePayments(
-  deps: AppDeps,
-  log: FastifyBaseLogger,
-  options: ReconcileOptions = {},
-): Promise<ReconcileCounts> {
-  const counts: ReconcileCounts = { checked: 0, changed: 0, failed: 0, abandoned: 0 };
-  const provider = deps.payments.provider;
-  if (!provider) return counts;
-  await reconcileOpenPayments(deps, provider, log, options, counts);
-  await closeInterruptedStarts(deps, provider, log, options, counts);
-  return counts;
+export class Reconciliation {
+  constructor(private readonly deps: ReconcileDeps) {}
+
+  /**
+   * Asks the provider about payments still unsettled, and applies what it says exactly as a
+   * notification would: a lost CONFIRMED notification still credits, once. Payments left unpaid past
+   * their page's lifetime are cancelled at the provider. Top-ups whose start was interrupted (the
+   * process stopped before the customer got the page) are looked up by order and closed, and their
+   * idempotency key is released. Safe to run on every process at once: each payment is settled
+   * under its row lock.
+   */
+  async run(log: FastifyBaseLogger, options: ReconcileOptions = {}): Promise<ReconcileCounts> {
+    const counts: ReconcileCounts = { checked: 0, changed: 0, failed: 0, abandoned: 0 };
+    const { provider } = this.deps;
+    if (!provider) return counts;
+    await reconcileOpenPayments(this.deps, provider, log, options, counts);
+    await closeInterruptedStarts(this.deps, provider, log, options, counts);
+    return counts;
+  }
+
+  /**
+   * Asks the provider about one payment now, whatever its age (support's `npm run admin --
+   * reconcile <id>`), and applies the answer exactly as the periodic run would: credited at most
+   * once, under the payment's lock. A credited payment is asked again too: its refunds are news.
+   */
+  async one(log: FastifyBaseLogger, paymentId: string): Promise<SinglePaymentOutcome> {
+    const { deps } = this;
+    const { provider } = deps;
+    if (!provider) return 'no_provider';
+    const [payment] = await deps.db.select().from(payments).where(eq(payments.id, paymentId));
+    if (!payment) return 'unknown';
+    if (payment.provider !== provider.name) return 'other_provider';
+    if (!payment.providerPaymentId || !payment.redirectUrl) {
+      return isUnsettled(payment.status) ? 'not_started' : 'settled';
+    }
+    if (!isUnsettled(payment.status) && !payment.creditedAt) return 'settled';
+    if (payment.status === 'REFUNDED') return 'settled';
+    // Never cancelled from here: support asks, the periodic run decides what is abandoned.
+    return checkOpenPayment(deps, provider, log, payment, Number.POSITIVE_INFINITY);
+  }
 }
 
 /** Payments the customer was sent to pay: GetState, and Cancel once the page is long expired. */
 async function reconcileOpenPayments(
-  deps: AppDeps,
+  deps: ReconcileDeps,
   provider: Provider,
   log: FastifyBaseLogger,
   options: ReconcileOptions,
@@ -119,7 +150,7 @@ type OpenPaymentOutcome = 'unchanged' | 'changed' | 'abandoned' | 'failed';
 
 /** GetState of one payment sent to the customer (Cancel once long expired), applied under its lock. */
 async function checkOpenPayment(
-  deps: AppDeps,
+  deps: ReconcileDeps,
   provider: Provider,
   log: FastifyBaseLogger,
   candidate: { id: string; providerPaymentId: string | null; expiresAt: Date },
@@ -184,30 +215,6 @@ export type SinglePaymentOutcome =
   | 'no_provider';
 
 /**
- * Asks the provider about one payment now, whatever its age (support's `npm run admin --
- * reconcile <id>`), and applies the answer exactly as the periodic run would: credited at most
- * once, under the payment's lock. A credited payment is asked again too: its refunds are news.
- */
-export async function reconcilePayment(
-  deps: AppDeps,
-  log: FastifyBaseLogger,
-  paymentId: string,
-): Promise<SinglePaymentOutcome> {
-  const provider = deps.payments.provider;
-  if (!provider) return 'no_provider';
-  const [payment] = await deps.db.select().from(payments).where(eq(payments.id, paymentId));
-  if (!payment) return 'unknown';
-  if (payment.provider !== provider.name) return 'other_provider';
-  if (!payment.providerPaymentId || !payment.redirectUrl) {
-    return isUnsettled(payment.status) ? 'not_started' : 'settled';
-  }
-  if (!isUnsettled(payment.status) && !payment.creditedAt) return 'settled';
-  if (payment.status === 'REFUNDED') return 'settled';
-  // Never cancelled from here: support asks, the periodic run decides what is abandoned.
-  return checkOpenPayment(deps, provider, log, payment, Number.POSITIVE_INFINITY);
-}
-
-/**
  * Top-ups that never reached the customer long after their start: the process stopped while
  * waiting for Init (no PaymentId), or between Init and handing the page over. Nobody was given a
  * link, so nobody can pay them: whatever the provider has under the order is cancelled, the row
@@ -215,7 +222,7 @@ export async function reconcilePayment(
  * Should the provider report money all the same, that report is applied as usual.
  */
 async function closeInterruptedStarts(
-  deps: AppDeps,
+  deps: ReconcileDeps,
   provider: Provider,
   log: FastifyBaseLogger,
   options: ReconcileOptions,

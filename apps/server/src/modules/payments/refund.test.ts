@@ -29,7 +29,7 @@ const watchCancels =
   };
 
 const refund = (t: TestApp, paymentId: string, amountKopecks?: number, idempotencyKey?: string) =>
-  t.app.deps.payments.refundPayment({
+  t.app.deps.payments.refunds.refund({
     paymentId,
     amountKopecks,
     reason: 'просьба клиента',
@@ -49,7 +49,7 @@ async function refundEntries(t: TestApp, paymentId: string) {
     .where(and(eq(ledgerEntries.reference, paymentId), eq(ledgerEntries.kind, 'refund')));
 }
 
-describe('refundPayment: staff refunds a top-up through the provider', () => {
+describe('refunds.refund: staff refunds a top-up through the provider', () => {
   const testApp = createWalletTestApp({ wrap: watchCancels });
 
   it('refunds all of it: Cancel with a matching receipt, one debit, a letter, a return receipt', async () => {

@@ -22,9 +22,8 @@ import {
   PAYMENT_CREATED,
   RECEIPT_NOT_FOUND,
 } from './messages.js';
-import { receiveNotification } from './notifications.js';
 import { findOwnReceipt, receiptView } from './receipts.js';
-import { NOTIFICATION_PATH, startTopUp, type TopUpMethod } from './top-up.js';
+import { NOTIFICATION_PATH, type TopUpMethod } from './top-up.js';
 
 const idempotencyHeaders = z.object({
   'idempotency-key': z
@@ -67,8 +66,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     userId: string,
     log: typeof app.log,
   ) {
-    return startTopUp(
-      deps,
+    return deps.payments.topUps.start(
       {
         userId,
         method,
@@ -142,7 +140,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await receiveNotification(deps, request.body, request.log, request.ip);
+      await deps.payments.notifications.receive(request.body, request.log, request.ip);
       return reply.type('text/plain; charset=utf-8').send('OK');
     },
   );

@@ -14,7 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireSession, sessionOf } from '../auth/index.js';
 import { clientOf } from '../security-log/index.js';
 import { PROFILE_MESSAGES } from './messages.js';
-import { ProfileService } from './profile-service.js';
+import type { ProfileService } from './profile-service.js';
 
 const tags = ['profile'];
 const security = [{ bearer: [] }];
@@ -27,18 +27,10 @@ const errors = {
 };
 
 /** `update-profile`, `update-avatar` and the e-mail change, all under the authms prefix. */
-export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { config, db, clock, codes, mail, rateLimiter, storage, securityLog } = app.deps;
-  const profile = new ProfileService({
-    config,
-    db,
-    clock,
-    codes,
-    mail,
-    rateLimiter,
-    storage,
-    securityLog,
-  });
+export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService }> = async (
+  app,
+  { profile },
+) => {
   const protectedRoute = { onRequest: requireSession };
 
   app.put(

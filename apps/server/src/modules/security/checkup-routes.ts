@@ -2,11 +2,13 @@ import { checkupAnswerSchema } from '@portal/contracts/checkup';
 import { errorAnswerSchema } from '@portal/contracts/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireSession, sessionOf } from '../auth/index.js';
-import { CheckupService } from './checkup-service.js';
+import type { CheckupService } from './checkup-service.js';
 
 /** The security checkup of the profile and the home page. */
-export const checkupRoutes: FastifyPluginAsyncZod = async (app) => {
-  const checkup = new CheckupService(app.deps);
+export const checkupRoutes: FastifyPluginAsyncZod<{ checkup: CheckupService }> = async (
+  app,
+  { checkup },
+) => {
   app.get(
     '/authms/api/Auth/checkup',
     {

@@ -1,21 +1,21 @@
 import { deviceParamsSchema, devicesAnswerSchema } from '@portal/contracts/auth';
 import { errorAnswerSchema, messageAnswerSchema } from '@portal/contracts/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { notFound } from '../../http/app-error.js';
-import { requireSession, sessionOf, siteName } from '../auth/index.js';
+import { requireSession, sessionOf } from '../auth/index.js';
 import { clientOf } from '../security-log/index.js';
+import type { DevicesService } from './devices-service.js';
 import { SECURITY_MESSAGES } from './messages.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const common = { tags: ['devices'], security: [{ bearer: [] }] };
 
 /**
  * A device is a session: the caller's own, listed (each with the site it belongs to) and ended one
  * by one. Portal sessions only: a sibling site's session may not see or end the others.
  */
-export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { config, db, sessions, securityLog } = app.deps;
-
+export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> = async (
+  app,
+  { devices },
+) => {
   app.post(
     '/authms/api/Auth/devices',
     {
@@ -26,18 +26,7 @@ export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: devicesAnswerSchema, 401: errorAnswerSchema },
       },
     },
-    async (request) => {
-      const current = sessionOf(request);
-      const rows = await sessions.listActive(current.userId);
-      return rows.map((row) => ({
-        id: row.id,
-        userAgent: row.userAgent,
-        ipAddress: row.ipAddress || null,
-        lastActivity: row.lastActivityAt.toISOString(),
-        isCurrent: row.id === current.id,
-        site: siteName(config, row.clientOrigin),
-      }));
-    },
+    async (request) => devices.list(sessionOf(request)),
   );
 
   app.delete(
@@ -52,21 +41,7 @@ export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const current = sessionOf(request);
-      const { userId } = current;
-      const { id } = request.params;
-      // Another user's session answers exactly like one that never existed.
-      if (!UUID.test(id) || !(await sessions.revoke(userId, id))) {
-        throw notFound(SECURITY_MESSAGES.deviceNotFound);
-      }
-      // Ending this very device from its list is signing out of it.
-      await securityLog.record(
-        db,
-        userId,
-        id === current.id ? 'sign_out' : 'session_ended',
-        clientOf(request),
-        id === current.id ? {} : { via: 'devices' },
-      );
+      await devices.end(sessionOf(request), request.params.id, clientOf(request));
       return { message: SECURITY_MESSAGES.deviceSignedOut };
     },
   );

@@ -2,25 +2,18 @@ import { errorAnswerSchema } from '@portal/contracts/common';
 import { PORTAL_ONLY } from '@portal/contracts/messages';
 import { logoutAllAnswerSchema, logoutAllRequestSchema } from '@portal/contracts/security';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { enforceLimit } from '../../adapters/rate-limit.js';
-import { emailKey, findUserByEmailKey } from '../accounts/index.js';
-import { codeRefusal, requireSession, sessionOf } from '../auth/index.js';
+import { requireSession, sessionOf } from '../auth/index.js';
 import { clientOf } from '../security-log/index.js';
+import type { DevicesService } from './devices-service.js';
 import { SECURITY_MESSAGES } from './messages.js';
-import type { ResetLogoutGrants } from './reset-logout-grants.js';
 
 const PREFIX = '/authms/api/Auth';
-const MINUTE = 60_000;
-/** Grant checks from one address: enough for a household, useless for guessing codes. */
-const GRANT_CHECKS_PER_ADDRESS = { limit: 20, windowMs: 15 * MINUTE };
 
 /** Signing out of many sessions at once (`logout-all`, `logout-all-except-current`). */
-export const logoutRoutes: FastifyPluginAsyncZod<{ grants: ResetLogoutGrants }> = async (
+export const logoutRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> = async (
   app,
-  { grants },
+  { devices },
 ) => {
-  const { sessions, db, rateLimiter, securityLog } = app.deps;
-
   app.post(
     `${PREFIX}/logout-all`,
     {
@@ -42,27 +35,12 @@ export const logoutRoutes: FastifyPluginAsyncZod<{ grants: ResetLogoutGrants }> 
     },
     async (request) => {
       const body = request.body;
-      if (!body) {
+      if (body) {
+        await devices.endAllByGrant(body, request.ip, clientOf(request));
+      } else {
         await requireSession(request);
-        const { userId } = sessionOf(request);
-        await sessions.revokeAll(userId);
-        await securityLog.record(db, userId, 'sessions_ended', clientOf(request), {
-          isCurrentKept: false,
-        });
-        return { message: SECURITY_MESSAGES.signedOutEverywhere };
+        await devices.endAll(sessionOf(request).userId, clientOf(request));
       }
-      await enforceLimit(rateLimiter, `reset-logout:ip:${request.ip}`, GRANT_CHECKS_PER_ADDRESS);
-      const user = await findUserByEmailKey(db, emailKey(body.email));
-      // An unknown address is refused exactly like a wrong code.
-      const accepted =
-        user !== undefined &&
-        (await grants.redeem(user.id, body.code, async (tx) => {
-          await sessions.revokeAll(user.id, {}, tx);
-          await securityLog.record(tx, user.id, 'sessions_ended', clientOf(request), {
-            isCurrentKept: false,
-          });
-        }));
-      if (!accepted) throw codeRefusal('wrong');
       return { message: SECURITY_MESSAGES.signedOutEverywhere };
     },
   );
@@ -79,11 +57,7 @@ export const logoutRoutes: FastifyPluginAsyncZod<{ grants: ResetLogoutGrants }> 
       },
     },
     async (request) => {
-      const session = sessionOf(request);
-      await sessions.revokeAll(session.userId, { exceptSessionId: session.id });
-      await securityLog.record(db, session.userId, 'sessions_ended', clientOf(request), {
-        isCurrentKept: true,
-      });
+      await devices.endOthers(sessionOf(request), clientOf(request));
       return { message: SECURITY_MESSAGES.signedOutOthers };
     },
   );

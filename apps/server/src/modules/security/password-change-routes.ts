@@ -11,15 +11,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireSession, sessionOf } from '../auth/index.js';
 import { clientOf } from '../security-log/index.js';
 import { SECURITY_MESSAGES } from './messages.js';
-import { PasswordChangeService } from './password-change-service.js';
+import type { PasswordChangeService } from './password-change-service.js';
 
 const PREFIX = `/${PASSWORD_CHANGE_PRODUCT}/auth/password`;
 const common = { tags: ['password'], security: [{ bearer: [] }] };
 
 /** Password change from the profile; the rules are in password-change-service.ts. */
-export const passwordChangeRoutes: FastifyPluginAsyncZod = async (app) => {
-  const passwords = new PasswordChangeService(app.deps);
-
+export const passwordChangeRoutes: FastifyPluginAsyncZod<{
+  passwords: PasswordChangeService;
+}> = async (app, { passwords }) => {
   app.post(
     `${PREFIX}/change-code`,
     {

@@ -4,8 +4,15 @@ import type {} from '../auth/plugin.js';
 import type {} from '../passkeys/plugin.js';
 import type {} from '../security-log/plugin.js';
 import type {} from '../two-factor/plugin.js';
+import { CheckupService } from './checkup-service.js';
 import { securityData } from './data-owner.js';
+import { DevicesService } from './devices-service.js';
 import { NotMeLinks } from './not-me-links.js';
+import { NotMeService } from './not-me-service.js';
+import { PasswordChangeService } from './password-change-service.js';
+import { PasswordResetService } from './password-reset-service.js';
+import { ProofService } from './proof-service.js';
+import { ResetLogoutGrants } from './reset-logout-grants.js';
 import { securityRoutes } from './routes.js';
 
 declare module '../../deps.js' {
@@ -19,9 +26,45 @@ declare module '../../deps.js' {
 export const securityPlugin = fp(
   async (app) => {
     app.deps.dataOwners.register(securityData);
-    const { config } = app.deps;
-    app.deps.notMeLinks = new NotMeLinks(config.SECRET_KEY, config.PUBLIC_URL);
-    await app.register(securityRoutes);
+    const { config, db, clock, codes, mail, rateLimiter, sessions, loginThrottle } = app.deps;
+    const { securityLog, twoFactor, passkeys, signInPolicy } = app.deps;
+    const links = new NotMeLinks(config.SECRET_KEY, config.PUBLIC_URL);
+    app.deps.notMeLinks = links;
+    // A reset issues the grant that the `logout-all` right after it redeems.
+    const grants = new ResetLogoutGrants(db, clock, config.SECRET_KEY);
+    const passwordResets = new PasswordResetService({
+      config,
+      db,
+      clock,
+      codes,
+      mail,
+      rateLimiter,
+      sessions,
+      loginThrottle,
+      securityLog,
+      grants,
+    });
+    const notMe = new NotMeService({
+      config,
+      db,
+      clock,
+      mail,
+      sessions,
+      securityLog,
+      links,
+      passwords: passwordResets,
+    });
+    // Every sign-in from a new device, whichever module signs in, mails its alert from here.
+    signInPolicy.onNewDeviceSignIn(notMe.onNewDeviceSignIn);
+    const factors = { config, db, clock, codes, mail, sessions, twoFactor, loginThrottle };
+    await app.register(securityRoutes, {
+      devices: new DevicesService({ config, db, rateLimiter, sessions, securityLog, grants }),
+      passwordResets,
+      notMe,
+      passwordChanges: new PasswordChangeService({ ...factors, securityLog }),
+      proofs: new ProofService(factors),
+      checkup: new CheckupService({ db, clock, sessions, twoFactor, passkeys }),
+    });
   },
   { name: 'security', dependencies: ['core', 'auth', 'security-log', 'two-factor', 'passkeys'] },
 );

@@ -9,14 +9,15 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AUTH_PREFIX, requireSession, sessionOf } from '../auth/index.js';
 import { clientOf } from '../security-log/index.js';
-import { ProofService } from './proof-service.js';
+import type { ProofService } from './proof-service.js';
 
 const common = { tags: ['proof'], security: [{ bearer: [] }] };
 
 /** A fresh proof of the owner for the session that asks; the rules are in proof-service.ts. */
-export const proofRoutes: FastifyPluginAsyncZod = async (app) => {
-  const proofs = new ProofService(app.deps);
-
+export const proofRoutes: FastifyPluginAsyncZod<{ proofs: ProofService }> = async (
+  app,
+  { proofs },
+) => {
   app.get(
     `${AUTH_PREFIX}/proof`,
     {

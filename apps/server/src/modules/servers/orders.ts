@@ -2,8 +2,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { kopecksToRoubles, roublesToKopecks } from '@portal/contracts/common';
 import { USER_NOT_FOUND } from '@portal/contracts/messages';
 import { and, eq, sql } from 'drizzle-orm';
+import type { Clock } from '../../adapters/clock.js';
+import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/unique-violation.js';
-import type { AppDeps } from '../../deps.js';
 import { AppError, notFound } from '../../http/app-error.js';
 import type { Sibling } from '../auth/index.js';
 import { lockBalances } from '../payments/index.js';
@@ -36,32 +37,38 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/**
- * A sibling site sells the user a service, or renews it (same `externalId`), and the wallet
- * pays: in one transaction, under the user's row lock, points first when asked, then roubles,
- * then 5% cashback. The order id makes it idempotent: a repeat answers the stored answer and
- * charges nothing. When funds are short nothing is written, so the same order may be retried.
- */
-export async function placeOrder(
-  deps: AppDeps,
-  sibling: Sibling,
-  request: SiblingOrderRequest,
-): Promise<OrderOutcome> {
-  const requestHash = createHash('sha256').update(canonicalJson(request)).digest('hex');
-  // A unique violation means a concurrent transaction created the same order or service
-  // first; running again sees its row and answers accordingly.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await placeOrderOnce(deps, sibling, request, requestHash);
-    } catch (error) {
-      if (attempt < 2 && isUniqueViolation(error)) continue;
-      throw error;
+/** What the wallet's orders and their cancels need: the database and the clock. */
+export interface OrderDeps {
+  db: Db;
+  clock: Clock;
+}
+
+export class Orders {
+  constructor(private readonly deps: OrderDeps) {}
+
+  /**
+   * A sibling site sells the user a service, or renews it (same `externalId`), and the wallet
+   * pays: in one transaction, under the user's row lock, points first when asked, then roubles,
+   * then 5% cashback. The order id makes it idempotent: a repeat answers the stored answer and
+   * charges nothing. When funds are short nothing is written, so the same order may be retried.
+   */
+  async place(sibling: Sibling, request: SiblingOrderRequest): Promise<OrderOutcome> {
+    const requestHash = createHash('sha256').update(canonicalJson(request)).digest('hex');
+    // A unique violation means a concurrent transaction created the same order or service
+    // first; running again sees its row and answers accordingly.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await placeOrderOnce(this.deps, sibling, request, requestHash);
+      } catch (error) {
+        if (attempt < 2 && isUniqueViolation(error)) continue;
+        throw error;
+      }
     }
   }
 }
 
 async function placeOrderOnce(
-  deps: AppDeps,
+  deps: OrderDeps,
   sibling: Sibling,
   request: SiblingOrderRequest,
   requestHash: string,

@@ -2,21 +2,42 @@ import fp from 'fastify-plugin';
 import type {} from '../../core-plugin.js';
 import { schedulePeriodicJob } from '../../jobs/periodic-job.js';
 import { serversData } from './data-owner.js';
-import { renewDueServices } from './renewal.js';
+import { OrderCancels } from './order-cancel.js';
+import { Orders } from './orders.js';
+import { Renewals } from './renewal.js';
 import { serviceRoutes } from './routes.js';
 import { SIBLING_PREFIX, siblingRoutes } from './sibling-routes.js';
+
+export interface ServersDeps {
+  /** A sibling's order paid from the wallet (its POST /orders). */
+  orders: Orders;
+  /** A sibling's cancel of one of its orders (its POST /orders/:orderId/cancel). */
+  orderCancels: OrderCancels;
+  /** The auto-renewal of the services whose period has ended. */
+  renewals: Renewals;
+}
+
+declare module '../../deps.js' {
+  interface AppDeps {
+    servers: ServersDeps;
+  }
+}
 
 /** Services, the catalogue, the sibling API and the auto-renewal job. */
 export const serversPlugin = fp(
   async (app) => {
     app.deps.dataOwners.register(serversData);
+    const { db, clock, config } = app.deps;
+    const renewals = new Renewals({ db, clock });
+    app.deps.servers = {
+      orders: new Orders({ db, clock }),
+      orderCancels: new OrderCancels({ db, clock }),
+      renewals,
+    };
     await app.register(serviceRoutes);
     await app.register(siblingRoutes, { prefix: SIBLING_PREFIX });
-    schedulePeriodicJob(
-      app,
-      'service auto-renewal',
-      app.deps.config.SERVICE_RENEWAL_INTERVAL_SECONDS,
-      () => renewDueServices(app.deps, app.log),
+    schedulePeriodicJob(app, 'service auto-renewal', config.SERVICE_RENEWAL_INTERVAL_SECONDS, () =>
+      renewals.renewDue(app.log),
     );
   },
   { name: 'servers', dependencies: ['core'] },

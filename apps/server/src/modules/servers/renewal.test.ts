@@ -5,7 +5,6 @@ import { orderBody, placeOrder, SIBLING_CONFIG } from '../../../test/support/sib
 import type { TestApp } from '../../../test/support/test-app.js';
 import { balancesOf, createWalletTestApp, fundUser } from '../../../test/support/wallet.js';
 import { ledgerEntries } from '../payments/schema.js';
-import { renewDueServices } from './renewal.js';
 import { services } from './schema.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -40,7 +39,7 @@ describe('auto-renewal', () => {
     }
     const before = await balancesOf(t, payer.user.id);
     // Not due yet: nothing happens.
-    expect(await renewDueServices(t.app.deps, t.app.log)).toEqual({
+    expect(await t.app.deps.servers.renewals.renewDue(t.app.log)).toEqual({
       renewed: 0,
       suspended: 0,
       skipped: 0,
@@ -48,7 +47,9 @@ describe('auto-renewal', () => {
 
     t.clock.advance(31 * DAY);
     // Several processes running the job at once still charge once.
-    const runs = await Promise.all([1, 2, 3].map(() => renewDueServices(t.app.deps, t.app.log)));
+    const runs = await Promise.all(
+      [1, 2, 3].map(() => t.app.deps.servers.renewals.renewDue(t.app.log)),
+    );
     expect(runs.reduce((sum, run) => sum + run.renewed, 0)).toBe(1);
     expect(runs.reduce((sum, run) => sum + run.suspended, 0)).toBe(2);
 
@@ -78,7 +79,7 @@ describe('auto-renewal', () => {
     expect(renewals.filter((entry) => entry.userId !== payer.user.id)).toHaveLength(0);
 
     // Running again in the same period changes nothing.
-    expect(await renewDueServices(t.app.deps, t.app.log)).toEqual({
+    expect(await t.app.deps.servers.renewals.renewDue(t.app.log)).toEqual({
       renewed: 0,
       suspended: 0,
       skipped: 0,
@@ -103,7 +104,7 @@ describe('auto-renewal', () => {
     // Calendar months, as PostgreSQL counts them: 31 December + 1 month = 31 January.
     expect(first.json().service.paidUntil).toBe('2027-01-31T10:00:00.000Z');
     t.clock.advance(40 * DAY);
-    await renewDueServices(t.app.deps, t.app.log);
+    await t.app.deps.servers.renewals.renewDue(t.app.log);
     expect((await serviceOf(t, user.id)).status).toBe('suspended');
     await fundUser(t, user.id, { kopecks: 100_00 });
     const back = await placeOrder(t, orderBody(user.id, { externalId: 'lapsed', price: 100 }));

@@ -1,7 +1,7 @@
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Tx } from '../../db/database.js';
-import type { AppDeps } from '../../deps.js';
+import type { Clock } from '../../adapters/clock.js';
+import type { Db, Tx } from '../../db/database.js';
 import { lockBalances } from '../payments/index.js';
 import { chargeUser } from './charge.js';
 import { cashbackDescription, renewalDescription } from './messages.js';
@@ -13,37 +13,46 @@ export interface RenewalSummary {
   skipped: number;
 }
 
-/**
- * Auto-renewal: every active service whose paid period has ended is renewed for a month and
- * charged (the way its last order paid: points first or roubles only), or suspended when the
- * money is short or auto-renewal is off. One charge per service per period: the period's end is
- * in the ledger keys, and each service is handled under the user's and its own row lock.
- */
-export async function renewDueServices(
-  deps: AppDeps,
-  log: FastifyBaseLogger,
-  options: { limit?: number } = {},
-): Promise<RenewalSummary> {
-  const now = deps.clock.now();
-  const due = await deps.db
-    .select({ id: services.id, userId: services.userId })
-    .from(services)
-    .where(and(eq(services.status, 'active'), lte(services.paidUntil, now)))
-    .orderBy(asc(services.paidUntil))
-    .limit(options.limit ?? 500);
+export interface RenewalDeps {
+  db: Db;
+  clock: Clock;
+}
 
-  const summary: RenewalSummary = { renewed: 0, suspended: 0, skipped: 0 };
-  for (const candidate of due) {
-    try {
-      const outcome = await deps.db.transaction((tx) => renewOne(tx, candidate, now));
-      summary[outcome]++;
-      if (outcome === 'suspended') log.info({ serviceId: candidate.id }, 'service suspended');
-    } catch (error) {
-      summary.skipped++;
-      log.error({ err: error, serviceId: candidate.id }, 'service renewal failed');
+export class Renewals {
+  constructor(private readonly deps: RenewalDeps) {}
+
+  /**
+   * Auto-renewal: every active service whose paid period has ended is renewed for a month and
+   * charged (the way its last order paid: points first or roubles only), or suspended when the
+   * money is short or auto-renewal is off. One charge per service per period: the period's end is
+   * in the ledger keys, and each service is handled under the user's and its own row lock.
+   */
+  async renewDue(
+    log: FastifyBaseLogger,
+    options: { limit?: number } = {},
+  ): Promise<RenewalSummary> {
+    const { deps } = this;
+    const now = deps.clock.now();
+    const due = await deps.db
+      .select({ id: services.id, userId: services.userId })
+      .from(services)
+      .where(and(eq(services.status, 'active'), lte(services.paidUntil, now)))
+      .orderBy(asc(services.paidUntil))
+      .limit(options.limit ?? 500);
+
+    const summary: RenewalSummary = { renewed: 0, suspended: 0, skipped: 0 };
+    for (const candidate of due) {
+      try {
+        const outcome = await deps.db.transaction((tx) => renewOne(tx, candidate, now));
+        summary[outcome]++;
+        if (outcome === 'suspended') log.info({ serviceId: candidate.id }, 'service suspended');
+      } catch (error) {
+        summary.skipped++;
+        log.error({ err: error, serviceId: candidate.id }, 'service renewal failed');
+      }
     }
+    return summary;
   }
-  return summary;
 }
 
 async function renewOne(

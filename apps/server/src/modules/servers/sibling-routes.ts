@@ -13,8 +13,6 @@ import {
   ORDER_OF_ANOTHER_USER,
   SERVICE_NOT_FOUND,
 } from './messages.js';
-import { cancelOrder } from './order-cancel.js';
-import { placeOrder } from './orders.js';
 import { toOwnerService } from './service-view.js';
 import { listServicesOf, updateSiblingService } from './services-repository.js';
 import {
@@ -73,7 +71,7 @@ export const siblingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const outcome = await placeOrder(deps, siblingOf(request), request.body);
+      const outcome = await deps.servers.orders.place(siblingOf(request), request.body);
       if (!outcome.isPaid) return reply.status(402).send({ message: INSUFFICIENT_FUNDS });
       return outcome.answer;
     },
@@ -105,7 +103,11 @@ export const siblingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      cancelOrder(deps, siblingOf(request), request.params.orderId, request.body.userId),
+      deps.servers.orderCancels.cancel(
+        siblingOf(request),
+        request.params.orderId,
+        request.body.userId,
+      ),
   );
 
   app.patch(

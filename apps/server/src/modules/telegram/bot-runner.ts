@@ -1,5 +1,6 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Bot } from 'grammy';
+import type { Update } from 'grammy/types';
 import type { Config } from '../../config.js';
 
 export const WEBHOOK_PATH = '/telegrambotms/api/Bot/webhook';
@@ -10,6 +11,12 @@ export function webhookSecret(config: Pick<Config, 'TELEGRAM_WEBHOOK_SECRET' | '
     config.TELEGRAM_WEBHOOK_SECRET ||
     createHmac('sha256', config.SECRET_KEY).update('telegram-webhook').digest('base64url')
   );
+}
+
+/** Whether a webhook call's X-Telegram-Bot-Api-Secret-Token is `expected`, in constant time. */
+export function hasWebhookSecret(expected: Buffer, header: unknown): boolean {
+  const given = Buffer.from(typeof header === 'string' ? header : '');
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 interface RunnerLog {
@@ -36,6 +43,12 @@ export class BotRunner {
     >,
     private readonly log: RunnerLog,
   ) {}
+
+  /** One update the webhook received; failures inside handlers are caught and logged by bot.catch. */
+  async handleUpdate(update: Update): Promise<void> {
+    if (!this.bot.isInited()) await this.bot.init();
+    await this.bot.handleUpdate(update);
+  }
 
   start(): void {
     if (this.config.TELEGRAM_MODE === 'webhook') {

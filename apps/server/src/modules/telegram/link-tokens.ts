@@ -1,7 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { TELEGRAM_LINK_TTL_MINUTES } from '@portal/contracts/constants';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Executor } from '../../db/database.js';
+import type { Clock } from '../../adapters/clock.js';
+import type { Config } from '../../config.js';
+import type { Db, Executor } from '../../db/database.js';
+import { AppError, notFound } from '../../http/app-error.js';
+import { findUserById } from '../accounts/index.js';
+import { TELEGRAM_MESSAGES } from './messages.js';
 import { telegramLinkTokens } from './schema.js';
 
 const LINK_TOKEN_TTL_MS = TELEGRAM_LINK_TTL_MINUTES * 60_000;
@@ -55,4 +60,31 @@ export async function useLinkToken(
     .where(and(eq(telegramLinkTokens.tokenHash, tokenHash), isNull(telegramLinkTokens.usedAt)))
     .returning({ userId: telegramLinkTokens.userId });
   return used[0] ? { ok: true, userId: used[0].userId } : { ok: false, reason: 'used' };
+}
+
+export interface TelegramLinksDeps {
+  config: Pick<Config, 'TELEGRAM_BOT_USERNAME'>;
+  db: Db;
+  clock: Clock;
+  /** A bot token is configured: without one nothing can be linked. */
+  isBotOn: boolean;
+}
+
+/** The t.me link that links the owner's Telegram: the bot's address with a fresh link token. */
+export class TelegramLinks {
+  constructor(private readonly deps: TelegramLinksDeps) {}
+
+  /** `assertProven` refuses a session that has not just proved its owner. */
+  async create(userId: string, assertProven: () => Promise<void>): Promise<string> {
+    const { config, db, clock, isBotOn } = this.deps;
+    if (!isBotOn) throw new AppError('unavailable', TELEGRAM_MESSAGES.notConfigured);
+    await assertProven();
+    const user = await findUserById(db, userId);
+    if (!user) throw notFound(TELEGRAM_MESSAGES.userNotFound);
+    if (user.telegramId !== null) throw new AppError('conflict', TELEGRAM_MESSAGES.alreadyLinked);
+    const token = await issueLinkToken(db, userId, clock.now());
+    const link = new URL(`https://t.me/${config.TELEGRAM_BOT_USERNAME}`);
+    link.searchParams.set('start', token);
+    return link.toString();
+  }
 }

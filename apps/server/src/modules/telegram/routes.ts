@@ -1,10 +1,9 @@
-import { timingSafeEqual } from 'node:crypto';
 import { errorAnswerSchema, messageAnswerSchema } from '@portal/contracts/common';
 import { telegramCheckAnswerSchema, telegramLinkAnswerSchema } from '@portal/contracts/telegram';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Update } from 'grammy/types';
-import { AppError, notFound } from '../../http/app-error.js';
+import { notFound } from '../../http/app-error.js';
 import { findUserById } from '../accounts/index.js';
 import {
   assertRecentlyProven,
@@ -14,8 +13,8 @@ import {
 } from '../auth/index.js';
 import { clientOf } from '../security-log/index.js';
 import { createPortalBot } from './bot.js';
-import { BotRunner, WEBHOOK_PATH, webhookSecret } from './bot-runner.js';
-import { issueLinkToken } from './link-tokens.js';
+import { BotRunner, hasWebhookSecret, WEBHOOK_PATH, webhookSecret } from './bot-runner.js';
+import { TelegramLinks } from './link-tokens.js';
 import { TELEGRAM_MESSAGES } from './messages.js';
 import { SignInNotices } from './sign-in-notices.js';
 import { unlinkTelegram } from './unlink.js';
@@ -33,6 +32,12 @@ export async function telegramRoutes(app: FastifyInstance) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const log = app.log.child({ module: 'telegram' });
 
+  const links = new TelegramLinks({
+    config,
+    db,
+    clock,
+    isBotOn: Boolean(config.TELEGRAM_BOT_TOKEN),
+  });
   const bot = config.TELEGRAM_BOT_TOKEN
     ? await createPortalBot(
         config.TELEGRAM_BOT_TOKEN,
@@ -55,13 +60,11 @@ export async function telegramRoutes(app: FastifyInstance) {
       const expected = Buffer.from(webhookSecret(config));
       typed.post(WEBHOOK_PATH, { schema: { hide: true } }, async (request, reply) => {
         const header = request.headers['x-telegram-bot-api-secret-token'];
-        const given = Buffer.from(typeof header === 'string' ? header : '');
-        if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        if (!hasWebhookSecret(expected, header)) {
           return reply.status(401).send({ message: 'Неверный секретный токен' });
         }
-        if (!bot.isInited()) await bot.init();
-        // Failures inside handlers are caught and logged by bot.catch; Telegram gets its 200.
-        await bot.handleUpdate(request.body as Update);
+        // Telegram gets its 200 whatever the bot's handlers make of the update.
+        await runner.handleUpdate(request.body as Update);
         return reply.status(200).send({ ok: true });
       });
     }
@@ -79,19 +82,12 @@ export async function telegramRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      if (!bot) throw new AppError('unavailable', TELEGRAM_MESSAGES.notConfigured);
       // A linked Telegram is a way into the account (its sign-in notices end sessions): only a
       // session that has just proved its owner may add one.
       const session = sessionOf(request);
-      await assertRecentlyProven(request, session);
-      const { userId } = session;
-      const user = await findUserById(db, userId);
-      if (!user) throw notFound(TELEGRAM_MESSAGES.userNotFound);
-      if (user.telegramId !== null) throw new AppError('conflict', TELEGRAM_MESSAGES.alreadyLinked);
-      const token = await issueLinkToken(db, userId, clock.now());
-      const link = new URL(`https://t.me/${config.TELEGRAM_BOT_USERNAME}`);
-      link.searchParams.set('start', token);
-      return { link: link.toString() };
+      return {
+        link: await links.create(session.userId, () => assertRecentlyProven(request, session)),
+      };
     },
   );
 

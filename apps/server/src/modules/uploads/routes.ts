@@ -6,11 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { enforceLimit } from '../../adapters/rate-limit.js';
-import {
-  LOCAL_UPLOADS_ROUTE,
-  LocalFileStorage,
-  STORED_KEY_PATTERN,
-} from '../../adapters/storage.js';
+import { LOCAL_UPLOADS_ROUTE, LocalFileStorage } from '../../adapters/storage.js';
 import { requireSession, sessionOf } from '../auth/index.js';
 import { AVATAR_LIMITS, AVATAR_MESSAGES, processAvatar } from './avatar-image.js';
 import { recordUpload } from './repository.js';
@@ -111,7 +107,8 @@ export async function uploadRoutes(app: FastifyInstance) {
       },
       async (request, reply) => {
         const { key } = request.params;
-        const body = STORED_KEY_PATTERN.test(key) ? await storage.read(key) : null;
+        // The storage reads only a key of the shape it makes (adapters/storage.ts).
+        const body = await storage.read(key);
         if (!body) return reply.status(404).send({ message: 'Файл не найден' });
         return (
           reply

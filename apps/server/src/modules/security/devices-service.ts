@@ -1,0 +1,108 @@
+/**
+ * A device is a session: the owner lists them, ends one, ends all but the current one, or all of
+ * them, either signed in or, right after a password reset, with the reset's grant
+ * (reset-logout-grants.ts). Every ending is recorded in the security log.
+ */
+import type { DevicesAnswer } from '@portal/contracts/auth';
+import { enforceLimit, type RateLimiter } from '../../adapters/rate-limit.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import { notFound } from '../../http/app-error.js';
+import { emailKey, findUserByEmailKey } from '../accounts/index.js';
+import { codeRefusal, type SessionStore, siteName } from '../auth/index.js';
+import type { EventClient, SecurityLog } from '../security-log/index.js';
+import { SECURITY_MESSAGES } from './messages.js';
+import type { ResetLogoutGrants } from './reset-logout-grants.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MINUTE = 60_000;
+/** Grant checks from one address: enough for a household, useless for guessing codes. */
+const GRANT_CHECKS_PER_ADDRESS = { limit: 20, windowMs: 15 * MINUTE };
+
+export interface DevicesDeps {
+  config: Config;
+  db: Db;
+  rateLimiter: RateLimiter;
+  sessions: SessionStore;
+  securityLog: SecurityLog;
+  /** A reset issues the grant that the `logout-all` right after it redeems. */
+  grants: ResetLogoutGrants;
+}
+
+/** The caller's session, as the session guard gives it. */
+interface Current {
+  id: string;
+  userId: string;
+}
+
+export class DevicesService {
+  constructor(private readonly deps: DevicesDeps) {}
+
+  /** The caller's sessions, each with the site it belongs to. */
+  async list(current: Current): Promise<DevicesAnswer> {
+    const { config, sessions } = this.deps;
+    const rows = await sessions.listActive(current.userId);
+    return rows.map((row) => ({
+      id: row.id,
+      userAgent: row.userAgent,
+      ipAddress: row.ipAddress || null,
+      lastActivity: row.lastActivityAt.toISOString(),
+      isCurrent: row.id === current.id,
+      site: siteName(config, row.clientOrigin),
+    }));
+  }
+
+  /** Ends one of the caller's sessions; ending this very device is signing out of it. */
+  async end(current: Current, id: string, client: EventClient): Promise<void> {
+    const { db, sessions, securityLog } = this.deps;
+    const { userId } = current;
+    // Another user's session answers exactly like one that never existed.
+    if (!UUID.test(id) || !(await sessions.revoke(userId, id))) {
+      throw notFound(SECURITY_MESSAGES.deviceNotFound);
+    }
+    await securityLog.record(
+      db,
+      userId,
+      id === current.id ? 'sign_out' : 'session_ended',
+      client,
+      id === current.id ? {} : { via: 'devices' },
+    );
+  }
+
+  /** Ends every session of the signed-in caller, the current one too. */
+  async endAll(userId: string, client: EventClient): Promise<void> {
+    const { db, sessions, securityLog } = this.deps;
+    await sessions.revokeAll(userId);
+    await securityLog.record(db, userId, 'sessions_ended', client, { isCurrentKept: false });
+  }
+
+  /** Ends every session of the account just reset, by the reset's { email, code }, once. */
+  async endAllByGrant(
+    grant: { email: string; code: string },
+    ip: string,
+    client: EventClient,
+  ): Promise<void> {
+    const { db, rateLimiter, sessions, securityLog, grants } = this.deps;
+    await enforceLimit(rateLimiter, `reset-logout:ip:${ip}`, GRANT_CHECKS_PER_ADDRESS);
+    const user = await findUserByEmailKey(db, emailKey(grant.email));
+    // An unknown address is refused exactly like a wrong code.
+    const accepted =
+      user !== undefined &&
+      (await grants.redeem(user.id, grant.code, async (tx) => {
+        await sessions.revokeAll(user.id, {}, tx);
+        await securityLog.record(tx, user.id, 'sessions_ended', client, {
+          isCurrentKept: false,
+        });
+      }));
+    if (!accepted) throw codeRefusal('wrong');
+  }
+
+  /** Ends every session of the caller but the current one. */
+  async endOthers(current: Current, client: EventClient): Promise<void> {
+    const { db, sessions, securityLog } = this.deps;
+    await sessions.revokeAll(current.userId, { exceptSessionId: current.id });
+    await securityLog.record(db, current.userId, 'sessions_ended', client, {
+      isCurrentKept: true,
+    });
+  }
+}
