@@ -24,6 +24,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+// The one import parser of the architecture tests, the server's and this one.
+import { findCycle, importsOf } from '../../server/src/architecture/source-imports';
 
 const SRC = import.meta.dirname;
 const THIS_FILE = 'architecture.test.ts';
@@ -64,10 +66,8 @@ function filesUnder(dir: string): string[] {
 }
 
 /** Where a file's text imports from: static, type-only, re-exports, bare and lazy imports. */
-export function specifiersOf(text: string): string[] {
-  const pattern =
-    /(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s*'([^']+)'|(?:^|\n)\s*import\s*'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/g;
-  return [...text.matchAll(pattern)].map((match) => (match[1] ?? match[2] ?? match[3])!);
+export function specifiersOf(text: string, fileName?: string): string[] {
+  return importsOf(text, fileName).map((found) => found.specifier);
 }
 
 /**
@@ -170,33 +170,6 @@ export function rawFetchBreaches(texts: { file: string; text: string }[]): strin
     .map(({ file }) => `${file} calls fetch: server data goes through the feature's api/ folder`);
 }
 
-/** One cycle of the graph as a list of nodes (first = last), or null when there is none. */
-export function findCycle(graph: Map<string, Iterable<string>>): string[] | null {
-  const state = new Map<string, 'open' | 'done'>();
-  const trail: string[] = [];
-  function visit(node: string): string[] | null {
-    state.set(node, 'open');
-    trail.push(node);
-    for (const next of graph.get(node) ?? []) {
-      if (state.get(next) === 'open') return [...trail.slice(trail.indexOf(next)), next];
-      if (!state.has(next)) {
-        const cycle = visit(next);
-        if (cycle) return cycle;
-      }
-    }
-    trail.pop();
-    state.set(node, 'done');
-    return null;
-  }
-  for (const node of graph.keys()) {
-    if (!state.has(node)) {
-      const cycle = visit(node);
-      if (cycle) return cycle;
-    }
-  }
-  return null;
-}
-
 /** A cycle among the features (each feature one node), as 'a -> b -> a', or null. */
 export function featureCycle(edges: Edge[]): string | null {
   const graph = new Map<string, Set<string>>();
@@ -221,7 +194,7 @@ const fileSet = new Set(files);
 // This file is left out: its planted breaches below are strings that read like imports.
 const sources = files.filter((file) => /\.tsx?$/.test(file) && file !== THIS_FILE);
 const edges: Edge[] = sources.flatMap((from) =>
-  specifiersOf(readFileSync(path.join(SRC, from), 'utf8')).flatMap((specifier) => {
+  specifiersOf(readFileSync(path.join(SRC, from), 'utf8'), from).flatMap((specifier) => {
     const to = resolveSpecifier(from, specifier, (file) => fileSet.has(file));
     return to === null ? [] : [{ from, to, specifier }];
   }),

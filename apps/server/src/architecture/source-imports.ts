@@ -1,6 +1,6 @@
 /**
- * The one import parser of the server's architecture tests (src/architecture.test.ts and the tests
- * beside this file). It reads a file's text with TypeScript's own parser, so an import written
+ * The one import parser of the architecture tests: the server's (src/architecture.test.ts and the
+ * tests beside this file) and the web app's (apps/web/src/architecture.test.ts). It reads a file's text with TypeScript's own parser, so an import written
  * over several lines, a re-export, `import type`, a lazy `import()` or a type `import('…')` is
  * seen, and an import named in a comment or a string is not.
  */
@@ -30,9 +30,12 @@ function namedBindings(elements: readonly (ts.ImportSpecifier | ts.ExportSpecifi
   return { names, valueNames };
 }
 
-/** Every import of a TypeScript text: static, type-only, re-exports, bare and lazy imports. */
-export function importsOf(text: string): ImportOf[] {
-  const file = ts.createSourceFile('file.ts', text, ts.ScriptTarget.Latest, false);
+/**
+ * Every import of a TypeScript text: static, type-only, re-exports, bare and lazy imports.
+ * `fileName` tells TSX (`.tsx`) from TypeScript.
+ */
+export function importsOf(text: string, fileName = 'file.ts'): ImportOf[] {
+  const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false);
   const found: ImportOf[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
@@ -155,7 +158,7 @@ export function moduleOf(file: string): string | null {
 }
 
 /** One cycle of the graph as a list of nodes (first = last), or null when there is none. */
-export function findCycle(graph: ReadonlyMap<string, readonly string[]>): string[] | null {
+export function findCycle(graph: ReadonlyMap<string, Iterable<string>>): string[] | null {
   const state = new Map<string, 'open' | 'done'>();
   const trail: string[] = [];
   function visit(node: string): string[] | null {
