@@ -3,8 +3,7 @@ import { useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
 import { selectUser, signOutLocally } from '@/features/auth';
-import { ProofStep } from '@/features/security';
-import { isProofRequired, toApiFailure } from '@/shared/api/api-failure';
+import { ProofStep, useProofThenRetry } from '@/features/security';
 import { saveFile } from '@/shared/lib/save-file';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
@@ -15,7 +14,7 @@ import { getExport, postDeletion } from './api/account-data';
 import { useDeletionNoticeSeenMutation, useDeletionStatusQuery } from './api/account-data-api';
 import { ACCOUNT_DATA_TEXTS as TEXTS } from './texts';
 
-type Dialog = null | 'export-proof' | 'delete-confirm' | 'delete-proof';
+type Dialog = null | 'delete-confirm';
 
 /**
  * «Мои данные и аккаунт» on the profile: «Скачать мои данные» and «Удалить аккаунт», both after a
@@ -34,42 +33,43 @@ export function AccountDataSection() {
   const [isBusy, setIsBusy] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
 
+  const exportProof = useProofThenRetry((failure) =>
+    notify.error(failure.text || TEXTS.exportFailed),
+  );
+  // A refused deletion goes back to its question, which says why.
+  const deletionProof = useProofThenRetry((failure) => {
+    setDialog('delete-confirm');
+    setRefusal(failure.text);
+  });
+
   async function download(): Promise<void> {
     setIsBusy(true);
-    try {
+    await exportProof.attempt(async () => {
       const { file, fileName } = await getExport();
       saveFile(file, fileName);
-      setDialog(null);
       notify.success(TEXTS.exportDone);
-    } catch (error) {
-      const failure = toApiFailure(error);
-      if (isProofRequired(failure)) setDialog('export-proof');
-      else notify.error(failure.text || TEXTS.exportFailed);
-    } finally {
-      setIsBusy(false);
-    }
+    });
+    setIsBusy(false);
   }
 
   async function scheduleDeletion(): Promise<void> {
     setIsBusy(true);
     setRefusal(null);
-    try {
+    await deletionProof.attempt(async () => {
       const { dueAt } = await postDeletion();
       setDialog(null);
       notify.success(TEXTS.scheduledToast(dueAt));
       // Every session has ended, this one too: the server has nothing left to sign out.
       dispatch(signOutLocally());
       await navigate(paths.auth.getHref(), { replace: true });
-    } catch (error) {
-      const failure = toApiFailure(error);
-      if (isProofRequired(failure)) setDialog('delete-proof');
-      else {
-        setDialog('delete-confirm');
-        setRefusal(failure.text);
-      }
-    } finally {
-      setIsBusy(false);
-    }
+    });
+    setIsBusy(false);
+  }
+
+  /** The proof step left: the deletion's question goes too. */
+  function cancelDeletion() {
+    deletionProof.reset();
+    setDialog(null);
   }
 
   function acknowledge() {
@@ -127,14 +127,14 @@ export function AccountDataSection() {
       </div>
 
       <Modal
-        isOpen={dialog === 'export-proof'}
-        onOpenChange={(open) => !open && setDialog(null)}
+        isOpen={exportProof.isProving}
+        onOpenChange={(open) => !open && exportProof.reset()}
         title={TEXTS.exportProofTitle}
       >
-        <ProofStep onCancel={() => setDialog(null)} onProven={download} />
+        <ProofStep onCancel={exportProof.reset} onProven={exportProof.onProven} />
       </Modal>
       <Modal
-        isOpen={dialog === 'delete-confirm'}
+        isOpen={dialog === 'delete-confirm' && !deletionProof.isProving}
         onOpenChange={(open) => !open && setDialog(null)}
         title={TEXTS.confirmTitle}
         footer={
@@ -165,11 +165,11 @@ export function AccountDataSection() {
         )}
       </Modal>
       <Modal
-        isOpen={dialog === 'delete-proof'}
-        onOpenChange={(open) => !open && setDialog(null)}
+        isOpen={deletionProof.isProving}
+        onOpenChange={(open) => !open && cancelDeletion()}
         title={TEXTS.confirmTitle}
       >
-        <ProofStep onCancel={() => setDialog(null)} onProven={scheduleDeletion} />
+        <ProofStep onCancel={cancelDeletion} onProven={deletionProof.onProven} />
       </Modal>
     </Card>
   );

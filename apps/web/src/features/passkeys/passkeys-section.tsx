@@ -7,8 +7,8 @@ import {
 } from '@portal/contracts/passkeys';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { ProofStep } from '@/features/security';
-import { failureOf, isProofRequired } from '@/shared/api/api-failure';
+import { ProofStep, useProofThenRetry } from '@/features/security';
+import type { ApiFailure } from '@/shared/api/api-failure';
 import { createPasskey, isPasskeyCancelled, isWebAuthnAvailable } from '@/shared/lib/webauthn';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
@@ -26,20 +26,8 @@ import {
 import styles from './passkeys.module.css';
 import { passkeyDates, removeLead, PASSKEY_TEXTS as TEXTS } from './passkeys-texts';
 
-/** Marks a call the server refused until the session proves its owner (the proof step follows). */
-class ProofNeeded extends Error {}
-
-/** Runs a call; a 403 `proof_required` becomes ProofNeeded, any other refusal a toast. */
-async function guarded<T>(call: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await call();
-  } catch (error) {
-    const failure = failureOf(error);
-    if (isProofRequired(failure)) throw new ProofNeeded();
-    notify.error(failure.text);
-    return undefined;
-  }
-}
+/** A refusal other than the proof's: its text in a toast, the dialog stays. */
+const toastRefusal = (failure: ApiFailure) => notify.error(failure.text);
 
 type Dialog =
   | { kind: 'add' }
@@ -123,8 +111,7 @@ export function PasskeysSection() {
         initialName={TEXTS.defaultName}
         onClose={close}
         onSubmit={async (name) => {
-          const options = await guarded(() => registrationOptions().unwrap());
-          if (!options) return false;
+          const options = await registrationOptions().unwrap();
           let response: Awaited<ReturnType<typeof createPasskey>>;
           try {
             response = await createPasskey(options);
@@ -132,8 +119,7 @@ export function PasskeysSection() {
             if (!isPasskeyCancelled(error)) notify.error(PASSKEY_MESSAGES.registrationFailed);
             return false;
           }
-          const answer = await guarded(() => registerPasskey({ name, response }).unwrap());
-          if (!answer) return false;
+          const answer = await registerPasskey({ name, response }).unwrap();
           notify.success(answer.message);
           return true;
         }}
@@ -146,10 +132,7 @@ export function PasskeysSection() {
         onClose={close}
         onSubmit={async (name) => {
           if (dialog?.kind !== 'rename') return false;
-          const renamed = await guarded(() =>
-            renamePasskey({ id: dialog.passkey.id, name }).unwrap(),
-          );
-          if (!renamed) return false;
+          await renamePasskey({ id: dialog.passkey.id, name }).unwrap();
           notify.success(PASSKEY_MESSAGES.renamed);
           return true;
         }}
@@ -166,7 +149,10 @@ type NameDialogProps = {
   submitText: string;
   initialName: string;
   onClose: () => void;
-  /** True when done (the dialog closes). May throw ProofNeeded: the proof step, then again. */
+  /**
+   * True when done (the dialog closes). A refusal it throws is a toast, or, when the server wants
+   * a fresh proof of the owner, the proof step, then the same again.
+   */
   onSubmit: (name: string) => Promise<boolean>;
 };
 
@@ -180,13 +166,12 @@ function NameDialog({
   onClose,
   onSubmit,
 }: NameDialogProps) {
-  const [isProving, setIsProving] = useState(false);
+  const proof = useProofThenRetry(toastRefusal);
   const formId = `passkey-name-${title.length}`;
   const {
     register,
     handleSubmit,
     reset,
-    getValues,
     formState: { errors, isSubmitting },
   } = useForm<PasskeyNameForm>({
     resolver: zodResolver(passkeyNameFormSchema),
@@ -196,20 +181,15 @@ function NameDialog({
   useEffect(() => {
     if (isOpen) {
       reset({ name: initialName });
-      setIsProving(false);
+      proof.reset();
     }
-  }, [isOpen, initialName, reset]);
+  }, [isOpen, initialName, reset, proof.reset]);
 
-  async function run(name: string) {
-    try {
+  const submit = handleSubmit(({ name }) =>
+    proof.attempt(async () => {
       if (await onSubmit(name)) onClose();
-    } catch (error) {
-      if (error instanceof ProofNeeded) setIsProving(true);
-      else throw error;
-    }
-  }
-
-  const submit = handleSubmit(({ name }) => run(name));
+    }),
+  );
 
   return (
     <Modal
@@ -218,9 +198,9 @@ function NameDialog({
         if (!open) onClose();
       }}
       title={title}
-      description={isProving ? undefined : lead}
+      description={proof.isProving ? undefined : lead}
       footer={
-        isProving ? undefined : (
+        proof.isProving ? undefined : (
           <>
             <ModalClose>
               <Button variant="secondary">{TEXTS.cancel}</Button>
@@ -232,14 +212,8 @@ function NameDialog({
         )
       }
     >
-      {isProving ? (
-        <ProofStep
-          onCancel={onClose}
-          onProven={async () => {
-            setIsProving(false);
-            await run(getValues('name').trim());
-          }}
-        />
+      {proof.isProving ? (
+        <ProofStep onCancel={onClose} onProven={proof.onProven} />
       ) : (
         <form id={formId} className={styles.form} onSubmit={submit} noValidate>
           <TextField
@@ -264,31 +238,26 @@ type RemoveDialogProps = {
 /** «Удалить ключ доступа?», then (when the server asks) the proof step, then the removal. */
 function RemoveDialog({ passkey, onClose }: RemoveDialogProps) {
   const [removePasskey] = useRemovePasskeyMutation();
-  const [isProving, setIsProving] = useState(false);
+  const proof = useProofThenRetry(toastRefusal);
   const [isBusy, setIsBusy] = useState(false);
   const [shown, setShown] = useState<Passkey | null>(passkey);
   // Keeps the name on screen while the dialog closes.
   useEffect(() => {
     if (passkey) {
       setShown(passkey);
-      setIsProving(false);
+      proof.reset();
     }
-  }, [passkey]);
+  }, [passkey, proof.reset]);
 
   async function remove() {
     if (!shown) return;
     setIsBusy(true);
-    try {
-      const answer = await guarded(() => removePasskey(shown.id).unwrap());
-      if (!answer) return;
+    await proof.attempt(async () => {
+      const answer = await removePasskey(shown.id).unwrap();
       notify.success(answer.message);
       onClose();
-    } catch (error) {
-      if (error instanceof ProofNeeded) setIsProving(true);
-      else throw error;
-    } finally {
-      setIsBusy(false);
-    }
+    });
+    setIsBusy(false);
   }
 
   return (
@@ -298,9 +267,9 @@ function RemoveDialog({ passkey, onClose }: RemoveDialogProps) {
         if (!open) onClose();
       }}
       title={TEXTS.removeTitle}
-      description={isProving || !shown ? undefined : removeLead(shown.name)}
+      description={proof.isProving || !shown ? undefined : removeLead(shown.name)}
       footer={
-        isProving ? undefined : (
+        proof.isProving ? undefined : (
           <>
             <ModalClose>
               <Button variant="secondary">{TEXTS.cancel}</Button>
@@ -317,15 +286,7 @@ function RemoveDialog({ passkey, onClose }: RemoveDialogProps) {
         )
       }
     >
-      {isProving && (
-        <ProofStep
-          onCancel={onClose}
-          onProven={async () => {
-            setIsProving(false);
-            await remove();
-          }}
-        />
-      )}
+      {proof.isProving && <ProofStep onCancel={onClose} onProven={proof.onProven} />}
     </Modal>
   );
 }

@@ -4,8 +4,7 @@ import { useEffect, useState } from 'react';
 import { useAppDispatch } from '@/app/hooks';
 import { runtimeConfig } from '@/config/runtime-config';
 import { fetchCurrentUser } from '@/features/auth';
-import { ProofStep } from '@/features/security';
-import { isProofRequired, toApiFailure } from '@/shared/api/api-failure';
+import { ProofStep, useProofThenRetry } from '@/features/security';
 import { Button } from '@/shared/ui/button';
 import { Modal } from '@/shared/ui/modal';
 import { notify } from '@/shared/ui/toast';
@@ -48,8 +47,10 @@ export function TelegramSetting() {
   const status = telegramStatus(telegramCheckStatus(check), runtimeConfig.isTelegramOffered);
   const [isLinking, setIsLinking] = useState(false);
   const [isUnlinkOpen, setIsUnlinkOpen] = useState(false);
-  /** The link dialog: the proof step, then (link known) a button that opens the bot. */
-  const [proofDialog, setProofDialog] = useState<{ link: string | null } | null>(null);
+  // Linking needs a fresh proof of the owner: the dialog asks for it, then offers the link.
+  const linkProof = useProofThenRetry(() => notify.error(TELEGRAM_LINK_FAILED));
+  /** The link got after the proof: the dialog's button opens it (a tab needs a click). */
+  const [provenLink, setProvenLink] = useState<string | null>(null);
 
   // The link's life: a timer, not a load (the query above polls).
   useEffect(() => {
@@ -72,18 +73,25 @@ export function TelegramSetting() {
     // Opened inside the click, so no popup blocker stops it; pointed at the bot once the link is in.
     const tab = window.open('', '_blank');
     setIsLinking(true);
-    try {
-      const { link } = await generateTelegramLink();
-      openLink(link, tab);
-      waitForBot();
-    } catch (error) {
-      tab?.close();
-      // Linking needs a fresh proof of the owner: the dialog asks for it, then opens the bot.
-      if (isProofRequired(toApiFailure(error))) setProofDialog({ link: null });
-      else notify.error(TELEGRAM_LINK_FAILED);
-    } finally {
-      setIsLinking(false);
-    }
+    await linkProof.attempt(async () => {
+      try {
+        const { link } = await generateTelegramLink();
+        // After a proof the tab opened by the first click is gone: the dialog offers the link.
+        if (!tab?.closed) {
+          openLink(link, tab);
+          waitForBot();
+        } else setProvenLink(link);
+      } catch (error) {
+        tab?.close();
+        throw error;
+      }
+    });
+    setIsLinking(false);
+  }
+
+  function closeLinkDialog() {
+    linkProof.reset();
+    setProvenLink(null);
   }
 
   return (
@@ -109,18 +117,18 @@ export function TelegramSetting() {
         </Button>
       )}
       <Modal
-        isOpen={proofDialog !== null}
+        isOpen={linkProof.isProving || provenLink !== null}
         onOpenChange={(open) => {
-          if (!open) setProofDialog(null);
+          if (!open) closeLinkDialog();
         }}
         title="Подключение Telegram"
         footer={
-          proofDialog?.link ? (
+          provenLink ? (
             <Button
               onClick={() => {
-                openLink(proofDialog.link ?? '');
+                openLink(provenLink);
                 waitForBot();
-                setProofDialog(null);
+                closeLinkDialog();
               }}
             >
               Открыть Telegram
@@ -128,21 +136,12 @@ export function TelegramSetting() {
           ) : undefined
         }
       >
-        {proofDialog?.link ? (
+        {provenLink ? (
           <p className={styles.lead}>
             Откройте бота в Telegram и нажмите «Запустить»: аккаунт привяжется сам.
           </p>
         ) : (
-          <ProofStep
-            onCancel={() => setProofDialog(null)}
-            onProven={async () => {
-              try {
-                setProofDialog({ link: (await generateTelegramLink()).link });
-              } catch {
-                notify.error(TELEGRAM_LINK_FAILED);
-              }
-            }}
-          />
+          <ProofStep onCancel={closeLinkDialog} onProven={linkProof.onProven} />
         )}
       </Modal>
       <UnlinkDialog

@@ -1,7 +1,6 @@
 import type { MessageAnswer } from '@portal/contracts/common';
 import { useState } from 'react';
-import { ProofStep } from '@/features/security';
-import { isProofRequired, toApiFailure } from '@/shared/api/api-failure';
+import { ProofStep, useProofThenRetry } from '@/features/security';
 import { Button } from '@/shared/ui/button';
 import { Modal } from '@/shared/ui/modal';
 import { notify } from '@/shared/ui/toast';
@@ -31,35 +30,28 @@ export function UnlinkDialog({
   unlink,
   onUnlinked,
 }: UnlinkDialogProps) {
-  const [step, setStep] = useState<'confirm' | 'proof'>('confirm');
   const [error, setError] = useState<string | null>(null);
   const [isBusy, setIsBusy] = useState(false);
+  // Refused, first time or after the proof: the dialog's message says why.
+  const proof = useProofThenRetry((failure) => setError(failure.text));
+  const step = proof.isProving ? 'proof' : 'confirm';
 
   function close() {
     onOpenChange(false);
-    setStep('confirm');
+    proof.reset();
     setError(null);
-  }
-
-  async function run(): Promise<void> {
-    const answer = await unlink();
-    notify.success(answer.message);
-    close();
-    onUnlinked();
   }
 
   async function confirm() {
     setIsBusy(true);
     setError(null);
-    try {
-      await run();
-    } catch (failure) {
-      const reason = toApiFailure(failure);
-      if (isProofRequired(reason)) setStep('proof');
-      else setError(reason.text);
-    } finally {
-      setIsBusy(false);
-    }
+    await proof.attempt(async () => {
+      const answer = await unlink();
+      notify.success(answer.message);
+      close();
+      onUnlinked();
+    });
+    setIsBusy(false);
   }
 
   return (
@@ -91,20 +83,7 @@ export function UnlinkDialog({
           {error}
         </p>
       )}
-      {step === 'proof' && (
-        <ProofStep
-          onCancel={close}
-          onProven={async () => {
-            try {
-              await run();
-            } catch (failure) {
-              // Refused after the proof (the only way in): back to the dialog's message.
-              setStep('confirm');
-              setError(toApiFailure(failure).text);
-            }
-          }}
-        />
-      )}
+      {step === 'proof' && <ProofStep onCancel={close} onProven={proof.onProven} />}
     </Modal>
   );
 }

@@ -2,3 +2,4 @@
 export { PasswordChangeEntry } from './password-change-entry';
 export { ProofStep } from './proof-step';
 export { TwoFactorSetting } from './two-factor-setting';
+export { useProofThenRetry } from './use-proof-then-retry';
