@@ -1,26 +1,10 @@
 import { NO_AUTHORISATION, NO_CONNECTION, UNKNOWN_ERROR } from '@portal/contracts/messages';
 import type { BaseQueryApi } from '@reduxjs/toolkit/query';
+import { fakeFetch, json } from '@test-support/fake-fetch';
 import { memoryStorage } from '@test-support/memory-storage';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { failureOf } from './api-failure';
 import { type PortalRequest, portalBaseQuery } from './base-query';
-
-type Sent = { url: string; init: RequestInit };
-
-function fakeFetch(answer: () => Response | Promise<Response>) {
-  const sent: Sent[] = [];
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
-    sent.push({ url, init });
-    return answer();
-  });
-  return sent;
-}
-
-const json = (data: unknown, init?: ResponseInit) =>
-  new Response(JSON.stringify(data), {
-    ...init,
-    headers: { 'Content-Type': 'application/json', ...init?.headers },
-  });
 
 const run = (request: PortalRequest, signal = new AbortController().signal) =>
   portalBaseQuery(request, { signal } as BaseQueryApi, {});

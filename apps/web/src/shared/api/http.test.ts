@@ -1,25 +1,8 @@
 import { NO_AUTHORISATION, NO_CONNECTION } from '@portal/contracts/messages';
+import { fakeFetch, json } from '@test-support/fake-fetch';
 import { memoryStorage } from '@test-support/memory-storage';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api, HttpError, msApi } from './http';
-
-type Sent = { url: string; init: RequestInit };
-
-/** Stands in for `fetch`: records what was sent and answers with `answer`. */
-function fakeFetch(answer: () => Response) {
-  const sent: Sent[] = [];
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
-    sent.push({ url, init });
-    return answer();
-  });
-  return sent;
-}
-
-const json = (data: unknown, init?: ResponseInit) =>
-  new Response(JSON.stringify(data), {
-    ...init,
-    headers: { 'Content-Type': 'application/json', ...init?.headers },
-  });
 
 describe('http clients', () => {
   beforeEach(() => vi.stubGlobal('localStorage', memoryStorage({})));
