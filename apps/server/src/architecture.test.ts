@@ -9,6 +9,8 @@
  * - Only the one sign-in policy (`modules/auth/sign-in-policy.ts`) lets anybody in: no other file
  *   calls the session store's `create` or the security log's `recordSignIn`, so a new way in
  *   that skips the policy (its second step, the lock, the block, the hooks) fails here.
+ * - Every module has a README.md (`modules/<name>/README.md`): its calls and where its rules
+ *   live, so a reader finds a rule in one step from ARCHITECTURE.md's list of modules.
  * - The imports between the server's files form no cycle (type-only imports included): modules
  *   are plugins that get what they need from `app.deps`, never from `app.ts` or from each other
  *   in a ring.
@@ -16,7 +18,16 @@
  * The rules between the core and the modules, and the hooks between modules, are checked beside
  * this file (architecture/), with the same import parser (architecture/source-imports.ts).
  */
-import { readFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -102,6 +113,14 @@ const files = sourceFiles()
   .map((file) => path.join(SRC, file));
 const relative = (file: string) => path.relative(SRC, file).split(path.sep).join('/');
 
+/** The module folders under `modulesDir` that have no README.md. */
+function modulesWithoutReadme(modulesDir: string): string[] {
+  return readdirSync(modulesDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .filter((name) => !existsSync(path.join(modulesDir, name, 'README.md')));
+}
+
 describe('the shape of the server code', () => {
   it('lets only modules/accounts query the users table', () => {
     const offenders = files
@@ -149,6 +168,11 @@ describe('the shape of the server code', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('gives every module a README', () => {
+    expect(readdirSync(path.join(SRC, 'modules')).length).toBeGreaterThan(15);
+    expect(modulesWithoutReadme(path.join(SRC, 'modules'))).toEqual([]);
+  });
+
   it('has no import cycle', () => {
     const graph = new Map(
       files.map((file) => [file, localImportsOf(file, readFileSync(file, 'utf8'))] as const),
@@ -158,6 +182,15 @@ describe('the shape of the server code', () => {
   });
 
   it('notices each kind of breach it looks for', () => {
+    const modulesDir = mkdtempSync(path.join(tmpdir(), 'modules-'));
+    try {
+      mkdirSync(path.join(modulesDir, 'described'));
+      mkdirSync(path.join(modulesDir, 'silent'));
+      writeFileSync(path.join(modulesDir, 'described', 'README.md'), '# modules/described');
+      expect(modulesWithoutReadme(modulesDir)).toEqual(['silent']);
+    } finally {
+      rmSync(modulesDir, { recursive: true, force: true });
+    }
     const ring = new Map([
       ['a', ['b']],
       ['b', ['c']],
