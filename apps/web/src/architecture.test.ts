@@ -170,6 +170,25 @@ export function rawFetchBreaches(texts: { file: string; text: string }[]): strin
     .map(({ file }) => `${file} calls fetch: server data goes through the feature's api/ folder`);
 }
 
+/**
+ * Where a thunk is a breach: plain reads are RTK Query endpoints, so `createAsyncThunk` is left
+ * only to the session's own steps in features/auth (sign-in, registration, the code steps,
+ * sign-out and the current user), which set the token and must not pull RTK Query into /auth.
+ * And `.initiate(` outside the api folders would be a read started by hand, in an effect.
+ */
+export function thunkBreaches(texts: { file: string; text: string }[]): string[] {
+  return texts
+    .filter(({ file }) => !isTest(file))
+    .flatMap(({ file, text }) => [
+      ...(/\bcreateAsyncThunk\b/.test(text) && !file.startsWith('features/auth/')
+        ? [`${file} makes a thunk: a read is an RTK Query endpoint in the feature's api/ folder`]
+        : []),
+      ...(/\.initiate\s*\(/.test(text) && !isDataLayer(file)
+        ? [`${file} starts a query by hand: use the endpoint's hook`]
+        : []),
+    ]);
+}
+
 /** A cycle among the features (each feature one node), as 'a -> b -> a', or null. */
 export function featureCycle(edges: Edge[]): string | null {
   const graph = new Map<string, Set<string>>();
@@ -236,6 +255,7 @@ describe('the shape of the web code', () => {
       text: readFileSync(path.join(SRC, file), 'utf8'),
     }));
     expect(rawFetchBreaches(texts)).toEqual([]);
+    expect(thunkBreaches(texts)).toEqual([]);
   });
 
   it('has no import cycle between features or between files', () => {
@@ -378,6 +398,17 @@ describe('the shape of the web code', () => {
         { file: 'features/a/a-page.tsx', text: 'void query.refetch(); query.fetchNextPage();' },
       ]),
     ).toEqual([]);
+    expect(
+      thunkBreaches([
+        { file: 'features/wallet/history-slice.ts', text: 'createAsyncThunk("h", load)' },
+        { file: 'app/routes/home-page.tsx', text: 'dispatch(api.endpoints.me.initiate())' },
+        { file: 'features/auth/auth-thunks.ts', text: 'createAsyncThunk("auth/login", go)' },
+        { file: 'features/wallet/api/wallet-api.ts', text: 'api.endpoints.x.initiate()' },
+      ]),
+    ).toEqual([
+      "features/wallet/history-slice.ts makes a thunk: a read is an RTK Query endpoint in the feature's api/ folder",
+      "app/routes/home-page.tsx starts a query by hand: use the endpoint's hook",
+    ]);
     // An allowed import is left out of the breaches, and only that one.
     const breaches = crossFeatureBreaches([
       edge('features/a/x.tsx', 'features/b/y.ts', '@/features/b/y'),
