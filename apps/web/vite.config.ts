@@ -169,7 +169,8 @@ export default defineConfig({
               test: (id) =>
                 /apps[\\/]web[\\/]src[\\/](shared[\\/]|.*\.module\.css$)|contracts[\\/]src[\\/](passkey-messages|without-spaces)\./.test(
                   id,
-                ) && !/shared[\\/]ui[\\/](modal(-dialog)?|toaster|code-input)\.tsx$/.test(id),
+                ) &&
+                !/shared[\\/]ui[\\/](modal(-dialog)?|toaster|code-input(-boxes)?)\.tsx$/.test(id),
               minShareCount: 2,
               maxModuleSize: 8192,
               includeDependenciesRecursively: false,
