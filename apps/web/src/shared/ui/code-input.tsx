@@ -1,84 +1,11 @@
-import { normalizeTypedCode } from '@portal/contracts/typed-code';
-import { OTPInput, REGEXP_ONLY_DIGITS, type SlotProps } from 'input-otp';
-import type { CSSProperties, Ref } from 'react';
-import styles from './code-input.module.css';
+import { lazyPart } from './lazy-part';
 
-type CodeInputProps = {
-  value: string;
-  onChange: (value: string) => void;
-  /** Called once all boxes are filled (e.g. to submit at once). */
-  onComplete?: (value: string) => void;
-  length?: number;
-  /** Red boxes: the code was refused. */
-  isInvalid?: boolean;
-  disabled?: boolean;
-  autoFocus?: boolean;
-  /** Accessible name of the hidden input behind the boxes. */
-  label: string;
-  /** Allowed characters, a regular expression source; digits by default. */
-  pattern?: string;
-  ref?: Ref<HTMLInputElement>;
-};
+export type { CodeInputProps } from './code-input-boxes';
 
 /**
- * One box per character of a one-time code, on top of `input-otp`: a single real input, so paste,
- * SMS/e-mail autofill (`autocomplete="one-time-code"`) and screen readers work.
+ * The boxes of a one-time code (`./code-input-boxes.tsx`, with `input-otp`), loaded when a code is
+ * first asked for: every code step is a next step (a dialog's, the registration's), while /profile
+ * shows several openers of them on its first paint (its budget: docs/benchmarks.md). The loader
+ * shows meanwhile, «Нет соединения» with «Повторить» when it cannot load (`lazyPart`).
  */
-export function CodeInput({
-  value,
-  onChange,
-  onComplete,
-  length = 6,
-  isInvalid = false,
-  disabled,
-  autoFocus,
-  label,
-  pattern = REGEXP_ONLY_DIGITS,
-  ref,
-}: CodeInputProps) {
-  return (
-    <OTPInput
-      ref={ref}
-      value={value}
-      onChange={onChange}
-      // A pasted «123 456», «123-456» or a line with spaces around it is the code it contains.
-      pasteTransformer={normalizeTypedCode}
-      onComplete={onComplete}
-      maxLength={length}
-      pattern={pattern}
-      inputMode={pattern === REGEXP_ONLY_DIGITS ? 'numeric' : 'text'}
-      autoComplete="one-time-code"
-      autoFocus={autoFocus}
-      disabled={disabled}
-      aria-label={label}
-      aria-invalid={isInvalid || undefined}
-      containerClassName={styles.container}
-      render={({ slots }) => (
-        <div
-          className={styles.slots}
-          data-invalid={isInvalid || undefined}
-          style={{ '--code-length': length } as CSSProperties}
-        >
-          {slots.map((slot, index) => (
-            // The boxes are positions, not items: the index is their identity.
-            // biome-ignore lint/suspicious/noArrayIndexKey: fixed-length row of positions
-            <Slot key={index} {...slot} />
-          ))}
-        </div>
-      )}
-    />
-  );
-}
-
-function Slot({ char, isActive, hasFakeCaret }: SlotProps) {
-  return (
-    <div
-      className={styles.slot}
-      data-active={isActive || undefined}
-      data-filled={char ? true : undefined}
-    >
-      {char}
-      {hasFakeCaret && <span className={styles.caret} aria-hidden="true" />}
-    </div>
-  );
-}
+export const CodeInput = lazyPart(() => import('./code-input-boxes'));
