@@ -1,5 +1,6 @@
 import { type ReactNode, useState } from 'react';
 import { loadOnce } from '@/shared/lib/load-once';
+import { CodeInput } from './code-input';
 import { lazyPart } from './lazy-part';
 import type { ModalProps } from './modal-dialog';
 
@@ -16,6 +17,9 @@ let dialog: Awaited<ReturnType<typeof loadDialog>> | undefined;
 const ModalDialog = lazyPart(() =>
   loadDialog().then((module) => {
     dialog = module;
+    // Most of the portal's dialogs come to a code step: its boxes load now, while the person reads
+    // the first step, so the code step opens ready for typing (keys typed into a loader are lost).
+    CodeInput.preload().catch(() => {});
     return module;
   }),
 );
