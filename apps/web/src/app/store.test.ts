@@ -1,5 +1,5 @@
-import type { User } from '@portal/contracts/auth';
 import { memoryStorage } from '@test-support/memory-storage';
+import { testUser } from '@test-support/test-user';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { signedOut } from '@/features/auth/auth-actions';
 import { fetchCurrentUser, userMerged } from '@/features/auth/user-slice';
@@ -53,24 +53,9 @@ describe('the store and the API slice that joins it late', () => {
       }),
     });
     const store = createStore();
-    const user: User = {
-      id: 'u1',
-      email: 'gamer@example.com',
-      phoneNamber: null,
-      userName: 'gamer',
-      firstName: 'Иван',
-      middleName: null,
-      lastName: 'Петров',
-      avatarUrl: null,
-      isTwoFactorEnabled: false,
-      yandexId: null,
-      telegramId: null,
-      balance: 100,
-      balanceStars: 0,
-      signInAlertsByEmail: true,
-      hasPassword: true,
-    };
-    const read = (payload: User) => store.dispatch(fetchCurrentUser.fulfilled(payload, 'request'));
+    const user = { ...testUser, balance: 100 };
+    const read = (payload: typeof user) =>
+      store.dispatch(fetchCurrentUser.fulfilled(payload, 'request'));
     read(user);
     const request = store.dispatch(probe.endpoints.userProbe.initiate());
     expect((await request).data).toBe(1);
