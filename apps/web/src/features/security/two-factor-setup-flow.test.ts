@@ -20,7 +20,7 @@ const key = { qrCode: 'iVBOR', secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth:
 describe('the authenticator dialogs', () => {
   it('open connect with the key; a first ask that brought none leaves it closed', () => {
     expect(run(connectStarted()).isStarting).toBe(true);
-    expect(run(connectStarted(), connectOpened(key))).toMatchObject({
+    expect(run(connectStarted(), connectOpened(key), connectSettled())).toMatchObject({
       dialog: 'connect',
       isStarting: false,
       enrollment: key,

@@ -40,11 +40,13 @@ export const twoFactorSetupFlow = createSlice({
     },
     /** The key is in: at once, or after the proof the server first wanted. */
     connectOpened(state, action: PayloadAction<TwoFactorEnableAnswer>) {
-      state.isStarting = false;
       state.dialog = 'connect';
       state.enrollment = action.payload;
     },
-    /** The first ask is over: the key came, the server wants a proof first, or it refused. */
+    /**
+     * The first ask is over (the key came, the server wants a proof first, or it refused): clicks
+     * on 'Подключить' count again.
+     */
     connectSettled(state) {
       state.isStarting = false;
     },
