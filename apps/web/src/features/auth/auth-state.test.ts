@@ -1,5 +1,6 @@
 import { combineSlices, configureStore } from '@reduxjs/toolkit';
 import { memoryStorage } from '@test-support/memory-storage';
+import { testUser } from '@test-support/test-user';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { signIn } from './auth-session';
 import { authSlice, secondFactorKindChosen, selectLoginStep, tabChosen } from './auth-slice';
@@ -30,23 +31,7 @@ async function fakeServer(url: string, init: RequestInit = {}): Promise<Response
 
 const newStore = () => configureStore({ reducer: combineSlices(authSlice, userSlice) });
 
-const user = {
-  id: 'u-1',
-  email: 'a@example.com',
-  phoneNamber: null,
-  userName: 'player',
-  firstName: 'Иван',
-  middleName: null,
-  lastName: 'Петров',
-  avatarUrl: null,
-  isTwoFactorEnabled: false,
-  yandexId: null,
-  telegramId: null,
-  balance: 0,
-  balanceStars: 0,
-  signInAlertsByEmail: true,
-  hasPassword: true,
-};
+const user = testUser;
 
 const loginBody = { usernameOrEmail: 'player', password: 'Secret123' };
 /** A code step that dies in ten minutes. */

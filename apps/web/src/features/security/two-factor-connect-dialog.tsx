@@ -5,19 +5,19 @@ import {
   twoFactorSetupFormSchema,
 } from '@portal/contracts/security';
 import { TYPED_CODE_MAX_LENGTH } from '@portal/contracts/typed-code';
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useAppDispatch } from '@/app/hooks';
 import { setRequiresTwoFactor } from '@/features/auth';
-import { isProofRequired, toApiFailure } from '@/shared/api/api-failure';
 import { showFailure } from '@/shared/lib/show-failure';
 import { Button } from '@/shared/ui/button';
 import { Modal, ModalClose } from '@/shared/ui/modal';
 import { TextField } from '@/shared/ui/text-field';
 import { notify } from '@/shared/ui/toast';
-import { postEnableTwoFactor } from './api/enable-two-factor';
 import { postVerifyTwoFactor } from './api/verify-two-factor';
 import { ProofStep } from './proof-step';
 import styles from './security.module.css';
+import { useProofThenRetry } from './use-proof-then-retry';
 
 const FORM_ID = 'two-factor-connect-form';
 
@@ -30,34 +30,28 @@ type TwoFactorConnectDialogProps = {
   isOpen: boolean;
   /** null until the server handed out the key (it first wants a proof of the owner). */
   enrollment: TwoFactorEnableAnswer | null;
-  /** The server wanted a fresh proof again before it took the code. */
-  isProofAskedForCode: boolean;
+  /** The proof step's `onProven` while there is no key: asks for the key again. */
+  onProvenForKey: () => Promise<void>;
   onClose: () => void;
   onClosed: () => void;
-  onProofAskedForCode: () => void;
-  onProofGivenForCode: () => void;
-  onEnrolled: (enrollment: TwoFactorEnableAnswer) => void;
   onConnected: (recoveryCodes: string[]) => void;
 };
 
 /**
  * The QR code, the key for typing by hand, and the first code (1–6 digits). When the server wants
  * a fresh proof of the owner first (for the key, or again for the code), the dialog shows the proof
- * step and then repeats the call.
+ * step and then repeats the call (`useProofThenRetry`: the setting's for the key, this dialog's for
+ * the code).
  */
 export function TwoFactorConnectDialog({
   isOpen,
   enrollment,
-  isProofAskedForCode,
+  onProvenForKey,
   onClose,
   onClosed,
-  onProofAskedForCode,
-  onProofGivenForCode,
-  onEnrolled,
   onConnected,
 }: TwoFactorConnectDialogProps) {
   const dispatch = useAppDispatch();
-  const isProving = enrollment === null || isProofAskedForCode;
   // Here rather than in the form: the typed code outlives the proof step, and is sent after it.
   const {
     register,
@@ -69,25 +63,27 @@ export function TwoFactorConnectDialog({
     resolver: zodResolver(twoFactorSetupFormSchema),
     defaultValues: { code: '' },
   });
+  const codeProof = useProofThenRetry((failure) => {
+    // A refused code clears the requiresTwoFactor flag (a verified one sets it), and is shown
+    // under the field; anything else as a toast: shown once.
+    dispatch(setRequiresTwoFactor(false));
+    showFailure(failure, ['code'], setError);
+  });
+  const isProving = enrollment === null || codeProof.isProving;
 
-  const onSubmit = handleSubmit(async ({ code }) => {
-    try {
+  // A proof asked for the code and left unanswered is forgotten when the dialog opens anew.
+  useEffect(() => {
+    if (isOpen) codeProof.reset();
+  }, [isOpen, codeProof.reset]);
+
+  const onSubmit = handleSubmit(({ code }) =>
+    codeProof.attempt(async () => {
       const answer = await postVerifyTwoFactor(code);
-      // A verified code sets the requiresTwoFactor flag, a refused one clears it.
       dispatch(setRequiresTwoFactor(true));
       notify.success(answer.message);
       onConnected(answer.recoveryCodes);
-    } catch (error) {
-      const failure = toApiFailure(error);
-      if (isProofRequired(failure)) {
-        onProofAskedForCode();
-        return;
-      }
-      dispatch(setRequiresTwoFactor(false));
-      // A refused code under the field, anything else as a toast: shown once.
-      showFailure(failure, ['code'], setError);
-    }
-  });
+    }),
+  );
 
   return (
     <Modal
@@ -113,14 +109,7 @@ export function TwoFactorConnectDialog({
       {isProving ? (
         <ProofStep
           onCancel={onClose}
-          onProven={async () => {
-            if (isProofAskedForCode) {
-              onProofGivenForCode();
-              await onSubmit();
-            } else {
-              onEnrolled(await postEnableTwoFactor());
-            }
-          }}
+          onProven={enrollment === null ? onProvenForKey : codeProof.onProven}
         />
       ) : (
         <form id={FORM_ID} className={styles.form} onSubmit={onSubmit} noValidate>

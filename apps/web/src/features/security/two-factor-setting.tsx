@@ -2,7 +2,6 @@ import { EMAIL_NOT_FOUND } from '@portal/contracts/messages';
 import { useReducer, useRef } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { selectUser, setRequiresTwoFactor } from '@/features/auth';
-import { isProofRequired, toApiFailure } from '@/shared/api/api-failure';
 import { Button } from '@/shared/ui/button';
 import { notify } from '@/shared/ui/toast';
 import { postDisableTwoFactor } from './api/disable-two-factor';
@@ -14,16 +13,13 @@ import styles from './security.module.css';
 import { TwoFactorCodeDialog } from './two-factor-code-dialog';
 import { TwoFactorConnectDialog } from './two-factor-connect-dialog';
 import {
-  connectFailed,
   connectOpened,
+  connectSettled,
   connectStarted,
   dialogClosed,
   dialogGone,
   dialogOpened,
-  enrolled,
   initialTwoFactorSetupState,
-  proofAskedForCode,
-  proofGivenForCode,
   recoveryCodesReceived,
   recoveryCodesSaved,
   twoFactorSetupFlow,
@@ -34,6 +30,7 @@ import {
   twoFactorConnected,
   twoFactorDisconnected,
 } from './two-factor-slice';
+import { useProofThenRetry } from './use-proof-then-retry';
 
 const STATUS_TEXT = {
   connected: 'Подключено',
@@ -52,6 +49,9 @@ export function TwoFactorSetting() {
   const { status, recoveryCodesLeft: codesKnownHere } = useAppSelector(selectTwoFactor);
   const [flow, flowDispatch] = useReducer(twoFactorSetupFlow.reducer, initialTwoFactorSetupState);
   const actionsRef = useRef<HTMLDivElement>(null);
+  // Without a fresh proof of the owner the connect dialog opens on the proof step, then asks for
+  // the key again; any other refusal is a toast, and no dialog opens.
+  const keyProof = useProofThenRetry((failure) => notify.error(failure.text));
   const isConnected = status === 'connected';
 
   // The count of recovery codes left: this tab's own (connected or renewed here), else asked.
@@ -69,18 +69,13 @@ export function TwoFactorSetting() {
       return;
     }
     flowDispatch(connectStarted());
-    try {
-      flowDispatch(connectOpened(await postEnableTwoFactor()));
-    } catch (error) {
-      const failure = toApiFailure(error);
-      // Without a fresh proof of the owner the dialog opens on the proof step, then asks again.
-      if (isProofRequired(failure)) {
-        flowDispatch(connectOpened(null));
-      } else {
-        flowDispatch(connectFailed());
-        notify.error(failure.text);
-      }
-    }
+    await keyProof.attempt(async () => flowDispatch(connectOpened(await postEnableTwoFactor())));
+    flowDispatch(connectSettled());
+  }
+
+  function closeConnect() {
+    keyProof.reset();
+    flowDispatch(dialogClosed());
   }
 
   return (
@@ -132,14 +127,11 @@ export function TwoFactorSetting() {
       </div>
 
       <TwoFactorConnectDialog
-        isOpen={flow.dialog === 'connect'}
+        isOpen={flow.dialog === 'connect' || keyProof.isProving}
         enrollment={flow.enrollment}
-        isProofAskedForCode={flow.isProofAskedForCode}
-        onClose={() => flowDispatch(dialogClosed())}
+        onProvenForKey={keyProof.onProven}
+        onClose={closeConnect}
         onClosed={() => flowDispatch(dialogGone())}
-        onProofAskedForCode={() => flowDispatch(proofAskedForCode())}
-        onProofGivenForCode={() => flowDispatch(proofGivenForCode())}
-        onEnrolled={(enrollment) => flowDispatch(enrolled(enrollment))}
         onConnected={(codes) => {
           dispatch(twoFactorConnected({ recoveryCodes: codes.length }));
           flowDispatch(recoveryCodesReceived(codes));

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   connectOpened,
+  connectSettled,
   connectStarted,
   dialogClosed,
   dialogGone,
   dialogOpened,
   initialTwoFactorSetupState,
-  proofAskedForCode,
   recoveryCodesReceived,
   recoveryCodesSaved,
   type TwoFactorSetupState,
@@ -18,22 +18,26 @@ const run = (...actions: Parameters<typeof twoFactorSetupFlow.reducer>[1][]): Tw
 const key = { qrCode: 'iVBOR', secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/x' };
 
 describe('the authenticator dialogs', () => {
-  it('open connect with the key, or without it while a proof is due', () => {
+  it('open connect with the key; a first ask that brought none leaves it closed', () => {
     expect(run(connectStarted()).isStarting).toBe(true);
-    expect(run(connectStarted(), connectOpened(key))).toMatchObject({
+    expect(run(connectStarted(), connectOpened(key), connectSettled())).toMatchObject({
       dialog: 'connect',
       isStarting: false,
       enrollment: key,
     });
-    expect(run(connectStarted(), connectOpened(null)).enrollment).toBeNull();
+    // Refused, or a proof is due first (the setting's useProofThenRetry shows its step).
+    expect(run(connectStarted(), connectSettled())).toMatchObject({
+      dialog: 'none',
+      isStarting: false,
+      enrollment: null,
+    });
   });
 
   it('show new recovery codes only once the dialog that got them is gone', () => {
     const codes = ['k3f9q-7wx2m', 'a1b2c-3d4e5'];
-    const received = run(connectOpened(key), proofAskedForCode(), recoveryCodesReceived(codes));
+    const received = run(connectOpened(key), recoveryCodesReceived(codes));
     expect(received).toMatchObject({
       dialog: 'none',
-      isProofAskedForCode: false,
       pendingCodes: codes,
       shownCodes: [],
     });
@@ -42,9 +46,11 @@ describe('the authenticator dialogs', () => {
     expect(twoFactorSetupFlow.reducer(gone, recoveryCodesSaved()).shownCodes).toEqual([]);
   });
 
-  it('forget a proof asked for the code when the dialog closes', () => {
-    const closedAfterProof = run(connectOpened(key), proofAskedForCode(), dialogClosed());
-    expect(closedAfterProof).toMatchObject({ dialog: 'none', isProofAskedForCode: false });
+  it('forget the key once the connect dialog is gone, and show no codes after a cancel', () => {
+    const closed = run(connectOpened(key), dialogClosed());
+    // Still on screen while the dialog closes.
+    expect(closed).toMatchObject({ dialog: 'none', enrollment: key });
+    expect(twoFactorSetupFlow.reducer(closed, dialogGone()).enrollment).toBeNull();
     expect(run(dialogOpened('renew'), dialogClosed(), dialogGone()).shownCodes).toEqual([]);
   });
 });

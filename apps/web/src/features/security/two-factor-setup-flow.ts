@@ -12,10 +12,11 @@ export type TwoFactorSetupState = {
   dialog: TwoFactorDialog;
   /** The key is being asked for; clicks on 'Подключить' meanwhile are ignored. */
   isStarting: boolean;
-  /** The key of the connect dialog; null until the server handed it out (it may want a proof). */
+  /**
+   * The key of the connect dialog; null until the server handed it out (the dialog shows the
+   * proof step of `useProofThenRetry` meanwhile, when the server first wants a proof).
+   */
   enrollment: TwoFactorEnableAnswer | null;
-  /** The server wanted a fresh proof again before it took the first code. */
-  isProofAskedForCode: boolean;
   /** Codes just received, shown once the dialog that got them is gone (two dialogs fight over focus). */
   pendingCodes: string[];
   /** The codes the recovery-codes dialog shows; it is open while there are any. */
@@ -26,7 +27,6 @@ export const initialTwoFactorSetupState: TwoFactorSetupState = {
   dialog: 'none',
   isStarting: false,
   enrollment: null,
-  isProofAskedForCode: false,
   pendingCodes: [],
   shownCodes: [],
 };
@@ -38,35 +38,27 @@ export const twoFactorSetupFlow = createSlice({
     connectStarted(state) {
       state.isStarting = true;
     },
-    /** With the key, or without it when the server first wants a proof of the owner. */
-    connectOpened(state, action: PayloadAction<TwoFactorEnableAnswer | null>) {
-      state.isStarting = false;
+    /** The key is in: at once, or after the proof the server first wanted. */
+    connectOpened(state, action: PayloadAction<TwoFactorEnableAnswer>) {
       state.dialog = 'connect';
       state.enrollment = action.payload;
     },
-    connectFailed(state) {
+    /**
+     * The first ask is over (the key came, the server wants a proof first, or it refused): clicks
+     * on 'Подключить' count again.
+     */
+    connectSettled(state) {
       state.isStarting = false;
-    },
-    enrolled(state, action: PayloadAction<TwoFactorEnableAnswer>) {
-      state.enrollment = action.payload;
-    },
-    proofAskedForCode(state) {
-      state.isProofAskedForCode = true;
-    },
-    proofGivenForCode(state) {
-      state.isProofAskedForCode = false;
     },
     dialogOpened(state, action: PayloadAction<'disable' | 'renew'>) {
       state.dialog = action.payload;
     },
     dialogClosed(state) {
       state.dialog = 'none';
-      state.isProofAskedForCode = false;
     },
     /** Connected or renewed: the dialog closes, and the codes wait until it is gone. */
     recoveryCodesReceived(state, action: PayloadAction<string[]>) {
       state.dialog = 'none';
-      state.isProofAskedForCode = false;
       state.pendingCodes = action.payload;
     },
     /** A dialog finished closing: its key is forgotten, and codes it got are shown now. */
@@ -86,10 +78,7 @@ export const twoFactorSetupFlow = createSlice({
 export const {
   connectStarted,
   connectOpened,
-  connectFailed,
-  enrolled,
-  proofAskedForCode,
-  proofGivenForCode,
+  connectSettled,
   dialogOpened,
   dialogClosed,
   recoveryCodesReceived,

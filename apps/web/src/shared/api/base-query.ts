@@ -1,6 +1,6 @@
 import type { BaseQueryFn } from '@reduxjs/toolkit/query';
 import { type ApiFailure, toApiFailure } from './api-failure';
-import { api, msApi, type RequestConfig } from './http';
+import { api, type HttpMethod, msApi, type RequestConfig } from './http';
 
 /**
  * One call of an endpoint, as the portal's API slice describes it: which API base, the method,
@@ -12,7 +12,7 @@ export type PortalRequest = {
   url: string;
   /** `ms` (the default): `/authms`, `/paymentms`…; `main`: `/payments/*`, `/upload`… */
   base?: 'ms' | 'main';
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  method?: HttpMethod;
   body?: unknown;
   params?: RequestConfig['params'];
   responseType?: RequestConfig['responseType'];
@@ -46,15 +46,12 @@ export const portalBaseQuery: BaseQueryFn<
     responseType: request.responseType,
   };
   try {
-    const method = request.method ?? 'GET';
-    const response =
-      method === 'GET' || method === 'DELETE'
-        ? await client[method === 'GET' ? 'get' : 'delete'](request.url, config)
-        : await client[method === 'POST' ? 'post' : method === 'PUT' ? 'put' : 'patch'](
-            request.url,
-            request.body,
-            config,
-          );
+    const response = await client.request(
+      request.method ?? 'GET',
+      request.url,
+      request.body,
+      config,
+    );
     return { data: response.data, meta: { status: response.status, headers: response.headers } };
   } catch (error) {
     return { error: toApiFailure(error) };

@@ -53,6 +53,9 @@ const ANSWER_TIMEOUT_MS = 30_000;
 /** A read that got no answer is asked once more after this pause; a change never is. */
 const READ_RETRY_DELAY_MS = 1_000;
 
+/** The methods the portal's servers answer. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
 type BodyMethod = <T = unknown>(
   url: string,
   body?: unknown,
@@ -63,8 +66,17 @@ type BodilessMethod = <T = unknown>(
   config?: RequestConfig,
 ) => Promise<HttpResponse<T>>;
 
-/** One API base's client: the request methods the features call. */
+/**
+ * One API base's client: `request` takes any method (the API slice's base query passes the one an
+ * endpoint names); the features' plain calls read better with the helper named after theirs.
+ */
 export type HttpClient = {
+  request: <T = unknown>(
+    method: HttpMethod,
+    url: string,
+    body?: unknown,
+    config?: RequestConfig,
+  ) => Promise<HttpResponse<T>>;
   get: BodilessMethod;
   delete: BodilessMethod;
   post: BodyMethod;
@@ -98,10 +110,6 @@ function parseText(text: string): unknown {
   }
 }
 
-function headersOf(headers: Headers): Record<string, string> {
-  return Object.fromEntries(headers.entries());
-}
-
 type SessionRefusedListener = (sentToken: string) => void;
 let sessionRefusedListener: SessionRefusedListener | null = null;
 
@@ -116,18 +124,32 @@ export function onSessionRefused(listener: SessionRefusedListener | null): void 
 
 type Prepared = { url: string; method: string; headers: Headers; body: BodyInit | undefined };
 
-async function sendByFetch(request: Prepared, config: RequestConfig) {
+/** The code that sends an upload with its progress; only the avatar's sends one, so it loads then. */
+const loadUploader = () => import('./upload-with-progress');
+
+/**
+ * The answer, read as `responseType` says. An upload that reports its progress goes by
+ * XMLHttpRequest (fetch cannot report it), answered alike; a call that got none is an HttpError.
+ */
+async function sendAndRead(
+  request: Prepared,
+  config: RequestConfig,
+): Promise<HttpResponse<unknown>> {
+  const { onUploadProgress } = config;
   let answer: Response;
   try {
-    answer = await fetchAnswer(request, config);
+    answer = onUploadProgress
+      ? await (await loadUploader()).uploadWithProgress(request, onUploadProgress, config.signal)
+      : await fetchAnswer(request, config);
   } catch {
+    // The uploader's code that could not load counts as no answer too.
     throw new HttpError(config.signal?.aborted ? CANCELED : NETWORK_ERROR);
   }
   const data =
     config.responseType === 'blob' && answer.ok
       ? await answer.blob()
       : parseText(await answer.text());
-  return { data, status: answer.status, headers: headersOf(answer.headers) };
+  return { data, status: answer.status, headers: Object.fromEntries(answer.headers) };
 }
 
 /**
@@ -156,69 +178,39 @@ async function fetchAnswer(request: Prepared, config: RequestConfig): Promise<Re
   }
 }
 
-/** fetch cannot report an upload's progress; XMLHttpRequest can. */
-function sendByXhr(request: Prepared, config: RequestConfig): Promise<HttpResponse<unknown>> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open(request.method, request.url);
-    for (const [name, value] of request.headers) xhr.setRequestHeader(name, value);
-    xhr.upload.onprogress = (event) =>
-      config.onUploadProgress?.({ loaded: event.loaded, total: event.total });
-    xhr.onload = () => {
-      const headers = new Headers();
-      for (const line of xhr
-        .getAllResponseHeaders()
-        .trim()
-        .split(/[\r\n]+/)) {
-        const colon = line.indexOf(':');
-        if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
-      }
-      resolve({
-        data: parseText(xhr.responseText),
-        status: xhr.status,
-        headers: headersOf(headers),
-      });
-    };
-    xhr.onerror = () => reject(new HttpError(NETWORK_ERROR));
-    xhr.onabort = () => reject(new HttpError(CANCELED));
-    config.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
-    xhr.send((request.body as XMLHttpRequestBodyInit | undefined) ?? null);
-  });
-}
-
-async function send<T>(
-  base: string,
-  method: string,
-  path: string,
-  body: unknown,
-  config: RequestConfig = {},
-): Promise<HttpResponse<T>> {
-  const headers = new Headers(config.headers);
-  const token = readAccessToken();
-  if (token) headers.set('Authorization', `Bearer ${token}`);
-  else if (config.requiresAuth) throw new HttpError(NO_AUTHORISATION);
-  const request: Prepared = {
-    url: urlOf(base, path, config.params),
-    method,
-    headers,
-    body: encodeBody(body, headers),
-  };
-  const response = await (config.onUploadProgress ? sendByXhr : sendByFetch)(request, config);
-  if (response.status === 401 && token && !config.ownsSession) sessionRefusedListener?.(token);
-  if (response.status < 200 || response.status >= 300) {
-    throw new HttpError(`Request failed with status code ${response.status}`, response);
-  }
-  return response as HttpResponse<T>;
-}
-
 /** A client for one API base, with the bearer token of the stored session. */
 export function createHttpClient(base: string): HttpClient {
+  async function request<T>(
+    method: HttpMethod,
+    path: string,
+    body?: unknown,
+    config: RequestConfig = {},
+  ): Promise<HttpResponse<T>> {
+    const headers = new Headers(config.headers);
+    const token = readAccessToken();
+    if (token) headers.set('Authorization', `Bearer ${token}`);
+    else if (config.requiresAuth) throw new HttpError(NO_AUTHORISATION);
+    const prepared: Prepared = {
+      url: urlOf(base, path, config.params),
+      method,
+      headers,
+      body: encodeBody(body, headers),
+    };
+    const response = await sendAndRead(prepared, config);
+    if (response.status === 401 && token && !config.ownsSession) sessionRefusedListener?.(token);
+    if (response.status < 200 || response.status >= 300) {
+      throw new HttpError(`Request failed with status code ${response.status}`, response);
+    }
+    return response as HttpResponse<T>;
+  }
+
   return {
-    get: (url, config) => send(base, 'GET', url, undefined, config),
-    delete: (url, config) => send(base, 'DELETE', url, undefined, config),
-    post: (url, body, config) => send(base, 'POST', url, body, config),
-    put: (url, body, config) => send(base, 'PUT', url, body, config),
-    patch: (url, body, config) => send(base, 'PATCH', url, body, config),
+    request,
+    get: (url, config) => request('GET', url, undefined, config),
+    delete: (url, config) => request('DELETE', url, undefined, config),
+    post: (url, body, config) => request('POST', url, body, config),
+    put: (url, body, config) => request('PUT', url, body, config),
+    patch: (url, body, config) => request('PATCH', url, body, config),
   };
 }
 
