@@ -1,13 +1,19 @@
 // The provider against the certified relying party library (openid-client), the browser played
 // by hand: discovery, the authorization code with PKCE through the portal's own sign-in, the ID
 // token and userinfo, refresh token rotation, and the protocol's refusals.
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import * as client from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_API } from '../../../test/support/auth-helpers.js';
-import { createUser, DEFAULT_PASSWORD } from '../../../test/support/fixtures.js';
+import { createUser, DEFAULT_PASSWORD, signIn } from '../../../test/support/fixtures.js';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { createTestDatabase } from '../../../test/support/test-database.js';
 import { ManualClock } from '../../adapters/clock.js';
+import { buildApp } from '../../app.js';
+import { ConfigError, loadConfig, testConfig } from '../../config.js';
+import { users } from '../accounts/schema.js';
+import { NO_CLIENT } from '../security-log/index.js';
 import { OIDC_MESSAGES } from './messages.js';
 
 const ISSUER = 'http://portal.test';
@@ -22,6 +28,14 @@ const CLIENTS = [
     grant_types: ['authorization_code', 'refresh_token'],
   },
 ];
+
+/** The clients as the setting gives them, checked and completed by the configuration. */
+function clientsSetting(clients: object[]) {
+  return loadConfig({
+    SECRET_KEY: 'x'.repeat(32),
+    OIDC_CLIENTS: JSON.stringify(clients),
+  }).OIDC_CLIENTS;
+}
 
 /** openid-client's requests, answered by `app.inject` (the issuer is not on the network). */
 function injectFetch(app: FastifyInstance): client.CustomFetch {
@@ -86,7 +100,7 @@ describe('the OpenID provider', () => {
     testApp = await createTestApp({
       // The provider keeps its own time; the portal's clock runs with it here.
       clock: new ManualClock(new Date()),
-      config: { OIDC_CLIENTS: CLIENTS as never },
+      config: { OIDC_CLIENTS: clientsSetting(CLIENTS) },
     });
     config = await client.discovery(new URL(ISSUER), 'hosting', SECRET, undefined, {
       execute: [client.allowInsecureRequests],
@@ -94,23 +108,40 @@ describe('the OpenID provider', () => {
     });
   });
 
-  /** Up to the redirect back to the site: the browser is sent to /auth and finishes there. */
-  async function authorize(
-    browser: Browser,
-    session: Record<string, string>,
-    parameters: Record<string, string>,
-  ) {
+  /** The browser is sent to the provider, then on to /auth with the interaction's id. */
+  async function begin(browser: Browser, parameters: Record<string, string>) {
     const started = await browser.request('GET', client.buildAuthorizationUrl(config, parameters));
     expect(started.statusCode).toBe(303);
     const interaction = await browser.request('GET', started.headers.location!);
     expect(interaction.statusCode).toBe(303);
     const uid = new URL(interaction.headers.location!, ISSUER).searchParams.get('interaction');
     expect(interaction.headers.location).toBe(`/auth?interaction=${uid}`);
+    return uid!;
+  }
+
+  /** Up to the redirect back to the site: the browser is sent to /auth and finishes there. */
+  async function authorize(
+    browser: Browser,
+    session: Record<string, string>,
+    parameters: Record<string, string>,
+  ) {
+    const uid = await begin(browser, parameters);
     const finished = await browser.request('POST', `/oidc/interaction/${uid}/sign-in`, session);
     expect(finished.statusCode, finished.body).toBe(200);
     const back = await browser.request('GET', finished.json().url as string);
     expect(back.statusCode).toBe(303);
     return new URL(back.headers.location!);
+  }
+
+  async function pkceParameters(more: Record<string, string> = {}) {
+    const verifier = client.randomPKCECodeVerifier();
+    return {
+      redirect_uri: CALLBACK,
+      scope: 'openid',
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      ...more,
+    };
   }
 
   it('answers discovery at PUBLIC_URL with PUBLIC_URL as the issuer', () => {
@@ -187,6 +218,61 @@ describe('the OpenID provider', () => {
       }),
     ).rejects.toMatchObject({ error: 'invalid_grant' });
   });
+
+  it('refuses an account the portal refuses: blocked, unconfirmed, waiting for deletion', async () => {
+    const { app, database } = testApp;
+    const cases = [
+      { change: { blockedAt: new Date() }, status: 403, reason: 'account_blocked' },
+      { change: { confirmedAt: null }, status: 403, message: OIDC_MESSAGES.unconfirmed },
+    ];
+    for (const { change, status, ...answer } of cases) {
+      const user = await createUser(testApp);
+      const session = await signInToPortal(testApp, user.userName);
+      // Straight to the row: the support's block also ends the sessions, which would 401 first.
+      await database.db.update(users).set(change).where(eq(users.id, user.id));
+      const browser = new Browser(app);
+      const uid = await begin(browser, await pkceParameters());
+      const refused = await browser.request('POST', `/oidc/interaction/${uid}/sign-in`, session);
+      expect(refused.statusCode, refused.body).toBe(status);
+      expect(refused.json()).toMatchObject(answer);
+    }
+    // Scheduling ends every session and a sign-in cancels it: only a session made in between
+    // (a race) meets this refusal.
+    const user = await createUser(testApp);
+    await app.deps.accountDeletion.schedule(user.id, NO_CLIENT);
+    const { headers: session } = await signIn(testApp, user.id);
+    const browser = new Browser(app);
+    const uid = await begin(browser, await pkceParameters());
+    const refused = await browser.request('POST', `/oidc/interaction/${uid}/sign-in`, session);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ message: OIDC_MESSAGES.deletionScheduled });
+  });
+
+  it('asks for a fresh sign-in when the site says prompt=login or max_age, and takes one', async () => {
+    const { clock } = testApp;
+    // The provider keeps the real time: the portal's clock is set to it, give or take.
+    const setClock = (offsetMs: number) => clock.advance(Date.now() + offsetMs - +clock.now());
+    const user = await createUser(testApp);
+    setClock(-60_000);
+    const old = await signInToPortal(testApp, user.userName);
+    setClock(0);
+    for (const more of [{ prompt: 'login' }, { max_age: '30' }] as Record<string, string>[]) {
+      const browser = new Browser(testApp.app);
+      const uid = await begin(browser, await pkceParameters(more));
+      const refused = await browser.request('POST', `/oidc/interaction/${uid}/sign-in`, old);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toEqual({
+        message: OIDC_MESSAGES.signInAgain,
+        reason: 'sign_in_again',
+      });
+      // Signed in again, after the site asked: accepted.
+      setClock(2_000);
+      const fresh = await signInToPortal(testApp, user.userName);
+      const finished = await browser.request('POST', `/oidc/interaction/${uid}/sign-in`, fresh);
+      expect(finished.statusCode, finished.body).toBe(200);
+      setClock(0);
+    }
+  });
 });
 
 describe('the OpenID provider refuses', () => {
@@ -196,7 +282,7 @@ describe('the OpenID provider refuses', () => {
   const challenge = { code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM' };
 
   beforeAll(async () => {
-    testApp = await createTestApp({ config: { OIDC_CLIENTS: CLIENTS as never } });
+    testApp = await createTestApp({ config: { OIDC_CLIENTS: clientsSetting(CLIENTS) } });
     config = await client.discovery(new URL(ISSUER), 'hosting', SECRET, undefined, {
       execute: [client.allowInsecureRequests],
       [client.customFetch]: injectFetch(testApp.app),
@@ -262,4 +348,30 @@ describe('the OpenID provider refuses', () => {
     const unsigned = await browser.request('POST', `/oidc/interaction/${uid}/sign-in`);
     expect(unsigned.statusCode).toBe(401);
   });
+});
+
+it('stops the start on a client the library would refuse, one line each', async () => {
+  const database = await createTestDatabase();
+  const nativeOnly = { token_endpoint_auth_method: 'none', application_type: 'web' } as const;
+  const clients = [
+    { ...nativeOnly, client_id: 'ok', redirect_uris: [CALLBACK] },
+    { ...nativeOnly, client_id: 'scheme', redirect_uris: ['com.example.launcher:/callback'] },
+  ];
+  try {
+    const start = buildApp({
+      config: testConfig({ OIDC_CLIENTS: clientsSetting(clients) }),
+      database,
+      logStream: { write: () => {} },
+    });
+    const refusal = await start.then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(ConfigError);
+    expect((refusal as ConfigError).problems).toEqual([
+      expect.stringMatching(/^OIDC_CLIENTS\.1: .*redirect_uris/),
+    ]);
+  } finally {
+    await database.close();
+  }
 });

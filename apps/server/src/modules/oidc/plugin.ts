@@ -4,7 +4,7 @@ import type {} from '../account-data/plugin.js';
 import type {} from '../auth/plugin.js';
 import { oidcData } from './data-owner.js';
 import { OidcInteractions } from './interactions.js';
-import { createOidcProvider } from './provider.js';
+import { assertClientsAccepted, createOidcProvider } from './provider.js';
 import { interactionRoutes, providerRoutes } from './routes.js';
 import { SigningKeys } from './signing-keys.js';
 
@@ -20,6 +20,7 @@ export const oidcPlugin = fp(
     const { config, db, clock, accountDeletion } = app.deps;
     const signingKeys = await new SigningKeys({ db, clock, secretKey: config.SECRET_KEY }).load();
     const provider = createOidcProvider({ config, db, clock, signingKeys });
+    await assertClientsAccepted(provider, config.OIDC_CLIENTS);
     const interactions = new OidcInteractions({
       provider,
       db,

@@ -6,7 +6,7 @@
  */
 import Provider, { type Configuration, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Clock } from '../../adapters/clock.js';
-import type { Config, OidcClientSetting } from '../../config.js';
+import { type Config, ConfigError, type OidcClientSetting } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { deriveKey } from '../two-factor/index.js';
 import { findAccount } from './accounts.js';
@@ -101,6 +101,29 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
   // (PUBLIC_URL); routes.ts hands both over in X-Forwarded-* headers it writes itself.
   provider.proxy = true;
   return provider;
+}
+
+/**
+ * Stops the start on a client the library would refuse at its first request (a web client's
+ * custom-scheme redirect, say): one line per client, in the words of the setting.
+ */
+export async function assertClientsAccepted(
+  provider: Provider,
+  clients: readonly OidcClientSetting[],
+): Promise<void> {
+  const problems: string[] = [];
+  for (const [index, client] of clients.entries()) {
+    try {
+      await provider.Client.find(client.client_id);
+    } catch (error) {
+      const { error_description, message } = error as {
+        error_description?: string;
+        message: string;
+      };
+      problems.push(`OIDC_CLIENTS.${index}: ${error_description ?? message}`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
 }
 
 /** The client as the library takes it: the setting's metadata, nothing added. */
