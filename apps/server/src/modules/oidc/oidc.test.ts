@@ -27,6 +27,13 @@ const CLIENTS = [
     redirect_uris: [CALLBACK],
     grant_types: ['authorization_code', 'refresh_token'],
   },
+  {
+    client_id: 'launcher',
+    application_type: 'native',
+    token_endpoint_auth_method: 'none',
+    redirect_uris: ['http://127.0.0.1/callback'],
+    grant_types: ['authorization_code', 'refresh_token'],
+  },
 ];
 
 /** The clients as the setting gives them, checked and completed by the configuration. */
@@ -217,6 +224,50 @@ describe('the OpenID provider', () => {
         expectedState: state,
       }),
     ).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('signs the launcher in: a public native client, its loopback redirect on any port', async () => {
+    const launcher = await client.discovery(new URL(ISSUER), 'launcher', undefined, client.None(), {
+      execute: [client.allowInsecureRequests],
+      [client.customFetch]: injectFetch(testApp.app),
+    });
+    const user = await createUser(testApp);
+    const session = await signInToPortal(testApp, user.userName);
+    const verifier = client.randomPKCECodeVerifier();
+    const redirect = 'http://127.0.0.1:49152/callback';
+    const browser = new Browser(testApp.app);
+    const started = await browser.request(
+      'GET',
+      client.buildAuthorizationUrl(launcher, {
+        redirect_uri: redirect,
+        scope: 'openid offline_access',
+        prompt: 'consent',
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      }),
+    );
+    const uid = started.headers.location!.split('/').pop()!;
+    const finished = await browser.request('POST', `/oidc/interaction/${uid}/sign-in`, session);
+    const back = await browser.request('GET', finished.json().url as string);
+    const callback = new URL(back.headers.location!);
+    expect(callback.origin + callback.pathname).toBe(redirect);
+    const tokens = await client.authorizationCodeGrant(launcher, callback, {
+      pkceCodeVerifier: verifier,
+      idTokenExpected: true,
+    });
+    expect(tokens.claims()?.sub).toBe(user.id);
+    expect(tokens.refresh_token).toBeTruthy();
+    // Another loopback address is not the declared one.
+    const elsewhere = await browser.request(
+      'GET',
+      client.buildAuthorizationUrl(launcher, {
+        redirect_uri: 'http://localhost:49152/callback',
+        scope: 'openid',
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      }),
+    );
+    expect(elsewhere.json()).toMatchObject({ error: 'invalid_redirect_uri' });
   });
 
   it('refuses an account the portal refuses: blocked, unconfirmed, waiting for deletion', async () => {
