@@ -151,7 +151,20 @@ describe('the OpenID provider', () => {
     };
   }
 
-  it('answers discovery at PUBLIC_URL with PUBLIC_URL as the issuer', () => {
+  it('answers discovery at PUBLIC_URL with PUBLIC_URL as the issuer, whatever host was asked', async () => {
+    const response = await testApp.app.inject({
+      url: '/.well-known/openid-configuration',
+      headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' },
+    });
+    expect(response.json()).toMatchObject({
+      issuer: ISSUER,
+      jwks_uri: `${ISSUER}/oidc/jwks`,
+    });
+    expect(response.headers).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+    });
     const metadata = config.serverMetadata();
     expect(metadata.issuer).toBe(ISSUER);
     expect(metadata.authorization_endpoint).toBe(`${ISSUER}/oidc/auth`);

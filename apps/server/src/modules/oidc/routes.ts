@@ -9,6 +9,12 @@ import { requireSession, sessionOf } from '../auth/index.js';
 import type { OidcInteractions } from './interactions.js';
 import { INTERACTION_PATH, OIDC_PREFIX } from './provider.js';
 
+const LIBRARY_ANSWER_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+};
+
 /** Per client address: finishing a sign-in checks a session and an interaction. */
 const SIGN_IN_LIMIT = { limit: 60, windowMs: 10 * 60_000 };
 
@@ -31,6 +37,11 @@ export const providerRoutes: FastifyPluginAsync<{ provider: Provider }> = async 
     headers['x-forwarded-host'] = publicUrl.host;
     headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
     headers['x-forwarded-for'] = request.ip;
+    // The portal's headers that fit every answer of the library (its end-session page submits
+    // itself with an inline script, so the portal's CSP is not one of them yet).
+    for (const [name, value] of Object.entries(LIBRARY_ANSWER_HEADERS)) {
+      reply.raw.setHeader(name, value);
+    }
     reply.hijack();
     await callback(request.raw, reply.raw);
   };
