@@ -14,6 +14,7 @@ import { devMailPlugin } from './modules/dev-mail/plugin.js';
 import { healthPlugin } from './modules/health/plugin.js';
 import { housekeepingPlugin } from './modules/housekeeping/plugin.js';
 import { metricsPlugin } from './modules/metrics/plugin.js';
+import { oidcPlugin } from './modules/oidc/plugin.js';
 import { operatorPlugin } from './modules/operator/plugin.js';
 import { recordPortalStart } from './modules/operator/portal-runtime.js';
 import { opsPlugin } from './modules/ops/plugin.js';
@@ -106,6 +107,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(profilePlugin);
   await app.register(yandexPlugin);
   await app.register(accountDataPlugin);
+  // After account-data: a sign-in to a site is refused while the account waits for deletion.
+  await app.register(oidcPlugin);
   // After account-data: its hourly run also erases the accounts whose deletion is due.
   await app.register(housekeepingPlugin);
   await app.register(webAppPlugin);

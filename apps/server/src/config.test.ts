@@ -102,3 +102,102 @@ describe('configuration', () => {
     expect(problemsOf({ PUBLIC_URL: 'https://lk.example.com' })).toEqual([]);
   });
 });
+
+describe('OIDC_CLIENTS', () => {
+  const secret = 's'.repeat(40);
+  const problemsOf = (value: string) => {
+    try {
+      loadConfig({ DATA_DIR: dataDir, OIDC_CLIENTS: value });
+    } catch (error) {
+      if (error instanceof ConfigError) return error.problems;
+      throw error;
+    }
+    return [];
+  };
+
+  it('reads the clients with the standard defaults', () => {
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      OIDC_CLIENTS: JSON.stringify([
+        { client_id: 'hosting', client_secret: secret, redirect_uris: ['https://h.example/cb'] },
+        {
+          client_id: 'launcher',
+          application_type: 'native',
+          token_endpoint_auth_method: 'none',
+          redirect_uris: ['http://127.0.0.1/callback'],
+          grant_types: ['authorization_code', 'refresh_token'],
+        },
+      ]),
+    });
+    expect(config.OIDC_CLIENTS).toMatchObject([
+      {
+        client_id: 'hosting',
+        application_type: 'web',
+        grant_types: ['authorization_code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+      { client_id: 'launcher', application_type: 'native' },
+    ]);
+    expect(loadConfig({ DATA_DIR: dataDir }).OIDC_CLIENTS).toEqual([]);
+  });
+
+  it('says one line per mistake, naming its place and never the secrets', () => {
+    expect(problemsOf('{not json')).toEqual(['OIDC_CLIENTS: ожидается JSON-массив клиентов']);
+    expect(problemsOf('{}')).toEqual(['OIDC_CLIENTS: ожидается JSON-массив клиентов']);
+    const problems = problemsOf(
+      JSON.stringify([
+        { client_id: 'hosting', client_secret: secret, redirect_uris: ['not a url'] },
+        { client_id: 'hosting', redirect_uris: ['https://h.example/cb'], colour: 'red' },
+        {
+          client_id: 'tv',
+          token_endpoint_auth_method: 'none',
+          client_secret: secret,
+          grant_types: ['password'],
+        },
+      ]),
+    );
+    expect(problems).toEqual([
+      'OIDC_CLIENTS.0.redirect_uris.0: ожидается адрес (URL)',
+      'OIDC_CLIENTS.1: неизвестное поле «colour»',
+      'OIDC_CLIENTS.1.client_secret: нужен секрет, или token_endpoint_auth_method: none для приложения без секрета',
+      'OIDC_CLIENTS.2.grant_types.0: ожидается одно из: authorization_code, refresh_token, urn:ietf:params:oauth:grant-type:device_code',
+    ]);
+    expect(problems.join('\n')).not.toContain(secret);
+    expect(
+      problemsOf(
+        JSON.stringify([
+          {
+            client_id: 'tv',
+            token_endpoint_auth_method: 'none',
+            client_secret: secret,
+            redirect_uris: ['https://t.example/cb'],
+          },
+          { client_id: 'tv2', token_endpoint_auth_method: 'none', grant_types: ['refresh_token'] },
+          {
+            client_id: 'tv3',
+            token_endpoint_auth_method: 'none',
+            redirect_uris: ['https://t.example/cb'],
+          },
+        ]),
+      ),
+    ).toEqual([
+      'OIDC_CLIENTS.0.client_secret: у клиента с token_endpoint_auth_method: none секрета нет',
+    ]);
+    expect(
+      problemsOf(
+        JSON.stringify([
+          {
+            client_id: 'tv',
+            token_endpoint_auth_method: 'none',
+            redirect_uris: ['https://t.example/cb'],
+          },
+          {
+            client_id: 'tv',
+            token_endpoint_auth_method: 'none',
+            redirect_uris: ['https://t.example/cb'],
+          },
+        ]),
+      ),
+    ).toEqual(['OIDC_CLIENTS.1.client_id: client_id «tv» уже есть выше']);
+  });
+});

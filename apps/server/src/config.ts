@@ -21,6 +21,103 @@ const list = z
 
 const optionalUrl = z.preprocess((value) => (value === '' ? undefined : value), z.url().optional());
 
+/** Grants a client of the portal's OpenID provider may be given (modules/oidc). */
+export const OIDC_GRANT_TYPES = [
+  'authorization_code',
+  'refresh_token',
+  'urn:ietf:params:oauth:grant-type:device_code',
+] as const;
+
+const urlList = z.array(z.url({ error: 'ожидается адрес (URL)' }), {
+  error: 'ожидается список адресов',
+});
+
+/** One client of `OIDC_CLIENTS`: standard client metadata (RFC 7591), the fields the portal uses. */
+const oidcClientSchema = z
+  .strictObject(
+    {
+      client_id: z.string({ error: 'нужен client_id' }).regex(/^[\w.-]{1,64}$/, {
+        error: 'client_id: латиница, цифры, «.», «_», «-», до 64 символов',
+      }),
+      client_secret: z.string().min(32, { error: 'нужно не меньше 32 символов' }).optional(),
+      client_name: z.string().optional(),
+      application_type: z.enum(['web', 'native']).default('web'),
+      redirect_uris: urlList.default([]),
+      post_logout_redirect_uris: urlList.default([]),
+      grant_types: z
+        .array(
+          z.enum(OIDC_GRANT_TYPES, { error: `ожидается одно из: ${OIDC_GRANT_TYPES.join(', ')}` }),
+        )
+        .default(['authorization_code']),
+      token_endpoint_auth_method: z
+        .enum(['client_secret_basic', 'client_secret_post', 'none'])
+        .default('client_secret_basic'),
+      backchannel_logout_uri: z.url().optional(),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `неизвестное поле ${issue.keys.map((key) => `«${key}»`).join(', ')}`
+          : undefined,
+    },
+  )
+  .superRefine((client, context) => {
+    const isPublic = client.token_endpoint_auth_method === 'none';
+    if (!isPublic && !client.client_secret) {
+      context.addIssue({
+        code: 'custom',
+        path: ['client_secret'],
+        message: 'нужен секрет, или token_endpoint_auth_method: none для приложения без секрета',
+      });
+    }
+    if (isPublic && client.client_secret) {
+      context.addIssue({
+        code: 'custom',
+        path: ['client_secret'],
+        message: 'у клиента с token_endpoint_auth_method: none секрета нет',
+      });
+    }
+    if (client.grant_types.includes('authorization_code') && client.redirect_uris.length === 0) {
+      context.addIssue({
+        code: 'custom',
+        path: ['redirect_uris'],
+        message: 'нужен хотя бы один адрес возврата для authorization_code',
+      });
+    }
+  });
+
+export type OidcClientSetting = z.infer<typeof oidcClientSchema>;
+
+/** `OIDC_CLIENTS`: a JSON array of clients; every mistake is its own line, named by its place. */
+const oidcClients = z
+  .string()
+  .default('[]')
+  .transform((value, context) => {
+    try {
+      return JSON.parse(value || '[]') as unknown;
+    } catch {
+      context.addIssue({ code: 'custom', message: 'ожидается JSON-массив клиентов' });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z
+      .array(oidcClientSchema, { error: 'ожидается JSON-массив клиентов' })
+      .superRefine((clients, context) => {
+        const seen = new Set<string>();
+        clients.forEach((client, index) => {
+          if (seen.has(client.client_id)) {
+            context.addIssue({
+              code: 'custom',
+              path: [index, 'client_id'],
+              message: `client_id «${client.client_id}» уже есть выше`,
+            });
+          }
+          seen.add(client.client_id);
+        });
+      }),
+  );
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('0.0.0.0'),
@@ -129,6 +226,8 @@ const envSchema = z.object({
   ACCOUNT_CACHE_ACCOUNTS: z.coerce.number().int().min(0).default(5_000),
   /** Megabytes of remembered answers (their JSON) per process; memory taken is about three times. */
   ACCOUNT_CACHE_MB: z.coerce.number().int().min(1).default(32),
+  /** The clients of the portal's OpenID provider (modules/oidc), checked at start. */
+  OIDC_CLIENTS: oidcClients,
   /** Lets a scraper off this machine read GET /metrics with `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.preprocess(
     (value) => (value === '' ? undefined : value),
@@ -158,7 +257,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
         const name = issue.path.join('.');
-        const received = name ? env[name] : undefined;
+        // OIDC_CLIENTS holds the clients' secrets: its lines name the place, never the value.
+        const received = name && issue.path[0] !== 'OIDC_CLIENTS' ? env[name] : undefined;
         return `${name || 'env'}: ${issue.message}${received === undefined ? '' : ` (сейчас «${received}»)`}`;
       }),
     );

@@ -48,7 +48,15 @@ async function main() {
     return fail(firstLine(error));
   }
 
-  const app = await buildApp({ config, database });
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    app = await buildApp({ config, database });
+  } catch (error) {
+    await database.close().catch(() => {});
+    // A setting only a module can check (OIDC_CLIENTS against the OpenID library).
+    if (error instanceof ConfigError) return fail(error.message);
+    throw error;
+  }
   app.addHook('onClose', async () => {
     await database.close();
   });

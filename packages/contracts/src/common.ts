@@ -27,13 +27,15 @@ export { normalizeTypedCode };
  * `proof_required` (403) — the session must prove its owner again (`POST …/Auth/proof`), then
  * repeat the call; `code_pending` (429) — a code was mailed a moment ago and is still good: type
  * it, and ask for another after `Retry-After`; `login_paused` (429) — the login waits after too
- * many wrong attempts, for `Retry-After` seconds.
+ * many wrong attempts, for `Retry-After` seconds; `sign_in_again` (409) — a site asked for a
+ * fresh sign-in (OpenID `prompt=login`, `max_age`): sign in again, then repeat the call.
  */
 export const errorReasonSchema = z.enum([
   'proof_required',
   'code_pending',
   'account_blocked',
   'login_paused',
+  'sign_in_again',
 ]);
 export type ErrorReason = z.infer<typeof errorReasonSchema>;
 

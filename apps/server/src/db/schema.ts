@@ -5,6 +5,7 @@ export * from '../adapters/mail-schema.js';
 export * from '../modules/account-data/schema.js';
 export * from '../modules/accounts/schema.js';
 export * from '../modules/auth/schema.js';
+export * from '../modules/oidc/schema.js';
 export * from '../modules/operator/schema.js';
 export * from '../modules/passkeys/schema.js';
 export * from '../modules/payment-sandbox/schema.js';

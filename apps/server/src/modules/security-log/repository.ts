@@ -39,8 +39,16 @@ export async function findSignInEventOf(
   executor: Executor,
   session: { userId: string; userAgent: string; createdAt: Date },
 ): Promise<string | undefined> {
+  return (await findSignInOf(executor, session))?.id;
+}
+
+/** The same event with its details: how the person proved themselves (`amr`). */
+export async function findSignInOf(
+  executor: Executor,
+  session: { userId: string; userAgent: string; createdAt: Date },
+) {
   const [row] = await executor
-    .select({ id: securityEvents.id })
+    .select({ id: securityEvents.id, details: securityEvents.details })
     .from(securityEvents)
     .where(
       and(
@@ -52,7 +60,7 @@ export async function findSignInEventOf(
     )
     .orderBy(asc(securityEvents.occurredAt), asc(securityEvents.seq))
     .limit(1);
-  return row?.id;
+  return row;
 }
 
 /**

@@ -16,6 +16,7 @@ import { LoginForm } from './login-form';
 import { pendingConfirmationOf } from './pending-confirmation';
 import { RedirectNotice } from './redirect-notice';
 import { emptyRegisterDraft, type RegisterDraft } from './register-draft';
+import { useSiteSignIn } from './use-site-sign-in';
 import { useSsoHandOff } from './use-sso-hand-off';
 import { useYandexCodeExchange } from './use-yandex-code-exchange';
 
@@ -48,26 +49,33 @@ const SEND_FORM_AGAIN = 'Отправьте форму ещё раз — при�
 let resendOfPending: (() => Promise<string>) | null = null;
 
 /**
- * /auth: the two tabs, the code screen, the `link` hand-off and the Yandex
- * ID return (`yandexCode`). A `token` param signs nobody in (docs/decisions/0009).
+ * /auth: the two tabs, the code screen, the `link` hand-off, a brand site's OpenID sign-in
+ * (`interaction`) and the Yandex ID return (`yandexCode`). A `token` param signs nobody in (docs/decisions/0009).
  */
 export default function AuthPage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const link = searchParams.get('link');
+  const interaction = searchParams.get('interaction');
   const { isLogin, confirmation, isSessionEnded } = useAppSelector(selectAuth);
   const [registerDraft, setRegisterDraft] = useState<RegisterDraft>(emptyRegisterDraft);
   const handOff = useSsoHandOff(link);
+  const siteSignIn = useSiteSignIn(interaction);
   const yandexExchange = useYandexCodeExchange();
 
-  // After signing in: home, unless a sibling site is waiting (the hand-off takes over).
+  // After signing in: home, unless a sibling site is waiting (the hand-off or the site's
+  // OpenID sign-in takes over).
   const goOn = () => {
-    if (!link) void navigate(paths.home.getHref(), { replace: true });
+    if (!link && !interaction) void navigate(paths.home.getHref(), { replace: true });
   };
 
   if (handOff.phase === 'redirecting') return <RedirectNotice host={handOff.host} />;
-  if (handOff.phase === 'requesting' || yandexExchange.phase === 'exchanging') {
+  if (
+    handOff.phase === 'requesting' ||
+    siteSignIn.phase === 'finishing' ||
+    yandexExchange.phase === 'exchanging'
+  ) {
     return <PageLoader />;
   }
   if (yandexExchange.phase === 'second-factor') {

@@ -36,6 +36,7 @@ const reasons: ReadonlySet<unknown> = new Set<ErrorReason>([
   'code_pending',
   'account_blocked',
   'login_paused',
+  'sign_in_again',
 ]);
 
 function isErrorReason(value: unknown): value is ErrorReason {

@@ -1,0 +1,91 @@
+/**
+ * oidc-provider's storage on the portal's database (migrations/0780_oidc.sql): one row per model,
+ * keyed by its kind (`Session`, `Interaction`, `Grant`, `AuthorizationCode`, `RefreshToken`,
+ * `DeviceCode`…) and id, so two processes serve one flow and a restart loses nothing. The
+ * library checks a payload's `exp` and `consumed` itself; the adapter keeps them findable and
+ * answers them back as the library wrote them.
+ */
+import { and, eq } from 'drizzle-orm';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { Clock } from '../../adapters/clock.js';
+import type { Db } from '../../db/database.js';
+import { oidcModels } from './schema.js';
+
+export interface OidcModelStoreDeps {
+  db: Db;
+  clock: Clock;
+  /** The model's name as oidc-provider gives it to the adapter factory. */
+  kind: string;
+}
+
+type ModelRow = typeof oidcModels.$inferSelect;
+
+export class OidcModelStore implements Adapter {
+  constructor(private readonly deps: OidcModelStoreDeps) {}
+
+  async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    const { db, clock, kind } = this.deps;
+    const expiresAt = expiresIn ? new Date(clock.now().getTime() + expiresIn * 1000) : null;
+    const values = {
+      payload: payload as Record<string, unknown>,
+      grantId: payload.grantId ?? null,
+      userCode: payload.userCode ?? null,
+      uid: payload.uid ?? null,
+      expiresAt,
+      consumedAt: null,
+    };
+    await db
+      .insert(oidcModels)
+      .values({ kind, id, ...values })
+      .onConflictDoUpdate({ target: [oidcModels.kind, oidcModels.id], set: values });
+  }
+
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    return this.findOne(eq(oidcModels.id, id));
+  }
+
+  async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+    return this.findOne(eq(oidcModels.userCode, userCode));
+  }
+
+  async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    return this.findOne(eq(oidcModels.uid, uid));
+  }
+
+  /** Marks a code or token used; the library refuses it from then on (and a refresh token's reuse revokes its grant). */
+  async consume(id: string): Promise<void> {
+    await this.deps.db
+      .update(oidcModels)
+      .set({ consumedAt: this.deps.clock.now() })
+      .where(and(eq(oidcModels.kind, this.deps.kind), eq(oidcModels.id, id)));
+  }
+
+  async destroy(id: string): Promise<void> {
+    await this.deps.db
+      .delete(oidcModels)
+      .where(and(eq(oidcModels.kind, this.deps.kind), eq(oidcModels.id, id)));
+  }
+
+  /**
+   * Every model of the grant, whatever its kind: the library calls it on one kind after another,
+   * and deleting them all at the first call leaves nothing of a revoked grant alive in between.
+   */
+  async revokeByGrantId(grantId: string): Promise<void> {
+    await this.deps.db.delete(oidcModels).where(eq(oidcModels.grantId, grantId));
+  }
+
+  private async findOne(condition: ReturnType<typeof eq>): Promise<AdapterPayload | undefined> {
+    const [row] = await this.deps.db
+      .select()
+      .from(oidcModels)
+      .where(and(eq(oidcModels.kind, this.deps.kind), condition))
+      .limit(1);
+    return row ? payloadOf(row) : undefined;
+  }
+}
+
+/** The payload as the library wrote it, with `consumed` (epoch seconds) once it was used. */
+function payloadOf(row: ModelRow): AdapterPayload {
+  if (!row.consumedAt) return row.payload as AdapterPayload;
+  return { ...row.payload, consumed: Math.floor(row.consumedAt.getTime() / 1000) };
+}

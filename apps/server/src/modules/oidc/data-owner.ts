@@ -1,0 +1,30 @@
+import { sql } from 'drizzle-orm';
+import { type DataOwner, purgeEach } from '../../db/data-owners.js';
+
+/** Expired models are kept a day: a late request then still finds why it is refused. */
+const EXPIRED_KEPT_MS = 24 * 60 * 60_000;
+
+/**
+ * The provider's tables (schema.ts). An account's sessions, grants, codes and tokens (every model
+ * whose payload names it as `accountId`) go with the account; the signing keys are nobody's.
+ */
+export const oidcData: DataOwner = {
+  module: 'oidc',
+  tables: [
+    { name: 'oidc_models', onErasure: 'erase' },
+    {
+      name: 'oidc_signing_keys',
+      onErasure: 'keep',
+      why: 'the provider’s own signing keys, no account’s data',
+    },
+  ],
+  async erase(tx, { userId }) {
+    await tx.execute(sql`DELETE FROM oidc_models WHERE payload->>'accountId' = ${userId}`);
+  },
+  purge(db, now) {
+    const before = new Date(now.getTime() - EXPIRED_KEPT_MS).toISOString();
+    return purgeEach(db, {
+      oidc_models: sql`DELETE FROM oidc_models WHERE expires_at < ${before}`,
+    });
+  },
+};

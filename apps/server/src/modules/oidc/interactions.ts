@@ -1,0 +1,114 @@
+/**
+ * The bridge between the provider's sign-in step and the portal's own `/auth`: the provider
+ * sends the browser to `/auth?interaction=<uid>` (routes.ts); once the person is signed in there,
+ * by every rule of the one sign-in policy, the web app posts its session here and follows the
+ * answered URL back into the authorization. The provider's interaction cookie comes along, so
+ * only the browser that began the authorization can finish it.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Amr } from '@portal/contracts/security-log';
+import type Provider from 'oidc-provider';
+import type { Clock } from '../../adapters/clock.js';
+import type { Db } from '../../db/database.js';
+import { AppError } from '../../http/app-error.js';
+import { findUserById } from '../accounts/index.js';
+import { AccountBlocked, findSessionById } from '../auth/index.js';
+import { findSignInOf } from '../security-log/index.js';
+import { OIDC_MESSAGES } from './messages.js';
+import { ACR } from './provider.js';
+
+export interface OidcInteractionsDeps {
+  provider: Provider;
+  db: Db;
+  clock: Clock;
+  /** When the account's deletion is due, or null (modules/account-data). */
+  deletionDueAt: (userId: string) => Promise<Date | null>;
+  supportUrl: string;
+}
+
+/** The raw request and answer: the provider reads and writes its cookies on them. */
+export interface RawExchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+}
+
+/** Factors beyond the first (RFC 8176 values the sign-in policy records). */
+const SECOND_FACTORS: readonly Amr[] = ['otp', 'hwk', 'mfa'];
+
+export class OidcInteractions {
+  constructor(private readonly deps: OidcInteractionsDeps) {}
+
+  /**
+   * Finishes interaction `uid` with the portal session `sessionId`: the account and how it
+   * signed in become the site's login, the requested scopes its grant. Answers the URL the
+   * browser goes to next. Refused: an interaction that is not this browser's or has expired
+   * (400), an account that may not sign in (403, as the portal refuses it), a session older than
+   * the site allows (409 `sign_in_again`).
+   */
+  async finishSignIn(raw: RawExchange, uid: string, sessionId: string): Promise<{ url: string }> {
+    const interaction = await this.interactionOf(raw, uid);
+    const session = await findSessionById(this.deps.db, sessionId);
+    if (!session) throw new AppError('invalid_input', OIDC_MESSAGES.interactionGone);
+    await this.assertMayUseSites(session.userId);
+    this.assertFreshEnough(interaction, session.createdAt);
+    const signIn = await findSignInOf(this.deps.db, session);
+    const amr = signIn?.details.amr ?? [];
+    const url = await this.deps.provider.interactionResult(
+      raw.req,
+      raw.res,
+      {
+        login: {
+          accountId: session.userId,
+          amr,
+          acr: amr.some((value) => SECOND_FACTORS.includes(value)) ? ACR.twoFactors : ACR.oneFactor,
+          ts: Math.floor(session.createdAt.getTime() / 1000),
+        },
+        // First-party: the grant is made without asking (provider.ts `loadExistingGrant`).
+        consent: {},
+      },
+      { mergeWithLastSubmission: false },
+    );
+    return { url };
+  }
+
+  private async interactionOf(raw: RawExchange, uid: string) {
+    try {
+      const interaction = await this.deps.provider.interactionDetails(raw.req, raw.res);
+      if (interaction.uid === uid) return interaction;
+    } catch {
+      // No interaction cookie, or its interaction expired: the same answer.
+    }
+    throw new AppError('invalid_input', OIDC_MESSAGES.interactionGone);
+  }
+
+  /** The portal's own refusals: a blocked, unconfirmed or deletion-bound account. */
+  private async assertMayUseSites(userId: string) {
+    const user = await findUserById(this.deps.db, userId);
+    if (user?.status !== 'active')
+      throw new AppError('invalid_input', OIDC_MESSAGES.interactionGone);
+    if (user.blockedAt) throw new AccountBlocked(this.deps.supportUrl);
+    if (!user.confirmedAt) throw new AppError('forbidden', OIDC_MESSAGES.unconfirmed);
+    if (await this.deps.deletionDueAt(userId)) {
+      throw new AppError('forbidden', OIDC_MESSAGES.deletionScheduled);
+    }
+  }
+
+  /**
+   * `prompt=login` wants a sign-in made for this authorization, `max_age` one at most that old:
+   * an older portal session is refused, and the web app asks the person to sign in again.
+   */
+  private assertFreshEnough(
+    interaction: { iat?: number; params: Record<string, unknown> },
+    signedInAt: Date,
+  ) {
+    const signedInS = signedInAt.getTime() / 1000;
+    const prompts = String(interaction.params.prompt ?? '').split(' ');
+    const isLoginPrompted = prompts.includes('login') && signedInS < (interaction.iat ?? 0);
+    const maxAge = Number(interaction.params.max_age);
+    const nowS = this.deps.clock.now().getTime() / 1000;
+    const isTooOld = Number.isFinite(maxAge) && nowS - signedInS > maxAge;
+    if (isLoginPrompted || isTooOld) {
+      throw new AppError('conflict', OIDC_MESSAGES.signInAgain, { reason: 'sign_in_again' });
+    }
+  }
+}

@@ -1,0 +1,441 @@
+// The provider against the certified relying party library (openid-client), the browser played
+// by hand: discovery, the authorization code with PKCE through the portal's own sign-in, the ID
+// token and userinfo, refresh token rotation, and the protocol's refusals.
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import * as client from 'openid-client';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_API } from '../../../test/support/auth-helpers.js';
+import { createUser, DEFAULT_PASSWORD, signIn } from '../../../test/support/fixtures.js';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { createTestDatabase } from '../../../test/support/test-database.js';
+import { ManualClock } from '../../adapters/clock.js';
+import { buildApp } from '../../app.js';
+import { ConfigError, loadConfig, testConfig } from '../../config.js';
+import { users } from '../accounts/schema.js';
+import { NO_CLIENT } from '../security-log/index.js';
+import { OIDC_MESSAGES } from './messages.js';
+
+const ISSUER = 'http://portal.test';
+const SECRET = 'hosting-client-secret-0123456789abcdef';
+const CALLBACK = 'https://hosting.example.com/oidc/callback';
+const CLIENTS = [
+  {
+    client_id: 'hosting',
+    client_secret: SECRET,
+    client_name: 'Хостинг',
+    redirect_uris: [CALLBACK],
+    grant_types: ['authorization_code', 'refresh_token'],
+  },
+  {
+    client_id: 'launcher',
+    application_type: 'native',
+    token_endpoint_auth_method: 'none',
+    redirect_uris: ['http://127.0.0.1/callback'],
+    grant_types: ['authorization_code', 'refresh_token'],
+  },
+];
+
+/** The clients as the setting gives them, checked and completed by the configuration. */
+function clientsSetting(clients: object[]) {
+  return loadConfig({
+    SECRET_KEY: 'x'.repeat(32),
+    OIDC_CLIENTS: JSON.stringify(clients),
+  }).OIDC_CLIENTS;
+}
+
+/** openid-client's requests, answered by `app.inject` (the issuer is not on the network). */
+function injectFetch(app: FastifyInstance): client.CustomFetch {
+  return async (url, options) => {
+    const target = new URL(url);
+    const response = await app.inject({
+      method: options.method as 'GET',
+      url: `${target.pathname}${target.search}`,
+      headers: options.headers,
+      payload:
+        options.body === undefined || options.body === null ? undefined : String(options.body),
+    });
+    const headers = new Headers();
+    for (const [key, value] of Object.entries(response.headers)) {
+      if (value !== undefined) headers.set(key, String(value));
+    }
+    const hasBody = ![204, 304].includes(response.statusCode);
+    return new Response(hasBody ? response.rawPayload : null, {
+      status: response.statusCode,
+      headers,
+    });
+  };
+}
+
+/** A browser: follows nothing by itself, keeps the cookies it is given. */
+class Browser {
+  private readonly cookies = new Map<string, string>();
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  async request(method: 'GET' | 'POST', url: string | URL, headers: Record<string, string> = {}) {
+    const target = new URL(url, ISSUER);
+    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const response = await this.app.inject({
+      method,
+      url: `${target.pathname}${target.search}`,
+      headers: { ...headers, ...(cookie ? { cookie } : {}) },
+    });
+    for (const { name, value } of response.cookies as { name: string; value: string }[]) {
+      if (value) this.cookies.set(name, value);
+      else this.cookies.delete(name);
+    }
+    return response;
+  }
+}
+
+async function signInToPortal({ app }: TestApp, login: string) {
+  const response = await app.inject({
+    method: 'POST',
+    url: `${AUTH_API}/login`,
+    payload: { usernameOrEmail: login, password: DEFAULT_PASSWORD },
+  });
+  expect(response.statusCode).toBe(200);
+  return { authorization: `Bearer ${response.json().token as string}` };
+}
+
+describe('the OpenID provider', () => {
+  let testApp: TestApp;
+  let config: client.Configuration;
+
+  beforeAll(async () => {
+    testApp = await createTestApp({
+      // The provider keeps its own time; the portal's clock runs with it here.
+      clock: new ManualClock(new Date()),
+      config: { OIDC_CLIENTS: clientsSetting(CLIENTS) },
+    });
+    config = await client.discovery(new URL(ISSUER), 'hosting', SECRET, undefined, {
+      execute: [client.allowInsecureRequests],
+      [client.customFetch]: injectFetch(testApp.app),
+    });
+  });
+
+  /** The browser is sent to the provider, then on to /auth with the interaction's id. */
+  async function begin(browser: Browser, parameters: Record<string, string>) {
+    const started = await browser.request('GET', client.buildAuthorizationUrl(config, parameters));
+    expect(started.statusCode).toBe(303);
+    const interaction = await browser.request('GET', started.headers.location!);
+    expect(interaction.statusCode).toBe(303);
+    const uid = new URL(interaction.headers.location!, ISSUER).searchParams.get('interaction');
+    expect(interaction.headers.location).toBe(`/auth?interaction=${uid}`);
+    return uid!;
+  }
+
+  /** Up to the redirect back to the site: the browser is sent to /auth and finishes there. */
+  async function authorize(
+    browser: Browser,
+    session: Record<string, string>,
+    parameters: Record<string, string>,
+  ) {
+    const uid = await begin(browser, parameters);
+    const finished = await browser.request('POST', `/oidc/interaction/${uid}/sign-in`, session);
+    expect(finished.statusCode, finished.body).toBe(200);
+    const back = await browser.request('GET', finished.json().url as string);
+    expect(back.statusCode).toBe(303);
+    return new URL(back.headers.location!);
+  }
+
+  async function pkceParameters(more: Record<string, string> = {}) {
+    const verifier = client.randomPKCECodeVerifier();
+    return {
+      redirect_uri: CALLBACK,
+      scope: 'openid',
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      ...more,
+    };
+  }
+
+  it('answers discovery at PUBLIC_URL with PUBLIC_URL as the issuer, whatever host was asked', async () => {
+    const response = await testApp.app.inject({
+      url: '/.well-known/openid-configuration',
+      headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' },
+    });
+    expect(response.json()).toMatchObject({
+      issuer: ISSUER,
+      jwks_uri: `${ISSUER}/oidc/jwks`,
+    });
+    expect(response.headers).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+    });
+    const metadata = config.serverMetadata();
+    expect(metadata.issuer).toBe(ISSUER);
+    expect(metadata.authorization_endpoint).toBe(`${ISSUER}/oidc/auth`);
+    expect(metadata.token_endpoint).toBe(`${ISSUER}/oidc/token`);
+    expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
+    expect(metadata.id_token_signing_alg_values_supported).toEqual(
+      expect.arrayContaining(['RS256', 'ES256']),
+    );
+  });
+
+  it('signs a portal user in to a site: code with PKCE, ID token, userinfo, rotating refresh tokens', async () => {
+    const user = await createUser(testApp, { avatarUrl: '/uploads/avatars/a.png' });
+    const session = await signInToPortal(testApp, user.userName);
+    const browser = new Browser(testApp.app);
+    const verifier = client.randomPKCECodeVerifier();
+    const nonce = client.randomNonce();
+    const state = client.randomState();
+    const callback = await authorize(browser, session, {
+      redirect_uri: CALLBACK,
+      scope: 'openid profile email offline_access',
+      prompt: 'consent',
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      nonce,
+      state,
+    });
+    expect(callback.origin + callback.pathname).toBe(CALLBACK);
+
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedNonce: nonce,
+      expectedState: state,
+      idTokenExpected: true,
+    });
+    const claims = tokens.claims()!;
+    expect(claims).toMatchObject({ iss: ISSUER, aud: 'hosting', sub: user.id, nonce });
+    expect(claims.amr).toEqual(['pwd']);
+    expect(claims.acr).toBe('urn:portal:acr:1fa');
+
+    const userInfo = await client.fetchUserInfo(config, tokens.access_token, user.id);
+    expect(userInfo).toEqual({
+      sub: user.id,
+      preferred_username: user.userName,
+      name: 'Иван Петров',
+      given_name: 'Иван',
+      family_name: 'Петров',
+      picture: `${ISSUER}/uploads/avatars/a.png`,
+      email: user.email,
+      email_verified: true,
+    });
+
+    // Rotation: each refresh answers a new refresh token; the used one, sent again, ends the grant.
+    const first = tokens.refresh_token!;
+    expect(first).toBeTruthy();
+    const refreshed = await client.refreshTokenGrant(config, first);
+    expect(refreshed.refresh_token).toBeTruthy();
+    expect(refreshed.refresh_token).not.toBe(first);
+    await expect(client.refreshTokenGrant(config, first)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    await expect(client.refreshTokenGrant(config, refreshed.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+
+    // The code was spent by the first exchange.
+    await expect(
+      client.authorizationCodeGrant(config, callback, {
+        pkceCodeVerifier: verifier,
+        expectedNonce: nonce,
+        expectedState: state,
+      }),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('signs the launcher in: a public native client, its loopback redirect on any port', async () => {
+    const launcher = await client.discovery(new URL(ISSUER), 'launcher', undefined, client.None(), {
+      execute: [client.allowInsecureRequests],
+      [client.customFetch]: injectFetch(testApp.app),
+    });
+    const user = await createUser(testApp);
+    const session = await signInToPortal(testApp, user.userName);
+    const verifier = client.randomPKCECodeVerifier();
+    const redirect = 'http://127.0.0.1:49152/callback';
+    const browser = new Browser(testApp.app);
+    const started = await browser.request(
+      'GET',
+      client.buildAuthorizationUrl(launcher, {
+        redirect_uri: redirect,
+        scope: 'openid offline_access',
+        prompt: 'consent',
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      }),
+    );
+    const uid = started.headers.location!.split('/').pop()!;
+    const finished = await browser.request('POST', `/oidc/interaction/${uid}/sign-in`, session);
+    const back = await browser.request('GET', finished.json().url as string);
+    const callback = new URL(back.headers.location!);
+    expect(callback.origin + callback.pathname).toBe(redirect);
+    const tokens = await client.authorizationCodeGrant(launcher, callback, {
+      pkceCodeVerifier: verifier,
+      idTokenExpected: true,
+    });
+    expect(tokens.claims()?.sub).toBe(user.id);
+    expect(tokens.refresh_token).toBeTruthy();
+    // Another loopback address is not the declared one.
+    const elsewhere = await browser.request(
+      'GET',
+      client.buildAuthorizationUrl(launcher, {
+        redirect_uri: 'http://localhost:49152/callback',
+        scope: 'openid',
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      }),
+    );
+    expect(elsewhere.json()).toMatchObject({ error: 'invalid_redirect_uri' });
+  });
+
+  it('refuses an account the portal refuses: blocked, unconfirmed, waiting for deletion', async () => {
+    const { app, database } = testApp;
+    const cases = [
+      { change: { blockedAt: new Date() }, status: 403, reason: 'account_blocked' },
+      { change: { confirmedAt: null }, status: 403, message: OIDC_MESSAGES.unconfirmed },
+    ];
+    for (const { change, status, ...answer } of cases) {
+      const user = await createUser(testApp);
+      const session = await signInToPortal(testApp, user.userName);
+      // Straight to the row: the support's block also ends the sessions, which would 401 first.
+      await database.db.update(users).set(change).where(eq(users.id, user.id));
+      const browser = new Browser(app);
+      const uid = await begin(browser, await pkceParameters());
+      const refused = await browser.request('POST', `/oidc/interaction/${uid}/sign-in`, session);
+      expect(refused.statusCode, refused.body).toBe(status);
+      expect(refused.json()).toMatchObject(answer);
+    }
+    // Scheduling ends every session and a sign-in cancels it: only a session made in between
+    // (a race) meets this refusal.
+    const user = await createUser(testApp);
+    await app.deps.accountDeletion.schedule(user.id, NO_CLIENT);
+    const { headers: session } = await signIn(testApp, user.id);
+    const browser = new Browser(app);
+    const uid = await begin(browser, await pkceParameters());
+    const refused = await browser.request('POST', `/oidc/interaction/${uid}/sign-in`, session);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ message: OIDC_MESSAGES.deletionScheduled });
+  });
+
+  it('asks for a fresh sign-in when the site says prompt=login or max_age, and takes one', async () => {
+    const { clock } = testApp;
+    // The provider keeps the real time: the portal's clock is set to it, give or take.
+    const setClock = (offsetMs: number) => clock.advance(Date.now() + offsetMs - +clock.now());
+    const user = await createUser(testApp);
+    setClock(-60_000);
+    const old = await signInToPortal(testApp, user.userName);
+    setClock(0);
+    for (const more of [{ prompt: 'login' }, { max_age: '30' }] as Record<string, string>[]) {
+      const browser = new Browser(testApp.app);
+      const uid = await begin(browser, await pkceParameters(more));
+      const refused = await browser.request('POST', `/oidc/interaction/${uid}/sign-in`, old);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toEqual({
+        message: OIDC_MESSAGES.signInAgain,
+        reason: 'sign_in_again',
+      });
+      // Signed in again, after the site asked: accepted.
+      setClock(2_000);
+      const fresh = await signInToPortal(testApp, user.userName);
+      const finished = await browser.request('POST', `/oidc/interaction/${uid}/sign-in`, fresh);
+      expect(finished.statusCode, finished.body).toBe(200);
+      setClock(0);
+    }
+  });
+});
+
+describe('the OpenID provider refuses', () => {
+  let testApp: TestApp;
+  let config: client.Configuration;
+  let browser: Browser;
+  const challenge = { code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM' };
+
+  beforeAll(async () => {
+    testApp = await createTestApp({ config: { OIDC_CLIENTS: clientsSetting(CLIENTS) } });
+    config = await client.discovery(new URL(ISSUER), 'hosting', SECRET, undefined, {
+      execute: [client.allowInsecureRequests],
+      [client.customFetch]: injectFetch(testApp.app),
+    });
+    browser = new Browser(testApp.app);
+  });
+
+  const start = (parameters: Record<string, string>) =>
+    browser.request(
+      'GET',
+      client.buildAuthorizationUrl(config, {
+        scope: 'openid',
+        redirect_uri: CALLBACK,
+        ...parameters,
+      }),
+    );
+  /** The error the site is sent back with. */
+  const errorAtSite = (location: string | undefined) => {
+    const url = new URL(location!);
+    expect(url.origin + url.pathname).toBe(CALLBACK);
+    return url.searchParams.get('error');
+  };
+
+  it('a redirect_uri the client did not declare, without sending the browser there', async () => {
+    const response = await start({
+      redirect_uri: 'https://evil.example/callback',
+      ...challenge,
+      code_challenge_method: 'S256',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.headers.location).toBeUndefined();
+    expect(response.json()).toMatchObject({ error: 'invalid_redirect_uri' });
+  });
+
+  it('an authorization without PKCE', async () => {
+    const response = await start({});
+    expect(response.statusCode).toBe(303);
+    expect(errorAtSite(response.headers.location)).toBe('invalid_request');
+  });
+
+  it('PKCE with the plain method', async () => {
+    const response = await start({
+      code_challenge: 'a'.repeat(43),
+      code_challenge_method: 'plain',
+    });
+    expect(response.statusCode).toBe(303);
+    expect(errorAtSite(response.headers.location)).toBe('invalid_request');
+  });
+
+  it('an interaction finished without its browser, or without a portal session', async () => {
+    const started = await start({ ...challenge, code_challenge_method: 'S256' });
+    const uid = started.headers.location!.split('/').pop()!;
+    const user = await createUser(testApp);
+    const session = await signInToPortal(testApp, user.userName);
+    // Another browser: no interaction cookie.
+    const stranger = await testApp.app.inject({
+      method: 'POST',
+      url: `/oidc/interaction/${uid}/sign-in`,
+      headers: session,
+    });
+    expect(stranger.statusCode).toBe(400);
+    expect(stranger.json()).toEqual({ message: OIDC_MESSAGES.interactionGone });
+    const unsigned = await browser.request('POST', `/oidc/interaction/${uid}/sign-in`);
+    expect(unsigned.statusCode).toBe(401);
+  });
+});
+
+it('stops the start on a client the library would refuse, one line each', async () => {
+  const database = await createTestDatabase();
+  const nativeOnly = { token_endpoint_auth_method: 'none', application_type: 'web' } as const;
+  const clients = [
+    { ...nativeOnly, client_id: 'ok', redirect_uris: [CALLBACK] },
+    { ...nativeOnly, client_id: 'scheme', redirect_uris: ['com.example.launcher:/callback'] },
+  ];
+  try {
+    const start = buildApp({
+      config: testConfig({ OIDC_CLIENTS: clientsSetting(clients) }),
+      database,
+      logStream: { write: () => {} },
+    });
+    const refusal = await start.then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(ConfigError);
+    expect((refusal as ConfigError).problems).toEqual([
+      expect.stringMatching(/^OIDC_CLIENTS\.1: .*redirect_uris/),
+    ]);
+  } finally {
+    await database.close();
+  }
+});

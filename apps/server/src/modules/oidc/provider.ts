@@ -1,0 +1,167 @@
+/**
+ * The portal's OpenID Provider: oidc-provider (OpenID Certified), configured here and nowhere
+ * else; the portal writes no protocol code of its own. Issuer = PUBLIC_URL; every endpoint of
+ * the library lives under `/oidc` (OIDC_PREFIX) so none meets the web app's pages (its `/auth`
+ * especially), and discovery answers at PUBLIC_URL/.well-known/openid-configuration.
+ */
+import Provider, { type Configuration, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Clock } from '../../adapters/clock.js';
+import { type Config, ConfigError, type OidcClientSetting } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import { deriveKey } from '../two-factor/index.js';
+import { findAccount } from './accounts.js';
+import { OidcModelStore } from './adapter.js';
+
+export const OIDC_PREFIX = '/oidc';
+const DAY_S = 24 * 60 * 60;
+/** Where the library sends the browser to sign in; modules/oidc/routes.ts forwards it to /auth. */
+export const INTERACTION_PATH = `${OIDC_PREFIX}/interaction`;
+
+/** How the person proved themselves, as the ID token's `acr`: one factor or two. */
+export const ACR = { oneFactor: 'urn:portal:acr:1fa', twoFactors: 'urn:portal:acr:2fa' } as const;
+
+export interface OidcProviderDeps {
+  config: Pick<Config, 'PUBLIC_URL' | 'SECRET_KEY' | 'OIDC_CLIENTS'>;
+  db: Db;
+  clock: Clock;
+  signingKeys: JWK[];
+}
+
+export function createOidcProvider(deps: OidcProviderDeps): Provider {
+  const { config, db, clock } = deps;
+  const configuration: Configuration = {
+    adapter: (kind: string) => new OidcModelStore({ db, clock, kind }),
+    clients: config.OIDC_CLIENTS.map(clientMetadata),
+    jwks: { keys: deps.signingKeys },
+    // Signed with keys derived from SECRET_KEY, so every process reads the others' cookies.
+    cookies: {
+      keys: [deriveKey(config.SECRET_KEY, 'oidc-cookies:v1').toString('base64url')],
+      long: { secure: isHttps(config.PUBLIC_URL) },
+      short: { secure: isHttps(config.PUBLIC_URL) },
+    },
+    findAccount: (_ctx, sub) => findAccount({ db, publicUrl: config.PUBLIC_URL }, sub),
+    claims: {
+      sid: null,
+      iss: null,
+      // Every ID token says how and when the person signed in, not only when a client asks.
+      openid: ['sub', 'acr', 'amr', 'auth_time'],
+      profile: ['preferred_username', 'name', 'given_name', 'family_name', 'picture'],
+      email: ['email', 'email_verified'],
+    },
+    acrValues: [ACR.oneFactor, ACR.twoFactors],
+    interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}` },
+    routes: {
+      authorization: `${OIDC_PREFIX}/auth`,
+      code_verification: `${OIDC_PREFIX}/device`,
+      device_authorization: `${OIDC_PREFIX}/device/auth`,
+      end_session: `${OIDC_PREFIX}/session/end`,
+      introspection: `${OIDC_PREFIX}/token/introspection`,
+      jwks: `${OIDC_PREFIX}/jwks`,
+      revocation: `${OIDC_PREFIX}/token/revocation`,
+      token: `${OIDC_PREFIX}/token`,
+      userinfo: `${OIDC_PREFIX}/me`,
+      // Not enabled, but every route needs a place.
+      backchannel_authentication: `${OIDC_PREFIX}/backchannel`,
+      challenge: `${OIDC_PREFIX}/challenge`,
+      pushed_authorization_request: `${OIDC_PREFIX}/request`,
+      registration: `${OIDC_PREFIX}/reg`,
+    },
+    features: {
+      devInteractions: { enabled: false },
+      introspection: { enabled: true },
+      revocation: { enabled: true },
+      rpInitiatedLogout: { enabled: true },
+    },
+    // Seconds. Access tokens are short: a site learns of a sign-out at its next refresh. A
+    // refresh token, its grant and the provider's session live as long as a remembered portal
+    // session (modules/auth/sessions.ts); an interaction as long as a sign-in with its codes may take.
+    ttl: {
+      AccessToken: 10 * 60,
+      AuthorizationCode: 60,
+      DeviceCode: 10 * 60,
+      IdToken: 60 * 60,
+      Interaction: 60 * 60,
+      RefreshToken: 30 * DAY_S,
+      Grant: 30 * DAY_S,
+      Session: 30 * DAY_S,
+    },
+    // Every client is the brand's own: PKCE (S256, the only method the library knows) always.
+    pkce: { required: () => true },
+    // First-party: what a client asks for is granted, with no consent screen.
+    loadExistingGrant: grantRequestedScopes,
+    // A refresh token is used once; the library revokes the grant when a used one comes back.
+    rotateRefreshToken: () => true,
+    renderError: (ctx, out) => {
+      ctx.type = 'application/json; charset=utf-8';
+      ctx.body = out;
+    },
+  };
+  const provider = new Provider(config.PUBLIC_URL, configuration);
+  // The portal decides who the client is (TRUSTED_PROXIES) and which address it was reached at
+  // (PUBLIC_URL); routes.ts hands both over in X-Forwarded-* headers it writes itself.
+  provider.proxy = true;
+  return provider;
+}
+
+/**
+ * Stops the start on a client the library would refuse at its first request (a web client's
+ * custom-scheme redirect, say): one line per client, in the words of the setting.
+ */
+export async function assertClientsAccepted(
+  provider: Provider,
+  clients: readonly OidcClientSetting[],
+): Promise<void> {
+  const problems: string[] = [];
+  for (const [index, client] of clients.entries()) {
+    try {
+      await provider.Client.find(client.client_id);
+    } catch (error) {
+      const { error_description, message } = error as {
+        error_description?: string;
+        message: string;
+      };
+      problems.push(`OIDC_CLIENTS.${index}: ${error_description ?? message}`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+}
+
+/** The client as the library takes it: the setting's metadata, nothing added. */
+function clientMetadata(client: OidcClientSetting) {
+  const { grant_types, backchannel_logout_uri, client_secret, client_name, ...rest } = client;
+  return {
+    ...rest,
+    grant_types,
+    // The device grant answers no redirect: no authorization response type then.
+    response_types: grant_types.includes('authorization_code') ? (['code'] as const) : [],
+    ...(client_secret ? { client_secret } : {}),
+    ...(client_name ? { client_name } : {}),
+    ...(backchannel_logout_uri ? { backchannel_logout_uri } : {}),
+  };
+}
+
+/**
+ * The brand's clients are first-party: the grant gives them the scopes and claims they asked
+ * for, so the library asks no consent. A grant left from another account is not reused.
+ */
+async function grantRequestedScopes(ctx: KoaContextWithOIDC) {
+  const { oidc } = ctx;
+  const accountId = oidc.session!.accountId!;
+  const clientId = oidc.client!.clientId;
+  const grantId = oidc.result?.consent?.grantId ?? oidc.session!.grantIdFor(clientId);
+  const found = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
+  const grant =
+    found?.accountId === accountId ? found : new oidc.provider.Grant({ clientId, accountId });
+  const requested = oidc as unknown as {
+    requestParamOIDCScopes: Set<string>;
+    requestParamClaims: Set<string>;
+  };
+  grant.addOIDCScope([...requested.requestParamOIDCScopes].join(' '));
+  if (requested.requestParamClaims.size > 0) grant.addOIDCClaims([...requested.requestParamClaims]);
+  await grant.save();
+  return grant;
+}
+
+function isHttps(url: string): boolean {
+  return new URL(url).protocol === 'https:';
+}

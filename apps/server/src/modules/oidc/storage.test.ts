@@ -1,0 +1,113 @@
+// The provider's storage (adapter.ts) and signing keys (signing-keys.ts) on the portal's database:
+// PGlite by default, PostgreSQL with TEST_DATABASE_URL.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../../test/support/test-database.js';
+import { ManualClock } from '../../adapters/clock.js';
+import type { Database } from '../../db/database.js';
+import { OidcModelStore } from './adapter.js';
+import { oidcData } from './data-owner.js';
+import { oidcSigningKeys } from './schema.js';
+import { SigningKeys } from './signing-keys.js';
+
+const SECRET_KEY = 'oidc-test-secret-key-0123456789-abcdef';
+let database: Database;
+const clock = new ManualClock();
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.close());
+
+const store = (kind: string) => new OidcModelStore({ db: database.db, clock, kind });
+
+describe('the provider’s storage', () => {
+  it('keeps each model by kind and id, finds it by user code and uid, and replaces it on upsert', async () => {
+    const codes = store('DeviceCode');
+    await codes.upsert('dc-1', { grantId: 'g-1', userCode: 'ABCD-EFGH', uid: 'u-1', exp: 1 }, 600);
+    expect(await codes.find('dc-1')).toEqual({
+      grantId: 'g-1',
+      userCode: 'ABCD-EFGH',
+      uid: 'u-1',
+      exp: 1,
+    });
+    expect(await codes.findByUserCode('ABCD-EFGH')).toMatchObject({ grantId: 'g-1' });
+    expect(await codes.findByUid('u-1')).toMatchObject({ grantId: 'g-1' });
+    // The same id is another model under another kind.
+    expect(await store('Session').find('dc-1')).toBeUndefined();
+    await codes.upsert('dc-1', { grantId: 'g-1', userCode: 'ABCD-EFGH', uid: 'u-1', exp: 2 }, 600);
+    expect(await codes.find('dc-1')).toMatchObject({ exp: 2 });
+    await codes.destroy('dc-1');
+    expect(await codes.find('dc-1')).toBeUndefined();
+  });
+
+  it('answers a consumed model with the moment it was consumed', async () => {
+    const codes = store('AuthorizationCode');
+    await codes.upsert('ac-1', { grantId: 'g-2' }, 60);
+    expect((await codes.find('ac-1'))?.consumed).toBeUndefined();
+    await codes.consume('ac-1');
+    expect((await codes.find('ac-1'))?.consumed).toBe(Math.floor(clock.now().getTime() / 1000));
+  });
+
+  it('revokes a grant: every model of it, of every kind, and nothing else', async () => {
+    await store('AccessToken').upsert('at-1', { grantId: 'g-3' }, 600);
+    await store('RefreshToken').upsert('rt-1', { grantId: 'g-3' }, 600);
+    await store('RefreshToken').upsert('rt-2', { grantId: 'g-4' }, 600);
+    await store('RefreshToken').revokeByGrantId('g-3');
+    expect(await store('AccessToken').find('at-1')).toBeUndefined();
+    expect(await store('RefreshToken').find('rt-1')).toBeUndefined();
+    expect(await store('RefreshToken').find('rt-2')).toBeDefined();
+  });
+
+  it('is purged of what expired a day ago, and erased with the account it names', async () => {
+    const tokens = store('AccessToken');
+    await tokens.upsert('old', { accountId: 'someone' }, 60);
+    await tokens.upsert('new', { accountId: 'someone-else' }, 60);
+    clock.advance(24 * 60 * 60_000 + 5 * 60_000);
+    await tokens.upsert('new', { accountId: 'someone-else' }, 60);
+    const purged = await oidcData.purge!(database.db, clock.now());
+    expect(purged.oidc_models).toBeGreaterThanOrEqual(1);
+    expect(await tokens.find('old')).toBeUndefined();
+    expect(await tokens.find('new')).toBeDefined();
+    await database.db.transaction((tx) =>
+      oidcData.erase!(tx, { userId: 'someone-else', emailKey: '', afterCommit: () => {} }),
+    );
+    expect(await tokens.find('new')).toBeUndefined();
+  });
+});
+
+describe('the signing keys', () => {
+  it('are made on the first start, kept sealed, and the same at the next start', async () => {
+    const first = await new SigningKeys({ db: database.db, clock, secretKey: SECRET_KEY }).load();
+    expect(first.map((key) => key.alg).sort()).toEqual(['ES256', 'RS256']);
+    const second = await new SigningKeys({ db: database.db, clock, secretKey: SECRET_KEY }).load();
+    expect(second).toEqual(first);
+
+    // Nothing of a private key in the database: neither its parts nor the JWK's shape.
+    const rows = await database.db.select().from(oidcSigningKeys);
+    expect(rows).toHaveLength(2);
+    const stored = JSON.stringify(rows);
+    for (const key of first) {
+      expect(stored).not.toContain(key.d);
+      expect(stored).not.toContain(key.x ?? key.n);
+    }
+    expect(stored).not.toMatch(/"d"|PRIVATE KEY/);
+  });
+
+  it('are made once when two processes start together', async () => {
+    await database.db.execute(sql`DELETE FROM oidc_signing_keys`);
+    const starts = [1, 2, 3].map(() =>
+      new SigningKeys({ db: database.db, clock, secretKey: SECRET_KEY }).load(),
+    );
+    const [one, two, three] = await Promise.all(starts);
+    expect(two).toEqual(one);
+    expect(three).toEqual(one);
+    expect(await database.db.select().from(oidcSigningKeys)).toHaveLength(2);
+  });
+
+  it('stop the start under another SECRET_KEY, naming the key', async () => {
+    await expect(
+      new SigningKeys({ db: database.db, clock, secretKey: `${SECRET_KEY}-other` }).load(),
+    ).rejects.toThrow(/не открывается этим SECRET_KEY/);
+  });
+});
