@@ -31,7 +31,7 @@ export const securityPlugin = fp(
     const links = new NotMeLinks(config.SECRET_KEY, config.PUBLIC_URL);
     app.deps.notMeLinks = links;
     // A reset issues the grant that the `logout-all` right after it redeems.
-    const grants = new ResetLogoutGrants(db, clock, config.SECRET_KEY);
+    const grants = new ResetLogoutGrants({ db, clock, secretKey: config.SECRET_KEY });
     const passwordResets = new PasswordResetService({
       config,
       db,

@@ -34,9 +34,9 @@ export const telegramPlugin = fp(
       : null;
     let runner: BotRunner | null = null;
     if (bot) {
-      const notices = new SignInNotices(db, bot.api, notMeLinks, log);
+      const notices = new SignInNotices({ db, api: bot.api, notMeLinks, log });
       sessions.onCreated(notices.onSessionCreated);
-      const botRunner = new BotRunner(bot, config, log);
+      const botRunner = new BotRunner({ bot, config, log });
       runner = botRunner;
       app.addHook('onReady', async () => botRunner.start());
       app.addHook('onClose', async () => {
