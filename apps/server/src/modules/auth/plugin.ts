@@ -74,7 +74,7 @@ export const authPlugin = fp<IdentityOptions>(
     );
     const rateLimiter = options.rateLimiter ?? new RateLimiter(redis, clock);
     const codes = new OneTimeCodes({ db, clock, secretKey: config.SECRET_KEY });
-    const loginThrottle = new LoginThrottle(db, clock);
+    const loginThrottle = new LoginThrottle({ db, clock });
     const signInPolicy = new SignInPolicy({
       db,
       sessions,
