@@ -72,7 +72,7 @@ export const authPlugin = fp<IdentityOptions>(
       app.log.child({ module: 'mail' }),
       { firstRetryMs: config.MAIL_FIRST_RETRY_SECONDS * 1000 },
     );
-    const rateLimiter = options.rateLimiter ?? new RateLimiter(redis, clock);
+    const rateLimiter = options.rateLimiter ?? new RateLimiter(redis);
     const codes = new OneTimeCodes({ db, clock, secretKey: config.SECRET_KEY });
     const loginThrottle = new LoginThrottle({ db, clock });
     const signInPolicy = new SignInPolicy({
