@@ -61,7 +61,7 @@ interface SeededUser {
 
 /** Users with live sessions, written before the portal starts. */
 async function seedUsers(database: Database, count: number): Promise<SeededUser[]> {
-  const sessions = new SessionStore(database.db, systemClock);
+  const sessions = new SessionStore({ db: database.db, clock: systemClock });
   const passwordHash = await hashPassword(PASSWORD);
   const seeded: SeededUser[] = [];
   for (let index = 0; index < count; index++) {

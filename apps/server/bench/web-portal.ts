@@ -33,7 +33,7 @@ async function seedSession(dataDir: string) {
         confirmedAt: new Date(),
       })
       .returning();
-    const sessions = new SessionStore(database.db, systemClock);
+    const sessions = new SessionStore({ db: database.db, clock: systemClock });
     const { token } = await sessions.create({
       userId: user!.id,
       userAgent: 'bench',

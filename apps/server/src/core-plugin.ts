@@ -67,14 +67,14 @@ export const corePlugin = fp<CoreOptions>(
         })
       : null;
     app.addHook('onClose', () => redis?.close());
-    const sessions = new SessionStore(
-      database.db,
+    const sessions = new SessionStore({
+      db: database.db,
       clock,
-      redis ? new RedisRevocationMarks(redis) : undefined,
-      userReads,
-      config.SESSION_CACHE_SIZE,
-      config.SUPPORT_URL,
-    );
+      marks: redis ? new RedisRevocationMarks(redis) : undefined,
+      reads: userReads,
+      cacheSize: config.SESSION_CACHE_SIZE,
+      supportUrl: config.SUPPORT_URL,
+    });
     const dataOwners = new DataOwners();
     // First of all: the outbox's erasure finds letters by the addresses the account's codes
     // carried, so it runs before auth deletes the codes (db/data-owners.ts).

@@ -57,9 +57,6 @@ async function main() {
     if (error instanceof ConfigError) return fail(error.message);
     throw error;
   }
-  app.addHook('onClose', async () => {
-    await database.close();
-  });
 
   // A reader of our output that has gone away must not turn logging into a crash or a hang.
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
@@ -72,10 +69,15 @@ async function main() {
     // cannot hold the process past the grace period.
     setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
     app.log.info({ signal }, 'shutting down');
-    app.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    // The database closes after the app, not in an onClose hook: Fastify runs those last-added
+    // first, and the modules' own (the bot, the notices, the mail sender) still use it as they stop.
+    app
+      .close()
+      .then(() => database.close())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DateMovingClock } from '../../test/support/date-clock.js';
 import { REDIS_URL } from '../../test/support/services.js';
 import { waitFor } from '../../test/support/wait-for.js';
 import { AppError } from '../http/app-error.js';
-import { ManualClock } from './clock.js';
 import { enforceLimit, limitFailures, RateLimiter } from './rate-limit.js';
 import { RedisConnection } from './redis.js';
 
@@ -140,10 +140,13 @@ function contract(
   });
 }
 
+/** The memory's windows keep `Date`'s time: the clock moves it too. */
+const memoryClock = new DateMovingClock();
+
 contract('without Redis', async () => {
-  const clock = new ManualClock();
+  const clock = memoryClock;
   return {
-    limiter: new RateLimiter(null, clock),
+    limiter: new RateLimiter(null),
     windowEnds: async (_key, windowMs) => clock.advance(windowMs),
     timePasses: async (ms) => clock.advance(ms),
   };
@@ -170,7 +173,7 @@ describe.runIf(hasRedis)('with Redis', () => {
   contract('in Redis', async () => {
     const prefix = `portal-test:${randomBytes(4).toString('hex')}`;
     return {
-      limiter: new RateLimiter(redis, new ManualClock(), prefix),
+      limiter: new RateLimiter(redis, prefix),
       // Redis ends a window by its own clock: the key is gone then.
       windowEnds: async (key) => {
         await waitFor(
@@ -184,7 +187,7 @@ describe.runIf(hasRedis)('with Redis', () => {
 
   it('keeps its counts under portal:rate:<key>', async () => {
     const key = `test:${randomBytes(6).toString('hex')}`;
-    const limiter = new RateLimiter(redis, new ManualClock());
+    const limiter = new RateLimiter(redis);
     await limiter.hit(key, MINUTE);
     await limiter.hit(key, MINUTE);
     expect(await redis.run((client) => client.get(`portal:rate:${key}`))).toBe('2');
@@ -195,8 +198,8 @@ describe.runIf(hasRedis)('with Redis', () => {
   it('shares counters between processes (two connections)', async () => {
     const prefix = `portal-test:${randomBytes(4).toString('hex')}`;
     const other = await connectedRedis();
-    const one = new RateLimiter(redis, new ManualClock(), prefix);
-    const two = new RateLimiter(other, new ManualClock(), prefix);
+    const one = new RateLimiter(redis, prefix);
+    const two = new RateLimiter(other, prefix);
     await one.hit('shared', MINUTE);
     expect((await two.hit('shared', MINUTE)).count).toBe(2);
     await other.close();
@@ -206,7 +209,7 @@ describe.runIf(hasRedis)('with Redis', () => {
 describe('with Redis unreachable', () => {
   it('counts in memory meanwhile, at once, with the same rules', async () => {
     const redis = new RedisConnection('redis://127.0.0.1:1');
-    const limiter = new RateLimiter(redis, new ManualClock());
+    const limiter = new RateLimiter(redis);
     const startedAt = performance.now();
     expect(await limiter.hit('k', MINUTE)).toEqual({ count: 1, resetInMs: 60_000 });
     expect((await limiter.hit('k', MINUTE)).count).toBe(2);
@@ -222,6 +225,6 @@ describe('with Redis unreachable', () => {
 });
 
 it('refuses a window that is not whole seconds (Redis expires keys by the second)', async () => {
-  const limiter = new RateLimiter(null, new ManualClock());
+  const limiter = new RateLimiter(null);
   await expect(limiter.hit('k', { limit: 1, windowMs: 300 })).rejects.toThrow(/whole seconds/);
 });

@@ -27,6 +27,10 @@
  * were, and a refund that lands on the other side than its hit takes one back there, or nothing.
  * Without Redis the counts are this process's alone, as the README promises for an unset
  * REDIS_URL.
+ *
+ * Windows keep the wall clock's time (`Date`; the library takes no clock) in memory, and Redis's
+ * own time there: tests that move the app's clock past a window move `Date` with it
+ * (test/support/date-clock.ts).
  */
 import { TOO_MANY_ATTEMPTS } from '@portal/contracts/messages';
 import {
@@ -36,7 +40,6 @@ import {
   RateLimiterRes,
 } from 'rate-limiter-flexible';
 import { AppError } from '../http/app-error.js';
-import type { Clock } from './clock.js';
 import type { RedisConnection } from './redis.js';
 
 export interface RateCount {
@@ -54,25 +57,15 @@ export interface LimitRule {
 /** Keys in Redis are `portal:rate:<key>`, as they always were. */
 const KEY_PREFIX = 'portal:rate';
 
-/**
- * How far the app clock must have moved ahead of the wall clock before memory follows it: far
- * above the millisecond between two readings of the same clock.
- */
-const CLOCK_JUMP_MS = 100;
-
 export class RateLimiter {
   /** One library limiter per rule: a limiter has one number of points and one duration. */
   private readonly limiters = new Map<string, RateLimiterAbstract>();
   private readonly memories: RateLimiterMemory[] = [];
-  private clockAheadMs: number;
 
   constructor(
     private readonly redis: RedisConnection | null,
-    private readonly clock: Clock,
     private readonly keyPrefix = KEY_PREFIX,
-  ) {
-    this.clockAheadMs = this.clock.now().getTime() - Date.now();
-  }
+  ) {}
 
   /** Counts one hit under `rule`, over the limit or not, and answers the count in the window. */
   async hit(key: string, rule: LimitRule): Promise<RateCount> {
@@ -102,7 +95,6 @@ export class RateLimiter {
   }
 
   private limiterFor(rule: LimitRule): RateLimiterAbstract {
-    this.followClock();
     const name = `${rule.limit}/${rule.windowMs}`;
     let limiter = this.limiters.get(name);
     if (!limiter) {
@@ -126,36 +118,6 @@ export class RateLimiter {
       storeClient: this.redis.asClient(),
       insuranceLimiter: memory,
     });
-  }
-
-  /**
-   * The library's memory keeps time by the wall clock and takes no clock; the app's clock may be
-   * moved ahead of it (`ManualClock` in tests: "15 minutes later"). Memory follows: by as much as
-   * the app clock moved ahead, every window in memory is brought nearer its end (the library's
-   * own dump and restore; what has ended is gone). With the system clock the two never part, and
-   * this does nothing. Redis's windows keep Redis's time, as they always did.
-   */
-  private followClock() {
-    const aheadMs = this.clock.now().getTime() - Date.now();
-    const movedMs = aheadMs - this.clockAheadMs;
-    if (movedMs < CLOCK_JUMP_MS) {
-      // A clock that stands still falls behind the wall clock, which ages the windows meanwhile:
-      // a later jump counts from here, not from before.
-      this.clockAheadMs = Math.min(this.clockAheadMs, aheadMs);
-      return;
-    }
-    this.clockAheadMs = aheadMs;
-    for (const memory of this.memories) {
-      const { storage } = memory.dump();
-      for (const { key } of storage) void memory.delete(key);
-      memory.restore({
-        version: 1,
-        storage: storage.map((record) => ({
-          ...record,
-          expiresAt: record.expiresAt === null ? null : record.expiresAt - movedMs,
-        })),
-      });
-    }
   }
 }
 

@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTemporaryRedis, type TemporaryRedis } from '../../test/support/temporary-redis.js';
 import { waitFor } from '../../test/support/wait-for.js';
-import { ManualClock } from './clock.js';
 import { RateLimiter } from './rate-limit.js';
 import { RedisConnection, RedisDownError } from './redis.js';
 import { RedisRevocationMarks } from './revocation-marks.js';
@@ -109,7 +108,7 @@ describe.each(outages)('Redis $kind', ({ breakIt, mendIt }) => {
   it('counts limits in memory meanwhile, and in Redis again afterwards', async () => {
     const redis = await connected();
     const prefix = `test:rate:${Math.random()}`;
-    const limiter = new RateLimiter(redis, new ManualClock(), prefix);
+    const limiter = new RateLimiter(redis, prefix);
     const rule = { limit: 100, windowMs: 60_000 };
     try {
       expect((await limiter.hit('k', rule)).count).toBe(1);

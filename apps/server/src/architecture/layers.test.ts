@@ -24,6 +24,7 @@ import {
   staleAllowances,
 } from './layers.js';
 import {
+  constructorBreaches,
   containerParameters,
   MAX_BRANCHES,
   MAX_HANDLER_LINES,
@@ -143,6 +144,10 @@ describe("the modules' services and routes", () => {
     expect(containerParameters(texts)).toEqual([]);
   });
 
+  it('build every exported class of a module from one deps object', () => {
+    expect(constructorBreaches(texts)).toEqual([]);
+  });
+
   it(`keep every route handler within ${MAX_BRANCHES} branches and ${MAX_HANDLER_LINES} lines`, () => {
     const handlers = routeHandlers(texts);
     expect(handlers.length).toBeGreaterThan(60);
@@ -202,6 +207,37 @@ describe("the modules' services and routes", () => {
       "modules/a/routes.ts:4 PUT '/cases': 3 branches, 1 lines",
       "modules/a/routes.ts:25 DELETE '/longer': 0 branches, 21 lines",
       'modules/a/routes.ts:46 ROUTE: 3 branches, 1 lines',
+    ]);
+  });
+
+  it('notices a constructor that takes anything but (deps: XDeps)', () => {
+    const planted = new Map([
+      [
+        'modules/a/services.ts',
+        [
+          'export class Positional { constructor(private readonly db: Db, clock: Clock) {} }',
+          'export class Named { constructor(private readonly deps: NamedDeps) {} }',
+          'export class OtherName { constructor(private readonly options: OtherNameDeps) {} }',
+          'export class Inline { constructor(private readonly deps: { db: Db }) {} }',
+          "export class Picked { constructor(private readonly deps: Pick<AppDeps, 'db'>) {} }",
+          'export class NotDeps { constructor(private readonly deps: Settings) {} }',
+          'export class Optional { constructor(private readonly deps?: OptionalDeps) {} }',
+          'export class Empty { constructor() {} }',
+          'export class NoConstructor { run() {} }',
+          'export class Refused extends AppError { constructor(text: string) { super(text); } }',
+          'class Private { constructor(db: Db) {} }',
+        ].join('\n'),
+      ],
+      ['modules/a/services.test.ts', 'export class Stub { constructor(db: Db) {} }'],
+      ['adapters/mail.ts', 'export class Outbox { constructor(db: Db) {} }'],
+    ]);
+    expect(constructorBreaches(planted)).toEqual([
+      'modules/a/services.ts:1 Positional(private readonly db: Db, clock: Clock)',
+      'modules/a/services.ts:3 OtherName(private readonly options: OtherNameDeps)',
+      'modules/a/services.ts:4 Inline(private readonly deps: { db: Db })',
+      "modules/a/services.ts:5 Picked(private readonly deps: Pick<AppDeps, 'db'>)",
+      'modules/a/services.ts:6 NotDeps(private readonly deps: Settings)',
+      'modules/a/services.ts:7 Optional(private readonly deps?: OptionalDeps)',
     ]);
   });
 });

@@ -10,8 +10,16 @@
  *   MAX_BRANCHES branches and at most MAX_HANDLER_LINES lines. A branch is an `if`, a `?:`, a
  *   `case` (not `default`), or a `&&` / `||` operator, anywhere in the handler's text; `??` and
  *   `?.` give a default, not a second path, and are not counted.
+ * - Every exported class declared in a file under modules/ whose constructor has parameters
+ *   takes exactly one: `deps`, typed by a named type whose name ends in `Deps`
+ *   (`constructor(private readonly deps: TopUpsDeps)`); not optional, without a default, not a
+ *   rest parameter, not an inline `{ … }` nor a `Pick<…>`. A constructor without parameters
+ *   passes. A class that extends another (an `AppError` or `Error` subclass) is not held to it:
+ *   its constructor passes on what its base's takes. A class declared without `export` is the
+ *   file's own detail and is not held to it either.
  */
 import ts from 'typescript';
+import { isTestCode } from './source-imports.js';
 
 export const MAX_BRANCHES = 2;
 export const MAX_HANDLER_LINES = 20;
@@ -143,4 +151,54 @@ export function oversizedHandlers(handlers: readonly HandlerSize[]): string[] {
       (each) =>
         `${each.file}:${each.line} ${each.route}: ${each.branches} branches, ${each.lines} lines`,
     );
+}
+
+/** The name of a service's one parameter's type: `TopUpsDeps`. */
+const DEPS_TYPE = /^[A-Z]\w*Deps$/;
+
+const isExported = (node: ts.ClassDeclaration) =>
+  node.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword) ?? false;
+
+/** Whether the constructor is `(deps: XDeps)`: one plain parameter, named and typed so. */
+function takesDeps(ctor: ts.ConstructorDeclaration, source: ts.SourceFile): boolean {
+  if (ctor.parameters.length !== 1) return false;
+  const only = ctor.parameters[0]!;
+  return (
+    ts.isIdentifier(only.name) &&
+    only.name.text === 'deps' &&
+    only.questionToken === undefined &&
+    only.initializer === undefined &&
+    only.dotDotDotToken === undefined &&
+    only.type !== undefined &&
+    ts.isTypeReferenceNode(only.type) &&
+    DEPS_TYPE.test(only.type.typeName.getText(source))
+  );
+}
+
+/**
+ * `<file>:<line> <Class>(<parameters>)` for each exported class of a module (a class of its own,
+ * not a subclass) whose constructor takes anything but `(deps: XDeps)` or nothing.
+ */
+export function constructorBreaches(texts: ReadonlyMap<string, string>): string[] {
+  const found: string[] = [];
+  for (const [file, text] of texts) {
+    if (!file.startsWith('modules/') || isTestCode(file)) continue;
+    const source = parse(file, text);
+    for (const statement of source.statements) {
+      if (!ts.isClassDeclaration(statement) || !isExported(statement)) continue;
+      // A subclass passes its base's arguments on (an AppError's code and message).
+      if (statement.heritageClauses?.some((c) => c.token === ts.SyntaxKind.ExtendsKeyword)) {
+        continue;
+      }
+      const ctor = statement.members.find(ts.isConstructorDeclaration);
+      if (!ctor || ctor.parameters.length === 0) continue;
+      if (takesDeps(ctor, source)) continue;
+      const parameters = ctor.parameters
+        .map((parameter) => parameter.getText(source).replace(/\s+/g, ' '))
+        .join(', ');
+      const line = lineOf(source, ctor.getStart(source));
+      found.push(`${file}:${line} ${statement.name?.text ?? 'default'}(${parameters})`);
+    }
+  }
+  return found;
 }

@@ -50,6 +50,11 @@ export interface FakeTelegramApi {
   ): Promise<Record<string, unknown>>;
   /** Calls of one method so far. */
   callsOf(method: string): Record<string, unknown>[];
+  /**
+   * Calls of `method` from now on are recorded at once but answered only after `release()`: a
+   * request the bot has under way, for tests of what waits for it.
+   */
+  hold(method: string): { release(): void };
   close(): Promise<void>;
 }
 
@@ -67,6 +72,7 @@ export async function startFakeTelegramApi(
   let pollWaiters: (() => void)[] = [];
   let callWaiters: (() => void)[] = [];
   let closed = false;
+  const held = new Map<string, Promise<void>>();
 
   const wakePollers = () => {
     const waiting = pollWaiters;
@@ -168,6 +174,7 @@ export async function startFakeTelegramApi(
     const payload = await readPayload(request, new URL(request.url ?? '/', 'http://x'));
     calls.push({ method: method!, payload });
     wakeCallWaiters();
+    await held.get(method!);
     const implementation = methods[method!];
     if (!implementation) return answer(200, { ok: true, result: true });
     try {
@@ -223,6 +230,21 @@ export async function startFakeTelegramApi(
     },
     callsOf(method) {
       return calls.filter((call) => call.method === method).map((call) => call.payload);
+    },
+    hold(method) {
+      let release = () => {};
+      held.set(
+        method,
+        new Promise<void>((resolve) => {
+          release = resolve;
+        }),
+      );
+      return {
+        release() {
+          held.delete(method);
+          release();
+        },
+      };
     },
     async waitForCall(method, matches = () => true, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;

@@ -100,7 +100,7 @@ export class AuthService {
   private readonly loginGuard: LoginGuard;
 
   constructor(private readonly deps: AuthServiceDeps) {
-    this.loginGuard = new LoginGuard(deps.loginThrottle, deps.rateLimiter);
+    this.loginGuard = new LoginGuard(deps);
     void dummyPasswordHash();
   }
 

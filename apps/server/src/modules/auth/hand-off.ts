@@ -37,18 +37,20 @@ function normalizeOrigins(origins: readonly string[]): Set<string> {
   return result;
 }
 
+export interface HandOffServiceDeps {
+  db: Db;
+  clock: Clock;
+  sessions: SessionStore;
+  signInPolicy: SignInPolicy;
+  config: Config;
+  securityLog: SecurityLog;
+}
+
 export class HandOffService {
   private readonly allowed: Set<string>;
 
-  constructor(
-    private readonly db: Db,
-    private readonly clock: Clock,
-    private readonly sessions: SessionStore,
-    private readonly signInPolicy: SignInPolicy,
-    private readonly config: Config,
-    private readonly securityLog: SecurityLog,
-  ) {
-    this.allowed = normalizeOrigins(config.SSO_ALLOWED_ORIGINS);
+  constructor(private readonly deps: HandOffServiceDeps) {
+    this.allowed = normalizeOrigins(deps.config.SSO_ALLOWED_ORIGINS);
   }
 
   isAllowed(link: string): boolean {
@@ -72,8 +74,8 @@ export class HandOffService {
     }
     if (!this.isAllowed(link)) throw invalidInput(LINK_NOT_ALLOWED, { link: [LINK_NOT_ALLOWED] });
     const code = generateToken();
-    const now = this.clock.now();
-    await this.db.transaction(async (tx) => {
+    const now = this.deps.clock.now();
+    await this.deps.db.transaction(async (tx) => {
       await tx.insert(handOffCodes).values({
         codeHash: hashToken(code),
         userId,
@@ -83,8 +85,8 @@ export class HandOffService {
       });
       // Logged when the portal's user leaves for the site, from their own browser: the
       // redemption comes from the sibling's server, whose address says nothing to the owner.
-      await this.securityLog.record(tx, userId, 'hand_off', client, {
-        site: siteName(this.config, url.origin),
+      await this.deps.securityLog.record(tx, userId, 'hand_off', client, {
+        site: siteName(this.deps.config, url.origin),
       });
     });
     url.searchParams.set('token', code);
@@ -107,7 +109,7 @@ export class HandOffService {
     log: { warn(obj: object, message: string): void },
   ): Promise<{ userId: string; token?: string }> {
     if (token.length > 200) throw unauthorized(TOKEN_INVALID);
-    const session = await this.sessions.authenticate(token);
+    const session = await this.deps.sessions.authenticate(token);
     if (session) return { userId: session.userId };
     // Without a key the caller cannot tell a hand-off code from any other wrong token.
     if (!siblingByKey) throw unauthorized(TOKEN_INVALID);
@@ -131,8 +133,8 @@ export class HandOffService {
     client: { userAgent?: string; ipAddress?: string },
   ): Promise<HandOffRedemption> {
     const codeHash = hashToken(code);
-    const now = this.clock.now();
-    const redeemed = await this.db.transaction(async (tx) => {
+    const now = this.deps.clock.now();
+    const redeemed = await this.deps.db.transaction(async (tx) => {
       // Of two redemptions racing, the second waits on this row and then finds it redeemed.
       const [row] = await tx
         .update(handOffCodes)
@@ -147,7 +149,7 @@ export class HandOffService {
         )
         .returning();
       if (!row) return null;
-      const { token, session } = await this.signInPolicy.handOver(
+      const { token, session } = await this.deps.signInPolicy.handOver(
         { userId: row.userId, clientOrigin: row.origin, ...client },
         tx,
       );
@@ -164,7 +166,7 @@ export class HandOffService {
     if (redeemed) return { ok: true, ...redeemed };
 
     // A code meant for another site is burnt: its own site will be refused too.
-    await this.db
+    await this.deps.db
       .update(handOffCodes)
       .set({ redeemedAt: now })
       .where(
@@ -174,12 +176,12 @@ export class HandOffService {
           isNull(handOffCodes.redeemedAt),
         ),
       );
-    const [used] = await this.db
+    const [used] = await this.deps.db
       .select()
       .from(handOffCodes)
       .where(eq(handOffCodes.codeHash, codeHash));
     if (used?.redeemedAt && used.sessionId) {
-      await this.sessions.revoke(used.userId, used.sessionId);
+      await this.deps.sessions.revoke(used.userId, used.sessionId);
       return { ok: false, revokedSessionId: used.sessionId };
     }
     return { ok: false, revokedSessionId: null };

@@ -60,11 +60,15 @@ export interface LoginAttempt {
   succeed(): Promise<void>;
 }
 
+export interface LoginGuardDeps {
+  /** The account's half: its failures and lock. */
+  loginThrottle: LoginThrottle;
+  /** The address's half. */
+  rateLimiter: RateLimiter;
+}
+
 export class LoginGuard {
-  constructor(
-    private readonly throttle: LoginThrottle,
-    private readonly limiter: RateLimiter,
-  ) {}
+  constructor(private readonly deps: LoginGuardDeps) {}
 
   /**
    * Counts one sign-in attempt from `ipAddress` for the account `findUser` names, before any
@@ -80,7 +84,7 @@ export class LoginGuard {
     const addressKey = loginCounterKeys.address(ipAddress);
     const addressRule = LOGIN_THROTTLE_RULES.perAddress;
     try {
-      await enforceLimit(this.limiter, addressKey, addressRule);
+      await enforceLimit(this.deps.rateLimiter, addressKey, addressRule);
     } catch (error) {
       if (error instanceof AppError) throw new LoginRefused('address_limited', error);
       throw error;
@@ -91,7 +95,7 @@ export class LoginGuard {
       ? loginCounterKeys.account(user.id)
       : loginCounterKeys.unknownLogin(usernameOrEmail);
     // Refused unchecked while the account waits; the address count stays.
-    const admission = await this.throttle.admit(accountKey);
+    const admission = await this.deps.loginThrottle.admit(accountKey);
     if (!admission.isAdmitted) {
       throw new LoginRefused('account_waiting', loginPaused(admission.waitMs));
     }
@@ -99,14 +103,14 @@ export class LoginGuard {
     const attempt: LoginAttempt = {
       refund: async () => {
         await Promise.all([
-          this.throttle.refund(accountKey),
-          this.limiter.refund(addressKey, addressRule),
+          this.deps.loginThrottle.refund(accountKey),
+          this.deps.rateLimiter.refund(addressKey, addressRule),
         ]);
       },
       succeed: async () => {
         await Promise.all([
-          this.throttle.reset(accountKey),
-          this.limiter.refund(addressKey, addressRule),
+          this.deps.loginThrottle.reset(accountKey),
+          this.deps.rateLimiter.refund(addressKey, addressRule),
         ]);
       },
     };

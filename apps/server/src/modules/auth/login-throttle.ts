@@ -70,13 +70,15 @@ export type LockListener = (lock: LockStarted) => void | Promise<void>;
 
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
+export interface LoginThrottleDeps {
+  db: Db;
+  clock: Clock;
+}
+
 export class LoginThrottle {
   private readonly lockListeners: LockListener[] = [];
 
-  constructor(
-    private readonly db: Db,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: LoginThrottleDeps) {}
 
   /**
    * Tells `listener` each time an attempt starts a wait, once per wait whatever the number of
@@ -94,12 +96,12 @@ export class LoginThrottle {
    */
   async admit(subject: string): Promise<Admission> {
     const { failuresBeforeDelay, firstDelayMs, maxDelayMs, forgetAfterMs } = LOGIN_THROTTLE_RULES;
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const stale = new Date(now.getTime() - forgetAfterMs);
     const next = sql`(CASE WHEN ${loginThrottles.lastFailureAt} < ${at(stale)} THEN 1 ELSE ${loginThrottles.failures} + 1 END)`;
     // 2^steps is capped before it is raised, so a long siege cannot overflow the interval.
     const delayMs = sql`LEAST(${maxDelayMs}::bigint, ${firstDelayMs}::bigint * power(2, LEAST(${next} - ${failuresBeforeDelay}::int, 20))::bigint)`;
-    const rows = await this.db
+    const rows = await this.deps.db
       .insert(loginThrottles)
       .values({ subject, failures: 1, lastFailureAt: now, lockedUntil: lockedUntil(1, now) })
       .onConflictDoUpdate({
@@ -125,7 +127,7 @@ export class LoginThrottle {
   }
 
   private async waitMs(subject: string, now: Date): Promise<number> {
-    const [row] = await this.db
+    const [row] = await this.deps.db
       .select({ lockedUntil: loginThrottles.lockedUntil })
       .from(loginThrottles)
       .where(eq(loginThrottles.subject, subject));
@@ -138,7 +140,7 @@ export class LoginThrottle {
    * ends with it: the count it was set for is no longer reached.
    */
   async refund(subject: string): Promise<void> {
-    await this.db
+    await this.deps.db
       .update(loginThrottles)
       .set({ failures: sql`GREATEST(${loginThrottles.failures} - 1, 0)`, lockedUntil: null })
       .where(eq(loginThrottles.subject, subject));
@@ -146,7 +148,7 @@ export class LoginThrottle {
 
   /** The subject's count and wait as stored, or null when nothing is counted (support reads it). */
   async state(subject: string): Promise<{ failures: number; lockedUntil: Date | null } | null> {
-    const [row] = await this.db
+    const [row] = await this.deps.db
       .select({ failures: loginThrottles.failures, lockedUntil: loginThrottles.lockedUntil })
       .from(loginThrottles)
       .where(eq(loginThrottles.subject, subject));
@@ -154,7 +156,7 @@ export class LoginThrottle {
   }
 
   async reset(subject: string): Promise<void> {
-    await this.db.delete(loginThrottles).where(eq(loginThrottles.subject, subject));
+    await this.deps.db.delete(loginThrottles).where(eq(loginThrottles.subject, subject));
   }
 
   /**

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { AUTH_API as API, addressSequence } from '../../../test/support/auth-helpers.js';
+import { DateMovingClock } from '../../../test/support/date-clock.js';
 import {
   createUser,
   DEFAULT_PASSWORD,
@@ -37,10 +38,12 @@ const fakeSecondFactor: SecondFactor = {
 };
 
 let testApp: TestApp;
+/** The address limit's window counts in memory, by `Date`: the clock moves it too. */
+const clock = new DateMovingClock();
 const nextIp = addressSequence('10.2');
 
 beforeAll(async () => {
-  testApp = await createTestApp({ secondFactor: fakeSecondFactor });
+  testApp = await createTestApp({ secondFactor: fakeSecondFactor, clock });
 });
 
 function login(body: Record<string, unknown>, remoteAddress = nextIp(), headers = {}) {

@@ -146,15 +146,18 @@ export function generateCode(): string {
 
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
+export interface OneTimeCodesDeps {
+  db: Db;
+  clock: Clock;
+  /** SECRET_KEY: the codes are stored as its HMAC. */
+  secretKey: string;
+}
+
 export class OneTimeCodes {
-  constructor(
-    private readonly db: Db,
-    private readonly clock: Clock,
-    private readonly secretKey: string,
-  ) {}
+  constructor(private readonly deps: OneTimeCodesDeps) {}
 
   private hash(purpose: string, subject: string, code: string): string {
-    return createHmac('sha256', this.secretKey)
+    return createHmac('sha256', this.deps.secretKey)
       .update(`${purpose}\n${subject}\n${code}`)
       .digest('hex');
   }
@@ -163,8 +166,8 @@ export class OneTimeCodes {
    * Issues a fresh code, replacing any earlier one. One conditional upsert decides everything,
    * so two concurrent requests cannot both slip through the countdown.
    */
-  async issue(input: IssueCodeInput, executor: Executor = this.db): Promise<IssuedCode> {
-    const now = this.clock.now();
+  async issue(input: IssueCodeInput, executor: Executor = this.deps.db): Promise<IssuedCode> {
+    const now = this.deps.clock.now();
     const code = generateCode();
     const expiresAt = new Date(now.getTime() + ONE_TIME_CODE_RULES.ttlMs);
     const codeHash = this.hash(input.purpose, input.subject, code);
@@ -256,7 +259,7 @@ export class OneTimeCodes {
       eq(oneTimeCodes.subject, input.subject),
     );
     // One conditional update: of any number of simultaneous tries, at most `maxAttempts` count.
-    const [counted] = await this.db
+    const [counted] = await this.deps.db
       .update(oneTimeCodes)
       .set({ attempts: sql`${oneTimeCodes.attempts} + 1` })
       .where(
@@ -277,7 +280,7 @@ export class OneTimeCodes {
 
   /** Whether `code` is the live one, without using it up (see the top of the file). */
   async check(input: { purpose: string; subject: string; code: string }): Promise<CheckResult> {
-    const tried = await this.countTry(input, this.clock.now());
+    const tried = await this.countTry(input, this.deps.clock.now());
     if ('reason' in tried) return { ok: false, reason: tried.reason };
     const { row, isMatch } = tried;
     if (!isMatch) {
@@ -288,7 +291,7 @@ export class OneTimeCodes {
       };
     }
     // Only someone who knows the code gets a try back, so no guess is ever refunded.
-    await this.db
+    await this.deps.db
       .update(oneTimeCodes)
       .set({ attempts: sql`${oneTimeCodes.attempts} - 1` })
       .where(
@@ -306,13 +309,13 @@ export class OneTimeCodes {
     input: { purpose: string; subject: string; code: string },
     onRedeemed: (redeemed: RedeemedCode, tx: Tx) => Promise<T>,
   ): Promise<RedeemResult<T>> {
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const tried = await this.countTry(input, now);
     if ('reason' in tried) return { ok: false, reason: tried.reason };
     if (!tried.isMatch) return { ok: false, reason: 'wrong' };
     const counted = tried.row;
 
-    return this.db.transaction(async (tx): Promise<RedeemResult<T>> => {
+    return this.deps.db.transaction(async (tx): Promise<RedeemResult<T>> => {
       // Single use: of two submissions of the right code, only one finds it unused.
       const [used] = await tx
         .update(oneTimeCodes)
@@ -340,7 +343,7 @@ export class OneTimeCodes {
     where: ReturnType<typeof and>,
     now: Date,
   ): Promise<Exclude<CodeFailure, 'wrong'>> {
-    const [row] = await this.db.select().from(oneTimeCodes).where(where);
+    const [row] = await this.deps.db.select().from(oneTimeCodes).where(where);
     if (!row || row.consumedAt) return 'missing';
     if (row.expiresAt <= now) return 'expired';
     return 'exhausted';
@@ -349,12 +352,12 @@ export class OneTimeCodes {
   /** Forgets the live code of this purpose and subject (a cancelled flow, a deleted account). */
   async discard(
     input: { purpose: string; subject: string },
-    executor: Executor = this.db,
+    executor: Executor = this.deps.db,
   ): Promise<void> {
     // Marked used rather than deleted, so the hourly cap still remembers it.
     await executor
       .update(oneTimeCodes)
-      .set({ consumedAt: this.clock.now() })
+      .set({ consumedAt: this.deps.clock.now() })
       .where(
         and(
           eq(oneTimeCodes.purpose, input.purpose),

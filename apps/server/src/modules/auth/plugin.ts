@@ -72,9 +72,9 @@ export const authPlugin = fp<IdentityOptions>(
       app.log.child({ module: 'mail' }),
       { firstRetryMs: config.MAIL_FIRST_RETRY_SECONDS * 1000 },
     );
-    const rateLimiter = options.rateLimiter ?? new RateLimiter(redis, clock);
-    const codes = new OneTimeCodes(db, clock, config.SECRET_KEY);
-    const loginThrottle = new LoginThrottle(db, clock);
+    const rateLimiter = options.rateLimiter ?? new RateLimiter(redis);
+    const codes = new OneTimeCodes({ db, clock, secretKey: config.SECRET_KEY });
+    const loginThrottle = new LoginThrottle({ db, clock });
     const signInPolicy = new SignInPolicy({
       db,
       sessions,
@@ -95,7 +95,14 @@ export const authPlugin = fp<IdentityOptions>(
       securityLog,
       signInPolicy,
     });
-    const handOff = new HandOffService(db, clock, sessions, signInPolicy, config, securityLog);
+    const handOff = new HandOffService({
+      db,
+      clock,
+      sessions,
+      signInPolicy,
+      config,
+      securityLog,
+    });
     Object.assign(app.deps, {
       mail,
       rateLimiter,

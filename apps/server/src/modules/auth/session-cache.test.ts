@@ -20,7 +20,7 @@ describe('session cache', () => {
   it('answers a known session without asking the database again', async () => {
     const testApp = await createTestApp();
     const user = await createUser(testApp);
-    const store = new SessionStore(testApp.database.db, testApp.clock);
+    const store = new SessionStore({ db: testApp.database.db, clock: testApp.clock });
     const { token } = await store.create({ userId: user.id });
     expect(await store.authenticate(token)).toMatchObject({ userId: user.id });
 
@@ -38,7 +38,7 @@ describe('session cache', () => {
   it('remembers at most its size of sessions, forgetting the one checked longest ago', async () => {
     const testApp = await createTestApp();
     const user = await createUser(testApp);
-    const store = new SessionStore(testApp.database.db, testApp.clock, undefined, undefined, 2);
+    const store = new SessionStore({ db: testApp.database.db, clock: testApp.clock, cacheSize: 2 });
     const answers: string[] = [];
     store.onCacheLookup((isHit) => answers.push(isHit ? 'hit' : 'miss'));
     const [first, second, third] = await Promise.all(
@@ -50,7 +50,7 @@ describe('session cache', () => {
     // The third session pushed out the second (checked longest ago), not the first.
     expect(answers).toEqual(['miss', 'miss', 'hit', 'miss', 'hit', 'miss']);
 
-    const none = new SessionStore(testApp.database.db, testApp.clock, undefined, undefined, 0);
+    const none = new SessionStore({ db: testApp.database.db, clock: testApp.clock, cacheSize: 0 });
     const seen: boolean[] = [];
     none.onCacheLookup((isHit) => seen.push(isHit));
     for (let check = 0; check < 2; check++) await none.authenticate(first!);
@@ -60,7 +60,7 @@ describe('session cache', () => {
   it('forgets a session the moment it is revoked, and still honours expiry', async () => {
     const testApp = await createTestApp();
     const user = await createUser(testApp);
-    const store = new SessionStore(testApp.database.db, testApp.clock);
+    const store = new SessionStore({ db: testApp.database.db, clock: testApp.clock });
     const first = await store.create({ userId: user.id });
     const second = await store.create({ userId: user.id });
     await store.authenticate(first.token);
@@ -78,7 +78,7 @@ describe('session cache', () => {
     const testApp = await createTestApp();
     if (testApp.database.kind === 'pglite') return; // one connection: no concurrent reader exists
     const user = await createUser(testApp);
-    const store = new SessionStore(testApp.database.db, testApp.clock);
+    const store = new SessionStore({ db: testApp.database.db, clock: testApp.clock });
     const { token } = await store.create({ userId: user.id });
     await testApp.database.db.transaction(async (tx) => {
       await store.revokeAll(user.id, {}, tx);
@@ -105,16 +105,16 @@ describe('session cache', () => {
     const prefix = `portal-test:${randomBytes(4).toString('hex')}:`;
     const redisA = new RedisConnection(REDIS_URL, { settleMs: 0 });
     const redisB = new RedisConnection(REDIS_URL, { settleMs: 0 });
-    const processA = new SessionStore(
-      testApp.database.db,
+    const processA = new SessionStore({
+      db: testApp.database.db,
       clock,
-      new RedisRevocationMarks(redisA, prefix),
-    );
-    const processB = new SessionStore(
-      testApp.database.db,
+      marks: new RedisRevocationMarks(redisA, prefix),
+    });
+    const processB = new SessionStore({
+      db: testApp.database.db,
       clock,
-      new RedisRevocationMarks(redisB, prefix),
-    );
+      marks: new RedisRevocationMarks(redisB, prefix),
+    });
     try {
       await waitFor(
         'both connections to trust the marks',
@@ -155,7 +155,7 @@ describe('session cache when the marks cannot be trusted', () => {
   async function setUp() {
     const user = await createUser(testApp);
     const marks = new ScriptedMarks();
-    const store = new SessionStore(testApp.database.db, testApp.clock, marks);
+    const store = new SessionStore({ db: testApp.database.db, clock: testApp.clock, marks });
     const { token, session } = await store.create({ userId: user.id });
     // Revoked behind the store's back: only a database read sees it.
     const revokeQuietly = () =>
@@ -217,11 +217,11 @@ describe('session cache when the marks cannot be trusted', () => {
   it('answers a revocation though the marks cannot be written, and refuses the session', async () => {
     const user = await createUser(testApp);
     const redis = new RedisConnection('redis://127.0.0.1:1');
-    const store = new SessionStore(
-      testApp.database.db,
-      testApp.clock,
-      new RedisRevocationMarks(redis),
-    );
+    const store = new SessionStore({
+      db: testApp.database.db,
+      clock: testApp.clock,
+      marks: new RedisRevocationMarks(redis),
+    });
     try {
       const { token, session } = await store.create({ userId: user.id });
       expect(await store.authenticate(token)).not.toBeNull();

@@ -83,6 +83,19 @@ interface CachedSession {
 /** How many live sessions one process remembers by default (SESSION_CACHE_SIZE). */
 export const DEFAULT_SESSION_CACHE_SIZE = 50_000;
 
+export interface SessionStoreDeps {
+  db: Db;
+  clock: Clock;
+  /** Revocations the other processes must hear of (Redis); by default this process's alone. */
+  marks?: RevocationMarks;
+  /** The per-process memory of each account's reads, dropped when the account changes. */
+  reads?: UserReadCache;
+  /** Beyond it the session checked longest ago is forgotten; 0: every check reads the database. */
+  cacheSize?: number;
+  /** Where a blocked account is sent (SUPPORT_URL), in the refusal of its sign-in. */
+  supportUrl?: string;
+}
+
 /**
  * Sessions are the access tokens (docs/decisions/0002-sessions-are-opaque-tokens.md). Every check
  * and every revocation goes through this store.
@@ -107,16 +120,13 @@ export class SessionStore {
    */
   private readonly cache: LRUCache<string, CachedSession> | null;
 
-  constructor(
-    private readonly db: Db,
-    private readonly clock: Clock,
-    private readonly marks: RevocationMarks = new LocalRevocationMarks(),
-    private readonly reads = new UserReadCache(),
-    /** Beyond it the session checked longest ago is forgotten; 0: every check reads the database. */
-    cacheSize = DEFAULT_SESSION_CACHE_SIZE,
-    /** Where a blocked account is sent (SUPPORT_URL), in the refusal of its sign-in. */
-    private readonly supportUrl = '',
-  ) {
+  private readonly marks: RevocationMarks;
+  private readonly reads: UserReadCache;
+
+  constructor(private readonly deps: SessionStoreDeps) {
+    this.marks = deps.marks ?? new LocalRevocationMarks();
+    this.reads = deps.reads ?? new UserReadCache();
+    const cacheSize = deps.cacheSize ?? DEFAULT_SESSION_CACHE_SIZE;
     this.cache = cacheSize > 0 ? new LRUCache({ max: cacheSize }) : null;
   }
 
@@ -133,14 +143,14 @@ export class SessionStore {
    */
   async create(
     input: NewSession,
-    executor: Executor = this.db,
+    executor: Executor = this.deps.db,
   ): Promise<{ token: string; session: SessionRow }> {
-    if (executor === this.db) return this.db.transaction((tx) => this.create(input, tx));
+    if (executor === this.deps.db) return this.deps.db.transaction((tx) => this.create(input, tx));
     if (await isUserBlockedForSignIn(executor, input.userId)) {
-      throw new AccountBlocked(this.supportUrl);
+      throw new AccountBlocked(this.deps.supportUrl ?? '');
     }
     const token = generateToken();
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const limits = input.rememberMe ? SESSION_LIMITS.rememberMe : SESSION_LIMITS.normal;
     const userAgent = (input.userAgent ?? '').slice(0, 512);
     const ipAddress = input.ipAddress ?? '';
@@ -179,7 +189,7 @@ export class SessionStore {
   /** The live session behind a token, or null when unknown, expired or revoked. */
   async authenticate(token: string): Promise<AuthenticatedSession | null> {
     const tokenHash = hashToken(token);
-    const nowMs = this.clock.now().getTime();
+    const nowMs = this.deps.clock.now().getTime();
     const cached = this.cache?.get(tokenHash);
     if (cached) {
       const isLive =
@@ -201,7 +211,7 @@ export class SessionStore {
     for (const listener of this.cacheLookupListeners) listener(false);
     const epoch = this.marks.trustedEpoch();
     const now = new Date(nowMs);
-    const [row] = await this.db
+    const [row] = await this.deps.db
       .select()
       .from(sessions)
       .where(
@@ -234,7 +244,7 @@ export class SessionStore {
    */
   private async touch(entry: CachedSession, nowMs: number): Promise<boolean> {
     entry.lastActivityMs = nowMs;
-    const touched = await this.db
+    const touched = await this.deps.db
       .update(sessions)
       .set({ lastActivityAt: new Date(nowMs) })
       .where(and(eq(sessions.id, entry.id), isNull(sessions.revokedAt)))
@@ -265,7 +275,7 @@ export class SessionStore {
    */
   private async announceRevoked(rows: { id: string; expiresAt: Date }[]) {
     if (rows.length === 0) return;
-    const nowMs = this.clock.now().getTime();
+    const nowMs = this.deps.clock.now().getTime();
     await this.marks.mark(
       rows.map((row) => ({ id: row.id, keepMs: row.expiresAt.getTime() - nowMs })),
     );
@@ -278,7 +288,7 @@ export class SessionStore {
    * counts at once, and so does a revocation the cache has not heard of yet.
    */
   async provenAt(sessionId: string): Promise<Date | null> {
-    const [row] = await this.db
+    const [row] = await this.deps.db
       .select({ provenAt: sessions.provenAt })
       .from(sessions)
       .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
@@ -286,8 +296,8 @@ export class SessionStore {
   }
 
   /** Records that the session has just proved its owner. */
-  async markProven(sessionId: string, executor: Executor = this.db): Promise<Date> {
-    const now = this.clock.now();
+  async markProven(sessionId: string, executor: Executor = this.deps.db): Promise<Date> {
+    const now = this.deps.clock.now();
     await executor.update(sessions).set({ provenAt: now }).where(eq(sessions.id, sessionId));
     return now;
   }
@@ -295,23 +305,27 @@ export class SessionStore {
   /** The user's live sessions, most recently active first. */
   async listActive(userId: string): Promise<SessionRow[]> {
     const rows = await this.reads.read(userId, 'sessions', () =>
-      this.db
+      this.deps.db
         .select()
         .from(sessions)
         .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt))),
     );
     // Remembered rows age: expiry is decided now, not when they were read.
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     return rows
       .filter((row) => row.expiresAt > now && !isIdleExpired(row, now))
       .sort((a, b) => +b.lastActivityAt - +a.lastActivityAt);
   }
 
   /** Ends one session of this user; false when it is not theirs or already ended. */
-  async revoke(userId: string, sessionId: string, executor: Executor = this.db): Promise<boolean> {
+  async revoke(
+    userId: string,
+    sessionId: string,
+    executor: Executor = this.deps.db,
+  ): Promise<boolean> {
     const rows = await executor
       .update(sessions)
-      .set({ revokedAt: this.clock.now() })
+      .set({ revokedAt: this.deps.clock.now() })
       .where(
         and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt)),
       )
@@ -324,13 +338,13 @@ export class SessionStore {
   async revokeAll(
     userId: string,
     options: { exceptSessionId?: string } = {},
-    executor: Executor = this.db,
+    executor: Executor = this.deps.db,
   ) {
     const conditions = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];
     if (options.exceptSessionId) conditions.push(ne(sessions.id, options.exceptSessionId));
     const rows = await executor
       .update(sessions)
-      .set({ revokedAt: this.clock.now() })
+      .set({ revokedAt: this.deps.clock.now() })
       .where(and(...conditions))
       .returning({ id: sessions.id, expiresAt: sessions.expiresAt });
     await this.announceRevoked(rows);

@@ -18,6 +18,12 @@ export interface DatabaseReadingsResult {
   payments: PaymentStats | null;
 }
 
+export interface DatabaseReadingsDeps {
+  database: Database;
+  clock: Clock;
+  log: FastifyBaseLogger;
+}
+
 /**
  * What the metrics read from the database at scrape time: whether it answers, the mail backlog,
  * the payments. Each table is read through its owner's function (the outbox's in
@@ -29,14 +35,10 @@ export interface DatabaseReadingsResult {
 export class DatabaseReadings {
   private latest: { atMs: number; readings: Promise<DatabaseReadingsResult> } | undefined;
 
-  constructor(
-    private readonly database: Database,
-    private readonly clock: Clock,
-    private readonly log: FastifyBaseLogger,
-  ) {}
+  constructor(private readonly deps: DatabaseReadingsDeps) {}
 
   read(): Promise<DatabaseReadingsResult> {
-    const nowMs = this.clock.now().getTime();
+    const nowMs = this.deps.clock.now().getTime();
     const ageMs = nowMs - (this.latest?.atMs ?? Number.NEGATIVE_INFINITY);
     if (!this.latest || ageMs >= READINGS_TTL_MS || ageMs < 0) {
       this.latest = { atMs: nowMs, readings: this.readNow() };
@@ -45,15 +47,15 @@ export class DatabaseReadings {
   }
 
   private async readNow(): Promise<DatabaseReadingsResult> {
-    const isUp = await withDeadline(this.database.ping(), PING_DEADLINE_MS).then(
+    const isUp = await withDeadline(this.deps.database.ping(), PING_DEADLINE_MS).then(
       () => true,
       () => false,
     );
     if (!isUp) return { isUp, mail: null, payments: null };
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const [mail, payments] = await Promise.all([
-      this.attempt('mail outbox', mailOutboxStats(this.database.db, now)),
-      this.attempt('payments', paymentStats(this.database.db, now)),
+      this.attempt('mail outbox', mailOutboxStats(this.deps.database.db, now)),
+      this.attempt('payments', paymentStats(this.deps.database.db, now)),
     ]);
     return { isUp, mail, payments };
   }
@@ -62,7 +64,7 @@ export class DatabaseReadings {
     try {
       return await withDeadline(query, QUERY_DEADLINE_MS);
     } catch (error) {
-      this.log.warn({ err: error }, `metrics: could not read ${what}`);
+      this.deps.log.warn({ err: error }, `metrics: could not read ${what}`);
       return null;
     }
   }

@@ -6,7 +6,7 @@ import { LOGIN_OUTCOMES, type LoginOutcome } from '../auth/index.js';
 import { DatabaseReadings, type DatabaseReadingsResult } from './database-readings.js';
 import { FastHistogram } from './request-histogram.js';
 
-export interface MetricsSources {
+export interface PortalMetricsDeps {
   database: Database;
   clock: Clock;
   log: FastifyBaseLogger;
@@ -42,12 +42,12 @@ function processMetrics(): Registry {
  */
 export class PortalMetrics {
   private readonly registry = new Registry();
-  private readonly httpDuration = new FastHistogram(
-    'portal_http_request_duration_seconds',
-    'HTTP requests by method, route pattern and status code: latency (_count is the number of requests)',
-    LATENCY_BUCKETS,
-    [this.registry],
-  );
+  private readonly httpDuration = new FastHistogram({
+    name: 'portal_http_request_duration_seconds',
+    help: 'HTTP requests by method, route pattern and status code: latency (_count is the number of requests)',
+    bounds: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
   private readonly signIns = new Counter({
     name: 'portal_sign_ins_total',
     help: 'Sign-ins by password, by outcome',
@@ -80,7 +80,7 @@ export class PortalMetrics {
 
   readonly contentType = this.registry.contentType;
 
-  constructor(sources: MetricsSources) {
+  constructor(deps: PortalMetricsDeps) {
     for (const outcome of LOGIN_OUTCOMES) this.signIns.inc({ outcome }, 0);
     for (const result of ['hit', 'miss']) this.sessionCache.inc({ result }, 0);
     for (const result of ['done', 'error']) this.reconciliationRuns.inc({ result }, 0);
@@ -88,10 +88,8 @@ export class PortalMetrics {
       this.reconciledPayments.inc({ result }, 0);
     }
     this.accountLocks.inc(0);
-    this.registerDatabaseReadings(
-      new DatabaseReadings(sources.database, sources.clock, sources.log),
-    );
-    if (sources.redisUp) this.registerRedisUp(sources.redisUp);
+    this.registerDatabaseReadings(new DatabaseReadings(deps));
+    if (deps.redisUp) this.registerRedisUp(deps.redisUp);
   }
 
   /** One answered request; `route` is the route's pattern, never the raw URL. */

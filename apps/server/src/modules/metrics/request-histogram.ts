@@ -24,6 +24,15 @@ class Series {
   }
 }
 
+export interface FastHistogramDeps {
+  name: string;
+  help: string;
+  /** The buckets' upper bounds, ascending. */
+  bounds: readonly number[];
+  /** The registries it writes itself into. */
+  registers: Registry[];
+}
+
 /**
  * A histogram kept as plain counts per label set, for the one observed on every request (the
  * request duration). prom-client's Histogram checks and hashes the labels and makes closures on
@@ -35,20 +44,19 @@ class Series {
 export class FastHistogram {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
+  readonly name: string;
+  readonly help: string;
   private readonly all: Series[] = [];
 
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    private readonly bounds: readonly number[],
-    registers: Registry[],
-  ) {
-    for (const registry of registers) registry.registerMetric(this as unknown as Metric);
+  constructor(private readonly deps: FastHistogramDeps) {
+    this.name = deps.name;
+    this.help = deps.help;
+    for (const registry of deps.registers) registry.registerMetric(this as unknown as Metric);
   }
 
   /** The series of these labels: keep it and call its `observe`, no lookup per observation. */
   series(labels: Labels): { observe(value: number): void } {
-    const series = new Series(labels, this.bounds);
+    const series = new Series(labels, this.deps.bounds);
     this.all.push(series);
     return series;
   }
@@ -58,7 +66,7 @@ export class FastHistogram {
     const bucketName = `${this.name}_bucket`;
     for (const series of this.all) {
       let cumulative = 0;
-      this.bounds.forEach((bound, index) => {
+      this.deps.bounds.forEach((bound, index) => {
         cumulative += series.counts[index]!;
         values.push({
           metricName: bucketName,

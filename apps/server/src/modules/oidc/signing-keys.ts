@@ -26,7 +26,7 @@ export class SigningKeys {
   private readonly box: SecretBox;
 
   constructor(private readonly deps: SigningKeysDeps) {
-    this.box = new SecretBox(deps.secretKey);
+    this.box = new SecretBox({ secretKey: deps.secretKey });
   }
 
   /**

@@ -5,6 +5,16 @@ import { signTbankRequest } from '../../adapters/tbank/token.js';
 import type { Db } from '../../db/database.js';
 import { type SandboxPaymentRow, sandboxPayments } from './schema.js';
 
+/** What every notification of a payment starts with, as T-Bank's do. */
+const aboutPayment = (payment: SandboxPaymentRow, status: string) => ({
+  TerminalKey: payment.terminalKey,
+  OrderId: payment.orderId,
+  Success: true,
+  Status: status,
+  PaymentId: payment.id,
+  ErrorCode: '0',
+});
+
 /**
  * Sends the signed notification T-Bank would send, as a real HTTP POST to the payment's
  * NotificationURL, and counts it delivered only on HTTP 200 with the body `OK`. An undelivered
@@ -18,12 +28,7 @@ export async function sendSandboxNotification(
   if (!payment.notificationUrl) return false;
   const body = signTbankRequest(
     {
-      TerminalKey: payment.terminalKey,
-      OrderId: payment.orderId,
-      Success: true,
-      Status: report.status,
-      PaymentId: payment.id,
-      ErrorCode: '0',
+      ...aboutPayment(payment, report.status),
       Amount: report.amount,
       CardId: 100_500,
       Pan: '430000******0777',
@@ -31,24 +36,13 @@ export async function sendSandboxNotification(
     },
     context.password,
   );
-  let isDelivered = false;
-  try {
-    const response = await context.fetch(payment.notificationUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(10_000),
-    });
-    isDelivered = response.status === 200 && (await response.text()) === 'OK';
-  } catch (error) {
-    context.log.warn(
-      { err: error, orderId: payment.orderId },
-      'sandbox notification not delivered',
-    );
-  }
-  if (!isDelivered) {
-    context.log.warn({ orderId: payment.orderId }, 'sandbox notification was not answered OK');
-  }
+  const isDelivered = await post(
+    context,
+    payment.notificationUrl,
+    payment.orderId,
+    body,
+    'notification',
+  );
   await context.db
     .update(sandboxPayments)
     .set({ isNotified: isDelivered })
@@ -74,12 +68,7 @@ export async function sendSandboxFiscalization(
   if (!payment.notificationUrl) return false;
   const body = signTbankRequest(
     {
-      TerminalKey: payment.terminalKey,
-      OrderId: payment.orderId,
-      Success: true,
-      Status: 'RECEIPT',
-      PaymentId: payment.id,
-      ErrorCode: '0',
+      ...aboutPayment(payment, 'RECEIPT'),
       Amount: document.amount,
       ...document.fiscal,
       Type: document.type,
@@ -88,18 +77,31 @@ export async function sendSandboxFiscalization(
     },
     context.password,
   );
+  return post(context, payment.notificationUrl, payment.orderId, body, 'receipt');
+}
+
+/**
+ * POSTs a signed body to the payment's NotificationURL: delivered, as T-Bank counts it, only on
+ * HTTP 200 with the body `OK`. A failure is logged, never thrown: reconciliation settles later.
+ */
+async function post(
+  context: { fetch: FetchLike; log: FastifyBaseLogger },
+  url: string,
+  orderId: string,
+  body: unknown,
+  what: 'notification' | 'receipt',
+): Promise<boolean> {
   try {
-    const response = await context.fetch(payment.notificationUrl, {
+    const response = await context.fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(10_000),
     });
     if (response.status === 200 && (await response.text()) === 'OK') return true;
+    context.log.warn({ orderId }, `sandbox ${what} was not answered OK`);
   } catch (error) {
-    context.log.warn({ err: error, orderId: payment.orderId }, 'sandbox receipt not delivered');
-    return false;
+    context.log.warn({ err: error, orderId }, `sandbox ${what} not delivered`);
   }
-  context.log.warn({ orderId: payment.orderId }, 'sandbox receipt was not answered OK');
   return false;
 }

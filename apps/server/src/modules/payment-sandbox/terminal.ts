@@ -32,7 +32,7 @@ export interface SandboxAnswer {
 export const SANDBOX_METHODS = ['Init', 'GetQr', 'GetState', 'CheckOrder', 'Cancel'] as const;
 export type SandboxMethod = (typeof SANDBOX_METHODS)[number];
 
-export interface SandboxTerminalOptions {
+export interface SandboxTerminalDeps {
   db: Db;
   clock: Clock;
   /** Base of this sandbox as the browser reaches it, e.g. https://portal.example/sandbox/tbank. */
@@ -73,20 +73,20 @@ export const reportedAmount = (payment: SandboxPaymentRow) =>
  * it in the process (`fetch`); routes.ts serves the same methods over HTTP and the checkout page.
  */
 export class SandboxTerminal {
-  constructor(private readonly options: SandboxTerminalOptions) {}
+  constructor(private readonly deps: SandboxTerminalDeps) {}
 
   get terminalKey(): string {
-    return this.options.terminalKey;
+    return this.deps.terminalKey;
   }
 
   /** Signs its answers and notifications; the portal's provider signs its calls with it. */
   get password(): string {
-    return this.options.password;
+    return this.deps.password;
   }
 
   /** Where the provider client sends its calls: `<publicBase>/v2/<Method>`. */
   get publicBase(): string {
-    return this.options.publicBase;
+    return this.deps.publicBase;
   }
 
   /**
@@ -130,7 +130,7 @@ export class SandboxTerminal {
    * from then on. Nothing runs at the deadline itself; whoever looks next sees it expired.
    */
   async expireIfDue(executor: Executor, payment: SandboxPaymentRow): Promise<SandboxPaymentRow> {
-    const now = this.options.clock.now();
+    const now = this.deps.clock.now();
     if (!isWaiting(payment) || now < payment.redirectDueDate) return payment;
     const [expired] = await executor
       .update(sandboxPayments)
@@ -144,7 +144,7 @@ export class SandboxTerminal {
   byCheckoutToken(checkoutToken: string): SQL | undefined {
     return and(
       eq(sandboxPayments.checkoutToken, checkoutToken),
-      eq(sandboxPayments.terminalKey, this.options.terminalKey),
+      eq(sandboxPayments.terminalKey, this.deps.terminalKey),
     );
   }
 
@@ -153,7 +153,7 @@ export class SandboxTerminal {
    * FORM_SHOWED the first time the page opens, as T-Bank marks it. Null for an unknown link.
    */
   async openCheckout(checkoutToken: string): Promise<SandboxPaymentRow | null> {
-    const { db, clock } = this.options;
+    const { db, clock } = this.deps;
     const [found] = await db
       .select()
       .from(sandboxPayments)
@@ -175,7 +175,7 @@ export class SandboxTerminal {
    * parallel presses pay once. Answers the payment as it stands (null for an unknown link).
    */
   async press(checkoutToken: string, action: 'pay' | 'cancel'): Promise<SandboxPaymentRow | null> {
-    const { db, clock } = this.options;
+    const { db, clock } = this.deps;
     const nextStatus = action === 'pay' ? 'CONFIRMED' : 'CANCELED';
     const { payment, isChanged } = await db.transaction(async (tx) => {
       const [locked] = await tx
@@ -211,7 +211,7 @@ export class SandboxTerminal {
     amount: number,
     receipt: unknown,
   ): Promise<void> {
-    const { db, clock, notificationFetch, password, log } = this.options;
+    const { db, clock, notificationFetch, password, log } = this.deps;
     const fiscal = await printFiscalDocument(db, clock.now());
     await sendSandboxFiscalization({ fetch: notificationFetch, password, log }, payment, {
       type,
@@ -223,7 +223,7 @@ export class SandboxTerminal {
 
   /** Tells the portal about a change, as T-Bank would (notify.ts). */
   async notify(payment: SandboxPaymentRow, status: string, amount: number): Promise<void> {
-    const { db, notificationFetch, password, log } = this.options;
+    const { db, notificationFetch, password, log } = this.deps;
     await sendSandboxNotification({ db, fetch: notificationFetch, password, log }, payment, {
       status,
       amount,
@@ -232,19 +232,19 @@ export class SandboxTerminal {
 
   /** Checks terminal and token; answers the refusal, or null when the request is genuine. */
   private authenticate(body: Record<string, unknown>): SandboxAnswer | null {
-    if (body.TerminalKey !== this.options.terminalKey) return refuse('501', 'Терминал не найден');
-    if (!hasValidTbankToken(body, this.options.password)) {
+    if (body.TerminalKey !== this.deps.terminalKey) return refuse('501', 'Терминал не найден');
+    if (!hasValidTbankToken(body, this.deps.password)) {
       return refuse('204', 'Неверный токен', 'Проверьте пару TerminalKey/SecretKey');
     }
     return null;
   }
 
   private accepted(fields: Record<string, unknown>): SandboxAnswer {
-    return { Success: true, ErrorCode: '0', TerminalKey: this.options.terminalKey, ...fields };
+    return { Success: true, ErrorCode: '0', TerminalKey: this.deps.terminalKey, ...fields };
   }
 
   private async findPayment(paymentId: unknown): Promise<SandboxPaymentRow | null> {
-    const { db, terminalKey } = this.options;
+    const { db, terminalKey } = this.deps;
     const id = Number(paymentId);
     if (!Number.isSafeInteger(id) || id <= 0) return null;
     const [row] = await db
@@ -255,7 +255,7 @@ export class SandboxTerminal {
   }
 
   private async init(body: Record<string, unknown>): Promise<SandboxAnswer> {
-    const { db, clock, terminalKey, publicBase } = this.options;
+    const { db, clock, terminalKey, publicBase } = this.deps;
     const amount = body.Amount;
     const orderId = body.OrderId;
     if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0) {
@@ -314,7 +314,7 @@ export class SandboxTerminal {
       OrderId: payment.orderId,
       PaymentId: payment.id,
       // Stands in for the NSPK link: opening it leads to the same checkout page.
-      Data: `${this.options.publicBase}/pay/${payment.checkoutToken}?via=sbp`,
+      Data: `${this.deps.publicBase}/pay/${payment.checkoutToken}?via=sbp`,
     });
   }
 
@@ -330,7 +330,7 @@ export class SandboxTerminal {
   }
 
   private async checkOrder(body: Record<string, unknown>): Promise<SandboxAnswer> {
-    const { db, terminalKey } = this.options;
+    const { db, terminalKey } = this.deps;
     const orderId = body.OrderId;
     if (typeof orderId !== 'string' || orderId.length === 0 || orderId.length > 36) {
       return refuse('9999', 'Неверный OrderId');
@@ -359,7 +359,7 @@ export class SandboxTerminal {
 
   /** Cancels a waiting payment, or refunds a paid one (all of it, or `Amount`). */
   private async cancel(body: Record<string, unknown>): Promise<SandboxAnswer> {
-    const { db, clock, terminalKey } = this.options;
+    const { db, clock, terminalKey } = this.deps;
     const requested = body.Amount;
     if (
       requested !== undefined &&

@@ -1,6 +1,7 @@
 import { buildTopUpPayment } from '@portal/contracts/wallet';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { DateMovingClock } from '../../../test/support/date-clock.js';
 import { createSignedInUser, createUser, signIn } from '../../../test/support/fixtures.js';
 import { activeProvider, balancesOf, createWalletTestApp } from '../../../test/support/wallet.js';
 import type { FetchLike } from '../../adapters/tbank/client.js';
@@ -25,7 +26,8 @@ const SBP = '/paymentms/api/Payment/sbp/qr';
 
 describe('top-up: creating a payment', () => {
   const recorder = recording();
-  const testApp = createWalletTestApp({ wrap: recorder.wrap });
+  // The attempts' limit counts in memory, by `Date`: the clock moves it too.
+  const testApp = createWalletTestApp({ wrap: recorder.wrap, clock: new DateMovingClock() });
 
   it('records a pending payment, calls Init as T-Bank wants it, answers the page address', async () => {
     const t = await testApp;

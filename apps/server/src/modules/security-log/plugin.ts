@@ -20,7 +20,7 @@ export const securityLogPlugin = fp(
   async (app) => {
     app.deps.dataOwners.register(securityLogData);
     const { db, clock } = app.deps;
-    app.deps.securityLog = new SecurityLog(db, clock);
+    app.deps.securityLog = new SecurityLog({ db, clock });
     await app.register(securityLogRoutes);
   },
   { name: 'security-log', dependencies: ['core'] },

@@ -37,16 +37,18 @@ export interface NewDeviceSignIn {
 }
 export type NewDeviceListener = (executor: Executor, signIn: NewDeviceSignIn) => Promise<void>;
 
+export interface SecurityLogDeps {
+  db: Db;
+  clock: Clock;
+}
+
 /**
  * The account's security log. Other modules record through `app.deps.securityLog`, passing their
  * transaction where the change has one, so a change that rolls back logs nothing, and the browser
  * the change came from (`clientOf(request)` in its route; `NO_CLIENT` for the Telegram bot).
  */
 export class SecurityLog {
-  constructor(
-    private readonly db: Db,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: SecurityLogDeps) {}
 
   /** Records one event of `kind` for the account; answers its id. */
   async record(
@@ -55,7 +57,7 @@ export class SecurityLog {
     kind: SecurityEventKind,
     client: EventClient,
     details: SecurityEventDetails = {},
-    occurredAt: Date = this.clock.now(),
+    occurredAt: Date = this.deps.clock.now(),
   ): Promise<string> {
     return insertSecurityEvent(executor, {
       userId,
@@ -85,18 +87,18 @@ export class SecurityLog {
     if (signIn.secondFactor) details.secondFactor = signIn.secondFactor;
     if (signIn.amr) details.amr = signIn.amr;
     if (isNewDevice) details.isNewDevice = true;
-    const occurredAt = this.clock.now();
+    const occurredAt = this.deps.clock.now();
     const eventId = await this.record(executor, userId, 'sign_in', client, details, occurredAt);
     return { eventId, occurredAt, isNewDevice };
   }
 
   /** Counts a failed sign-in in the account's row of the day (one atomic upsert). */
   async recordFailedSignIn(userId: string, client: EventClient): Promise<void> {
-    await countDailySecurityEvent(this.db, {
+    await countDailySecurityEvent(this.deps.db, {
       userId,
       kind: 'sign_in_failed',
       details: {},
-      occurredAt: this.clock.now(),
+      occurredAt: this.deps.clock.now(),
       userAgent: client.userAgent.slice(0, 512),
       ipAddress: client.ipAddress,
     });
@@ -107,6 +109,6 @@ export class SecurityLog {
     userId: string,
     query: { limit: number; cursor?: string | undefined },
   ): Promise<SecurityLogAnswer> {
-    return listSecurityEvents(this.db, { userId, ...query });
+    return listSecurityEvents(this.deps.db, { userId, ...query });
   }
 }

@@ -77,17 +77,17 @@ export function checkupOf(facts: CheckupFacts): CheckupAnswer {
   return { items, missing: items.filter((entry) => !entry.isDone).length };
 }
 
+export interface CheckupServiceDeps {
+  db: Db;
+  clock: Clock;
+  sessions: SessionStore;
+  twoFactor: TwoFactorService;
+  passkeys: Pick<PasskeyService, 'isEnabled'>;
+}
+
 /** `GET …/Auth/checkup`: the facts of the caller's account, through the rules above. */
 export class CheckupService {
-  constructor(
-    private readonly deps: {
-      db: Db;
-      clock: Clock;
-      sessions: SessionStore;
-      twoFactor: TwoFactorService;
-      passkeys: Pick<PasskeyService, 'isEnabled'>;
-    },
-  ) {}
+  constructor(private readonly deps: CheckupServiceDeps) {}
 
   async checkup(userId: string): Promise<CheckupAnswer> {
     const { db, clock, sessions, twoFactor, passkeys } = this.deps;

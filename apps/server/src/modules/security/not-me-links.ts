@@ -20,14 +20,18 @@ export type NotMeLinkCheck =
   | { ok: true; userId: string; eventId: string }
   | { ok: false; reason: 'invalid' | 'expired' };
 
+export interface NotMeLinksDeps {
+  /** SECRET_KEY, from which the links' own key is derived. */
+  secretKey: string;
+  /** PUBLIC_URL: the page the link opens is the portal's. */
+  publicUrl: string;
+}
+
 export class NotMeLinks {
   private readonly key: Buffer;
 
-  constructor(
-    secretKey: string,
-    private readonly publicUrl: string,
-  ) {
-    this.key = deriveKey(secretKey, 'not-me-link:v1');
+  constructor(private readonly deps: NotMeLinksDeps) {
+    this.key = deriveKey(deps.secretKey, 'not-me-link:v1');
   }
 
   /** The token for the sign-in `eventId` of `userId`, valid NOT_ME_LINK_TTL_MS from `signedInAt`. */
@@ -38,7 +42,7 @@ export class NotMeLinks {
 
   /** The page the link opens. */
   url(userId: string, eventId: string, signedInAt: Date): string {
-    const url = new URL(PAGES.notMe, this.publicUrl);
+    const url = new URL(PAGES.notMe, this.deps.publicUrl);
     url.searchParams.set('token', this.token(userId, eventId, signedInAt));
     return url.toString();
   }

@@ -28,10 +28,10 @@ export const securityPlugin = fp(
     app.deps.dataOwners.register(securityData);
     const { config, db, clock, codes, mail, rateLimiter, sessions, loginThrottle } = app.deps;
     const { securityLog, twoFactor, passkeys, signInPolicy } = app.deps;
-    const links = new NotMeLinks(config.SECRET_KEY, config.PUBLIC_URL);
+    const links = new NotMeLinks({ secretKey: config.SECRET_KEY, publicUrl: config.PUBLIC_URL });
     app.deps.notMeLinks = links;
     // A reset issues the grant that the `logout-all` right after it redeems.
-    const grants = new ResetLogoutGrants(db, clock, config.SECRET_KEY);
+    const grants = new ResetLogoutGrants({ db, clock, secretKey: config.SECRET_KEY });
     const passwordResets = new PasswordResetService({
       config,
       db,

@@ -11,6 +11,13 @@ const RESET_LOGOUT_GRANT_RULES = {
   maxAttempts: ONE_TIME_CODE_MAX_ATTEMPTS,
 } as const;
 
+export interface ResetLogoutGrantsDeps {
+  db: Db;
+  clock: Clock;
+  /** SECRET_KEY, from which the grants' own key is derived. */
+  secretKey: string;
+}
+
 /**
  * The sign-out-everywhere step after a password reset (the reset form's box): the client has no
  * token then, only the e-mail and the code it just used. A successful reset leaves a grant that
@@ -19,12 +26,8 @@ const RESET_LOGOUT_GRANT_RULES = {
 export class ResetLogoutGrants {
   private readonly key: Buffer;
 
-  constructor(
-    private readonly db: Db,
-    private readonly clock: Clock,
-    secretKey: string,
-  ) {
-    this.key = deriveKey(secretKey, 'reset-logout-grant:v1');
+  constructor(private readonly deps: ResetLogoutGrantsDeps) {
+    this.key = deriveKey(deps.secretKey, 'reset-logout-grant:v1');
   }
 
   private hash(userId: string, code: string): string {
@@ -32,8 +35,8 @@ export class ResetLogoutGrants {
   }
 
   /** Called in the reset's transaction; replaces any earlier grant of the account. */
-  async grant(userId: string, code: string, executor: Executor = this.db): Promise<void> {
-    const now = this.clock.now();
+  async grant(userId: string, code: string, executor: Executor = this.deps.db): Promise<void> {
+    const now = this.deps.clock.now();
     const values = {
       codeHash: this.hash(userId, code),
       attempts: 0,
@@ -56,8 +59,8 @@ export class ResetLogoutGrants {
     code: string,
     onAccepted: (executor: Executor) => Promise<void>,
   ): Promise<boolean> {
-    const now = this.clock.now();
-    const [counted] = await this.db
+    const now = this.deps.clock.now();
+    const [counted] = await this.deps.db
       .update(passwordResetLogoutGrants)
       .set({ attempts: sql`${passwordResetLogoutGrants.attempts} + 1` })
       .where(
@@ -73,7 +76,7 @@ export class ResetLogoutGrants {
     const expected = Buffer.from(counted.codeHash, 'hex');
     const actual = Buffer.from(this.hash(userId, code), 'hex');
     if (!timingSafeEqual(expected, actual)) return false;
-    return this.db.transaction(async (tx) => {
+    return this.deps.db.transaction(async (tx) => {
       const [spent] = await tx
         .update(passwordResetLogoutGrants)
         .set({ usedAt: now })

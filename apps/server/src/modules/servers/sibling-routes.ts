@@ -32,6 +32,13 @@ const unauthorizedAnswer = errorAnswerSchema.describe('Нет заголовка
 const tooManyAnswer = errorAnswerSchema.describe(
   'Больше 20 неверных ключей с этого адреса за 10 минут',
 );
+/** The refusals of every call about one user: a bad id or key, too many keys, not its user. */
+const userCallAnswers = {
+  400: errorAnswerSchema,
+  401: unauthorizedAnswer,
+  429: tooManyAnswer,
+  404: errorAnswerSchema.describe(USER_NOT_FOUND),
+};
 
 /**
  * The server-to-server API for sibling sites: each authenticates with its own key from
@@ -61,11 +68,8 @@ export const siblingRoutes: FastifyPluginAsyncZod = async (app) => {
         body: siblingOrderRequestSchema(isPortalLocal),
         response: {
           200: siblingOrderAnswerSchema,
-          400: errorAnswerSchema,
-          401: unauthorizedAnswer,
-          429: tooManyAnswer,
+          ...userCallAnswers,
           402: errorAnswerSchema.describe(INSUFFICIENT_FUNDS),
-          404: errorAnswerSchema.describe(USER_NOT_FOUND),
           409: errorAnswerSchema.describe('Номер заказа занят другим заказом или услуга чужая'),
         },
       },
@@ -159,10 +163,7 @@ export const siblingRoutes: FastifyPluginAsyncZod = async (app) => {
         params: userParams,
         response: {
           200: siblingWalletAnswerSchema,
-          400: errorAnswerSchema,
-          401: unauthorizedAnswer,
-          429: tooManyAnswer,
-          404: errorAnswerSchema.describe(USER_NOT_FOUND),
+          ...userCallAnswers,
         },
       },
     },
@@ -188,10 +189,7 @@ export const siblingRoutes: FastifyPluginAsyncZod = async (app) => {
         params: userParams,
         response: {
           200: ownerServicesAnswerSchema,
-          400: errorAnswerSchema,
-          401: unauthorizedAnswer,
-          429: tooManyAnswer,
-          404: errorAnswerSchema.describe(USER_NOT_FOUND),
+          ...userCallAnswers,
         },
       },
     },

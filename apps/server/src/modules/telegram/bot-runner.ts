@@ -24,6 +24,12 @@ interface RunnerLog {
   warn(obj: object, message: string): void;
 }
 
+export interface BotRunnerDeps {
+  bot: Bot;
+  config: Pick<Config, 'TELEGRAM_MODE' | 'PUBLIC_URL' | 'TELEGRAM_WEBHOOK_SECRET' | 'SECRET_KEY'>;
+  log: RunnerLog;
+}
+
 /**
  * Receives the bot's updates by the configured mode. Polling runs in the background and comes
  * back after failures (Telegram unreachable, another process polling) with a growing pause;
@@ -35,31 +41,24 @@ export class BotRunner {
   private polling: Promise<void> | undefined;
   private wake: (() => void) | undefined;
 
-  constructor(
-    private readonly bot: Bot,
-    private readonly config: Pick<
-      Config,
-      'TELEGRAM_MODE' | 'PUBLIC_URL' | 'TELEGRAM_WEBHOOK_SECRET' | 'SECRET_KEY'
-    >,
-    private readonly log: RunnerLog,
-  ) {}
+  constructor(private readonly deps: BotRunnerDeps) {}
 
   /** One update the webhook received; failures inside handlers are caught and logged by bot.catch. */
   async handleUpdate(update: Update): Promise<void> {
-    if (!this.bot.isInited()) await this.bot.init();
-    await this.bot.handleUpdate(update);
+    if (!this.deps.bot.isInited()) await this.deps.bot.init();
+    await this.deps.bot.handleUpdate(update);
   }
 
   start(): void {
-    if (this.config.TELEGRAM_MODE === 'webhook') {
-      const url = new URL(WEBHOOK_PATH, this.config.PUBLIC_URL).toString();
-      this.bot.api
+    if (this.deps.config.TELEGRAM_MODE === 'webhook') {
+      const url = new URL(WEBHOOK_PATH, this.deps.config.PUBLIC_URL).toString();
+      this.deps.bot.api
         .setWebhook(url, {
-          secret_token: webhookSecret(this.config),
+          secret_token: webhookSecret(this.deps.config),
           allowed_updates: ['message', 'callback_query'],
         })
-        .then(() => this.log.info({ url }, 'telegram webhook set'))
-        .catch((error) => this.log.warn({ err: error }, 'telegram setWebhook failed'));
+        .then(() => this.deps.log.info({ url }, 'telegram webhook set'))
+        .catch((error) => this.deps.log.warn({ err: error }, 'telegram setWebhook failed'));
       return;
     }
     this.polling = this.poll();
@@ -69,11 +68,14 @@ export class BotRunner {
     let pauseMs = 1_000;
     while (!this.stopped) {
       try {
-        await this.bot.start({ allowed_updates: ['message', 'callback_query'] });
+        await this.deps.bot.start({ allowed_updates: ['message', 'callback_query'] });
         pauseMs = 1_000;
       } catch (error) {
         if (this.stopped) return;
-        this.log.warn({ err: error, retryInMs: pauseMs }, 'telegram polling stopped; restarting');
+        this.deps.log.warn(
+          { err: error, retryInMs: pauseMs },
+          'telegram polling stopped; restarting',
+        );
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, pauseMs);
           this.wake = () => {
@@ -89,7 +91,7 @@ export class BotRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake?.();
-    if (this.bot.isRunning()) await this.bot.stop().catch(() => {});
+    if (this.deps.bot.isRunning()) await this.deps.bot.stop().catch(() => {});
     await this.polling;
   }
 }

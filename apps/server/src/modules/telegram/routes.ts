@@ -12,11 +12,9 @@ import {
   sessionOf,
 } from '../auth/index.js';
 import { clientOf } from '../security-log/index.js';
-import { createPortalBot } from './bot.js';
-import { BotRunner, hasWebhookSecret, WEBHOOK_PATH, webhookSecret } from './bot-runner.js';
-import { TelegramLinks } from './link-tokens.js';
+import { type BotRunner, hasWebhookSecret, WEBHOOK_PATH, webhookSecret } from './bot-runner.js';
+import type { TelegramLinks } from './link-tokens.js';
 import { TELEGRAM_MESSAGES } from './messages.js';
-import { SignInNotices } from './sign-in-notices.js';
 import { unlinkTelegram } from './unlink.js';
 
 const errors = {
@@ -26,48 +24,31 @@ const errors = {
   503: errorAnswerSchema,
 };
 
-/** telegrambotms: the link call, the linked check, the bot and its sign-in notices. */
-export async function telegramRoutes(app: FastifyInstance) {
-  const { config, db, clock, sessions, securityLog } = app.deps;
+export interface TelegramRoutesOptions {
+  links: TelegramLinks;
+  /** Null without a bot token; the webhook route exists only in webhook mode. */
+  runner: BotRunner | null;
+}
+
+/** telegrambotms: the link call, the linked check, and the bot's webhook. */
+export async function telegramRoutes(
+  app: FastifyInstance,
+  { links, runner }: TelegramRoutesOptions,
+) {
+  const { config, db, clock, securityLog } = app.deps;
   const typed = app.withTypeProvider<ZodTypeProvider>();
-  const log = app.log.child({ module: 'telegram' });
 
-  const links = new TelegramLinks({
-    config,
-    db,
-    clock,
-    isBotOn: Boolean(config.TELEGRAM_BOT_TOKEN),
-  });
-  const bot = config.TELEGRAM_BOT_TOKEN
-    ? await createPortalBot(
-        config.TELEGRAM_BOT_TOKEN,
-        { apiRoot: config.TELEGRAM_API_ROOT },
-        { db, clock, sessions, securityLog, log },
-      )
-    : null;
-
-  if (bot) {
-    const notices = new SignInNotices(db, bot.api, app.deps.notMeLinks, log);
-    sessions.onCreated(notices.onSessionCreated);
-    const runner = new BotRunner(bot, config, log);
-    app.addHook('onReady', async () => runner.start());
-    app.addHook('onClose', async () => {
-      await runner.stop();
-      await notices.stop();
+  if (runner && config.TELEGRAM_MODE === 'webhook') {
+    const expected = Buffer.from(webhookSecret(config));
+    typed.post(WEBHOOK_PATH, { schema: { hide: true } }, async (request, reply) => {
+      const header = request.headers['x-telegram-bot-api-secret-token'];
+      if (!hasWebhookSecret(expected, header)) {
+        return reply.status(401).send({ message: 'Неверный секретный токен' });
+      }
+      // Telegram gets its 200 whatever the bot's handlers make of the update.
+      await runner.handleUpdate(request.body as Update);
+      return reply.status(200).send({ ok: true });
     });
-
-    if (config.TELEGRAM_MODE === 'webhook') {
-      const expected = Buffer.from(webhookSecret(config));
-      typed.post(WEBHOOK_PATH, { schema: { hide: true } }, async (request, reply) => {
-        const header = request.headers['x-telegram-bot-api-secret-token'];
-        if (!hasWebhookSecret(expected, header)) {
-          return reply.status(401).send({ message: 'Неверный секретный токен' });
-        }
-        // Telegram gets its 200 whatever the bot's handlers make of the update.
-        await runner.handleUpdate(request.body as Update);
-        return reply.status(200).send({ ok: true });
-      });
-    }
   }
 
   typed.get(

@@ -7,6 +7,14 @@ import { describeDevice, describeMoment, findSignInEventOf } from '../security-l
 import { endSessionData } from './bot.js';
 import { BOT_TEXT } from './messages.js';
 
+export interface SignInNoticesDeps {
+  db: Db;
+  /** The bot's API: the notices are sent by the portal's bot. */
+  api: Api;
+  notMeLinks: NotMeLinks;
+  log: { warn(obj: object, message: string): void };
+}
+
 /**
  * Sends "new sign-in" messages, with a button that ends that session and the «Это был не я» link
  * of the sign-in (modules/security), as sessions are created.
@@ -19,18 +27,13 @@ export class SignInNotices {
   private readonly pending = new Set<Promise<void>>();
   private stopped = false;
 
-  constructor(
-    private readonly db: Db,
-    private readonly api: Api,
-    private readonly notMeLinks: NotMeLinks,
-    private readonly log: { warn(obj: object, message: string): void },
-  ) {}
+  constructor(private readonly deps: SignInNoticesDeps) {}
 
   /** The listener for SessionStore.onCreated: schedules, never throws. */
   readonly onSessionCreated = (session: SessionRow) => {
     if (this.stopped) return;
     const task = this.announce(session.id, session.userId)
-      .catch((error) => this.log.warn({ err: error }, 'telegram sign-in notice failed'))
+      .catch((error) => this.deps.log.warn({ err: error }, 'telegram sign-in notice failed'))
       .finally(() => this.pending.delete(task));
     this.pending.add(task);
   };
@@ -46,17 +49,17 @@ export class SignInNotices {
   }
 
   private async announce(sessionId: string, userId: string) {
-    const linkedAtSignIn = (await findUserById(this.db, userId))?.telegramId ?? null;
+    const linkedAtSignIn = (await findUserById(this.deps.db, userId))?.telegramId ?? null;
     if (linkedAtSignIn === null) return;
     for (let attempt = 0; attempt < 5 && !this.stopped; attempt++) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-      const session = await findSessionById(this.db, sessionId);
-      const user = session && (await findUserById(this.db, session.userId));
+      const session = await findSessionById(this.deps.db, sessionId);
+      const user = session && (await findUserById(this.deps.db, session.userId));
       if (!session || !user) continue;
       // Unlinked, or linked to another Telegram, while the session was being committed.
       if (user.telegramId !== linkedAtSignIn) return;
-      const eventId = await findSignInEventOf(this.db, session);
-      const notMeUrl = eventId && this.notMeLinks.url(user.id, eventId, session.createdAt);
+      const eventId = await findSignInEventOf(this.deps.db, session);
+      const notMeUrl = eventId && this.deps.notMeLinks.url(user.id, eventId, session.createdAt);
       // Telegram takes only public https addresses in buttons; a local portal's link goes in
       // the text instead, so the notice is never refused for it.
       const isButton = notMeUrl?.startsWith('https://') ?? false;
@@ -72,7 +75,7 @@ export class SignInNotices {
         text: BOT_TEXT.endSessionButton,
         callback_data: endSessionData(sessionId),
       };
-      await this.api.sendMessage(user.telegramId, text, {
+      await this.deps.api.sendMessage(user.telegramId, text, {
         reply_markup: {
           inline_keyboard: [
             [endButton],

@@ -27,7 +27,9 @@ export const twoFactorPlugin = fp<TwoFactorOptions>(
   async (app, options) => {
     app.deps.dataOwners.register(twoFactorData);
     const { db, clock, config, securityLog } = app.deps;
-    const twoFactor = new TwoFactorService(db, clock, {
+    const twoFactor = new TwoFactorService({
+      db,
+      clock,
       secretKey: config.SECRET_KEY,
       issuer: config.BRAND_NAME,
       securityLog,

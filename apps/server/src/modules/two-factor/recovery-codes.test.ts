@@ -28,8 +28,12 @@ describe('recovery codes', () => {
   });
 
   it('hashes per user under the server key', () => {
-    const hasher = new RecoveryCodeHasher('test-secret-key-test-secret-key-0123456789');
-    const other = new RecoveryCodeHasher('another-secret-key-another-secret-key-0123');
+    const hasher = new RecoveryCodeHasher({
+      secretKey: 'test-secret-key-test-secret-key-0123456789',
+    });
+    const other = new RecoveryCodeHasher({
+      secretKey: 'another-secret-key-another-secret-key-0123',
+    });
     const hash = hasher.hash('user-1', 'k3f9q7wx2m');
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
     expect(hash).not.toContain('k3f9q7wx2m');

@@ -27,6 +27,11 @@ export function normalizeRecoveryCode(input: string): string | null {
   return compact;
 }
 
+export interface RecoveryCodeHasherDeps {
+  /** SECRET_KEY, from which its own key is derived. */
+  secretKey: string;
+}
+
 /**
  * Stored as an HMAC under a key derived from SECRET_KEY: the codes are random (50 bits), so a keyed
  * hash is enough, and a slow hash would cost ten argon2 runs per sign-in with a recovery code.
@@ -34,8 +39,8 @@ export function normalizeRecoveryCode(input: string): string | null {
 export class RecoveryCodeHasher {
   private readonly key: Buffer;
 
-  constructor(secretKey: string) {
-    this.key = deriveKey(secretKey, 'recovery-code:v1');
+  constructor(deps: RecoveryCodeHasherDeps) {
+    this.key = deriveKey(deps.secretKey, 'recovery-code:v1');
   }
 
   hash(userId: string, normalizedCode: string): string {

@@ -11,11 +11,16 @@ export function deriveKey(secretKey: string, purpose: string): Buffer {
   return Buffer.from(hkdfSync('sha256', secretKey, '', `portal:${purpose}`, 32));
 }
 
+export interface SecretBoxDeps {
+  /** SECRET_KEY, from which its own key is derived. */
+  secretKey: string;
+}
+
 export class SecretBox {
   private readonly key: Buffer;
 
-  constructor(secretKey: string) {
-    this.key = deriveKey(secretKey, 'totp-secret:v1');
+  constructor(deps: SecretBoxDeps) {
+    this.key = deriveKey(deps.secretKey, 'totp-secret:v1');
   }
 
   seal(plaintext: string, boundTo: string): string {

@@ -26,7 +26,9 @@ export interface Enrollment {
 /** Which kind of second factor a code turned out to be; null when it was refused. */
 export type SecondFactorMatch = 'totp' | 'recovery' | null;
 
-export interface TwoFactorServiceOptions {
+export interface TwoFactorServiceDeps {
+  db: Db;
+  clock: Clock;
   secretKey: string;
   /** Shown by the authenticator app above the code. */
   issuer: string;
@@ -44,16 +46,12 @@ export class TwoFactorService implements SecondFactor {
   private readonly box: SecretBox;
   private readonly hasher: RecoveryCodeHasher;
 
-  constructor(
-    private readonly db: Db,
-    private readonly clock: Clock,
-    private readonly options: TwoFactorServiceOptions,
-  ) {
-    this.box = new SecretBox(options.secretKey);
-    this.hasher = new RecoveryCodeHasher(options.secretKey);
+  constructor(private readonly deps: TwoFactorServiceDeps) {
+    this.box = new SecretBox(deps);
+    this.hasher = new RecoveryCodeHasher(deps);
   }
 
-  async isEnabled(userId: string, executor: Executor = this.db): Promise<boolean> {
+  async isEnabled(userId: string, executor: Executor = this.deps.db): Promise<boolean> {
     const [row] = await executor
       .select({ userId: twoFactorAuthenticators.userId })
       .from(twoFactorAuthenticators)
@@ -70,17 +68,17 @@ export class TwoFactorService implements SecondFactor {
   async beginEnrollment(user: { id: string; account: string }): Promise<Enrollment> {
     const secret = generateTotpSecret();
     const sealed = this.box.seal(secret, user.id);
-    const rows = await this.db
+    const rows = await this.deps.db
       .insert(twoFactorAuthenticators)
-      .values({ userId: user.id, secretSealed: sealed, createdAt: this.clock.now() })
+      .values({ userId: user.id, secretSealed: sealed, createdAt: this.deps.clock.now() })
       .onConflictDoUpdate({
         target: twoFactorAuthenticators.userId,
-        set: { secretSealed: sealed, lastUsedStep: null, createdAt: this.clock.now() },
+        set: { secretSealed: sealed, lastUsedStep: null, createdAt: this.deps.clock.now() },
         setWhere: isNull(twoFactorAuthenticators.enabledAt),
       })
       .returning({ userId: twoFactorAuthenticators.userId });
     if (rows.length === 0) throw conflict(TWO_FACTOR_MESSAGES.alreadyEnabled);
-    const url = otpauthUrl(secret, this.options.issuer, user.account);
+    const url = otpauthUrl(secret, this.deps.issuer, user.account);
     // Loaded when an authenticator is first connected, not at start.
     const { default: QRCode } = await import('qrcode');
     const png = await QRCode.toBuffer(url, { type: 'png', errorCorrectionLevel: 'M', margin: 2 });
@@ -96,10 +94,10 @@ export class TwoFactorService implements SecondFactor {
     if (!row || row.enabledAt) {
       throw conflict(row ? TWO_FACTOR_MESSAGES.alreadyEnabled : TWO_FACTOR_MESSAGES.notPending);
     }
-    return this.db.transaction(async (tx) => {
+    return this.deps.db.transaction(async (tx) => {
       const accepted = await this.acceptTotp(row, code, tx, { activate: true });
       if (!accepted) throw wrongCode();
-      await this.options.securityLog.record(tx, userId, 'two_factor_enabled', client);
+      await this.deps.securityLog.record(tx, userId, 'two_factor_enabled', client);
       return this.replaceRecoveryCodes(userId, tx);
     });
   }
@@ -113,7 +111,7 @@ export class TwoFactorService implements SecondFactor {
     userId: string,
     code: string,
     client: EventClient,
-    executor: Executor = this.db,
+    executor: Executor = this.deps.db,
   ): Promise<SecondFactorMatch> {
     const input = code.trim();
     const row = await this.authenticator(userId, executor);
@@ -125,7 +123,7 @@ export class TwoFactorService implements SecondFactor {
     if (!normalized) return null;
     const spent = await executor
       .update(twoFactorRecoveryCodes)
-      .set({ usedAt: this.clock.now() })
+      .set({ usedAt: this.deps.clock.now() })
       .where(
         and(
           eq(twoFactorRecoveryCodes.userId, userId),
@@ -135,7 +133,7 @@ export class TwoFactorService implements SecondFactor {
       )
       .returning({ id: twoFactorRecoveryCodes.id });
     if (spent.length === 0) return null;
-    await this.options.securityLog.record(executor, userId, 'recovery_code_used', client);
+    await this.deps.securityLog.record(executor, userId, 'recovery_code_used', client);
     return 'recovery';
   }
 
@@ -150,11 +148,11 @@ export class TwoFactorService implements SecondFactor {
   /** Switches the authenticator off after a valid code; its recovery codes go with it. */
   async disable(userId: string, code: string, client: EventClient): Promise<void> {
     if (!(await this.isEnabled(userId))) throw conflict(TWO_FACTOR_MESSAGES.notEnabled);
-    await this.db.transaction(async (tx) => {
+    await this.deps.db.transaction(async (tx) => {
       if (!(await this.verifySecondFactor(userId, code, client, tx))) throw wrongCode();
       await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, userId));
       await tx.delete(twoFactorAuthenticators).where(eq(twoFactorAuthenticators.userId, userId));
-      await this.options.securityLog.record(tx, userId, 'two_factor_disabled', client);
+      await this.deps.securityLog.record(tx, userId, 'two_factor_disabled', client);
     });
   }
 
@@ -170,7 +168,7 @@ export class TwoFactorService implements SecondFactor {
       .where(eq(twoFactorAuthenticators.userId, userId))
       .returning({ userId: twoFactorAuthenticators.userId });
     if (removed.length === 0) return false;
-    await this.options.securityLog.record(tx, userId, 'two_factor_disabled', client);
+    await this.deps.securityLog.record(tx, userId, 'two_factor_disabled', client);
     return true;
   }
 
@@ -181,21 +179,21 @@ export class TwoFactorService implements SecondFactor {
     client: EventClient,
   ): Promise<string[]> {
     if (!(await this.isEnabled(userId))) throw conflict(TWO_FACTOR_MESSAGES.notEnabled);
-    return this.db.transaction(async (tx) => {
+    return this.deps.db.transaction(async (tx) => {
       if (!(await this.verifySecondFactor(userId, code, client, tx))) throw wrongCode();
       return this.replaceRecoveryCodes(userId, tx);
     });
   }
 
   async recoveryCodesLeft(userId: string): Promise<number> {
-    const [row] = await this.db
+    const [row] = await this.deps.db
       .select({ count: sql<number>`count(*)::int` })
       .from(twoFactorRecoveryCodes)
       .where(and(eq(twoFactorRecoveryCodes.userId, userId), isNull(twoFactorRecoveryCodes.usedAt)));
     return row?.count ?? 0;
   }
 
-  private async authenticator(userId: string, executor: Executor = this.db) {
+  private async authenticator(userId: string, executor: Executor = this.deps.db) {
     const [row] = await executor
       .select()
       .from(twoFactorAuthenticators)
@@ -216,7 +214,7 @@ export class TwoFactorService implements SecondFactor {
   ): Promise<boolean> {
     const secret = this.box.open(row.secretSealed, row.userId);
     if (!secret) return false;
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const step = matchTotpStep(secret, code, now);
     if (step === null) return false;
     const accepted = await executor
@@ -246,7 +244,7 @@ export class TwoFactorService implements SecondFactor {
       codes.map((code) => ({
         userId,
         codeHash: this.hasher.hash(userId, normalizeRecoveryCode(code)!),
-        createdAt: this.clock.now(),
+        createdAt: this.deps.clock.now(),
       })),
     );
     return codes;
