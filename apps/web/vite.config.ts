@@ -153,11 +153,12 @@ export default defineConfig({
               includeDependenciesRecursively: false,
             },
             // What only the signed-in screens show (money, dates, avatars, lists, downloads) or
-            // their dialogs use (a refusal shown once, a request given up on closing): apart from
-            // the form pieces below, so /auth's first visit takes none of it.
+            // their dialogs use (a refusal shown once, a request given up on closing, the security
+            // block's styles its dialogs share, loaded on opening): apart from the form pieces
+            // below, so /auth's first visit takes none of it.
             {
               name: 'shared-display',
-              test: /apps[\\/]web[\\/]src[\\/]shared[\\/](ui[\\/](avatar|skeleton|empty-state|load-more-button|page-header|modal)|lib[\\/](format-money|format-date|save-file|show-failure|use-unmount-signal)|api[\\/]get-file)\./,
+              test: /apps[\\/]web[\\/]src[\\/](shared[\\/](ui[\\/](avatar|skeleton|empty-state|load-more-button|page-header|modal)|lib[\\/](format-money|format-date|save-file|show-failure|use-unmount-signal)|api[\\/]get-file)\.|features[\\/]security[\\/]security\.module\.css$)/,
               minShareCount: 2,
               includeDependenciesRecursively: false,
             },

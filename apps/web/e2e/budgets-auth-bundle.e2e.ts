@@ -12,13 +12,13 @@ const KB = 1024;
 const AUTH_SCRIPTS_BUDGET = 110 * KB;
 const AUTH_ALL_BUDGET = 125 * KB;
 /**
- * The goal is 170 KB (docs/benchmarks.md). The data layer every signed-in page reads through, RTK
- * Query with its own copies of Redux Toolkit's core (docs/decisions/0041-server-data-through-rtk-query.md),
- * costs each about 21 KB; with the dialogs' and the code boxes' code loaded on first use /profile
- * is at 175 KB, home at 171 KB: the goal is not met, and this ceiling keeps the pages from growing
- * further unnoticed.
+ * The goal of docs/benchmarks.md. Every signed-in page pays about 21 KB for the data layer it reads
+ * through (RTK Query with its own copies of Redux Toolkit's core,
+ * docs/decisions/0041-server-data-through-rtk-query.md); it stays within the goal because its
+ * dialogs — their forms and react-hook-form with them, Radix Dialog, the code boxes — load when
+ * first opened (`lazyModal`, shared/ui/modal.tsx), not with the page that shows their openers.
  */
-const SIGNED_IN_SCRIPTS_BUDGET = 195 * KB;
+const SIGNED_IN_SCRIPTS_BUDGET = 170 * KB;
 
 const world = setupPortalWithAccount();
 const browser = setupBrowser();
@@ -65,7 +65,7 @@ it('/auth downloads at most 110 KB of scripts and 125 KB in all on its first vis
   expect(names.filter((name) => /\/(register-form|zod|common)-/.test(name))).toEqual([]);
 });
 
-it('a signed-in page downloads at most 195 KB of scripts on its first visit', async () => {
+it('a signed-in page downloads at most 170 KB of scripts on its first visit', async () => {
   for (const path of ['/', '/profile', '/wallet/history']) {
     const page = await openSignedInPage(browser, world().account.token);
     const files = await visit(page, path);

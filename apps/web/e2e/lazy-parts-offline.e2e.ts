@@ -7,12 +7,17 @@ import {
   waitForToast,
 } from '../test/support/e2e/auth-helpers';
 import { setupBrowser } from '../test/support/e2e/browser';
-import { newSignedInAccount, setupPortalWithSmtp } from '../test/support/e2e/fixtures';
+import {
+  newSignedInAccount,
+  openSignedInPage,
+  setupPortalWithSmtp,
+} from '../test/support/e2e/fixtures';
 
-// The parts of /auth whose code loads when first needed (the Регистрация tab, the code screen,
-// the form's schema): without a connection each says so — «Нет соединения» with «Повторить» in
-// the card, or a toast for a form's check — and works once the connection is back, without a
-// reload. Pages do the same: e2e/network-recovery.e2e.ts.
+// The parts whose code loads when first needed (on /auth the Регистрация tab, the code screen,
+// the form's schema; on the signed-in pages the dialogs): without a connection each says so —
+// «Нет соединения» with «Повторить» in the card or the page, or a toast for a form's check — and
+// works once the connection is back, without a reload. Pages do the same:
+// e2e/network-recovery.e2e.ts.
 const NO_CONNECTION = 'Нет соединения с сервером. Проверьте интернет и повторите.';
 
 const world = setupPortalWithSmtp();
@@ -105,6 +110,23 @@ describe.each(['light', 'dark'] as const)('%s theme', (theme) => {
     await page.getByRole('heading', { level: 1, name: 'Подтверждение почты' }).waitFor();
     expect(await failed.count()).toBe(0);
   });
+});
+
+it('a dialog of /profile whose code fails says «Нет соединения»; «Повторить» then opens it', async () => {
+  const account = await newSignedInAccount(world());
+  const page = await openSignedInPage(browser, account.token);
+  await page.goto(url('/profile'));
+  await page.getByRole('heading', { level: 1, name: 'Личные данные' }).waitFor();
+  const restore = await failScripts(page, /my-data-modal/);
+  await page.getByRole('button', { name: 'Мои данные' }).click();
+  const failed = page.getByRole('alert').filter({ hasText: 'Нет соединения' });
+  await failed.waitFor();
+  expect(await page.getByRole('dialog').count()).toBe(0);
+
+  await restore();
+  await failed.getByRole('button', { name: 'Повторить' }).click();
+  await page.getByRole('dialog', { name: 'Мои данные' }).getByLabel('Никнейм').waitFor();
+  expect(await failed.count()).toBe(0);
 });
 
 it('a part that could not load while offline comes by itself once the browser is back online', async () => {

@@ -11,17 +11,27 @@ import { useDevicesQuery } from '@/features/devices';
 import { PasskeysSection } from '@/features/passkeys';
 import { useTelegramLinkedQuery } from '@/features/profile/api/telegram-api';
 import { devicesCountText } from '@/features/profile/devices-count-text';
-import { EmailChangeModal } from '@/features/profile/email-change-modal';
-import { MyDataModal } from '@/features/profile/my-data-modal';
 import styles from '@/features/profile/profile.module.css';
 import { SecurityCard } from '@/features/profile/security-card';
 import { Avatar } from '@/shared/ui/avatar';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
 import { ChevronRightIcon } from '@/shared/ui/icons';
+import { lazyModal } from '@/shared/ui/modal';
 import { PageHeader } from '@/shared/ui/page-header';
 import { PageLoader } from '@/shared/ui/page-loader';
 import { notify } from '@/shared/ui/toast';
+
+// The dialogs (their forms, react-hook-form with them) load when first opened: the page shows
+// only their openers (its budget: docs/benchmarks.md).
+const MyDataModal = lazyModal(() =>
+  import('@/features/profile/my-data-modal').then((module) => ({ default: module.MyDataModal })),
+);
+const EmailChangeModal = lazyModal(() =>
+  import('@/features/profile/email-change-modal').then((module) => ({
+    default: module.EmailChangeModal,
+  })),
+);
 
 /**
  * /profile: user card, security checkup, contacts, security and 2FA, devices, logout. It puts

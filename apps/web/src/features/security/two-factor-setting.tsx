@@ -3,6 +3,7 @@ import { useReducer, useRef } from 'react';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { selectUser, setRequiresTwoFactor } from '@/features/auth';
 import { Button } from '@/shared/ui/button';
+import { lazyModal } from '@/shared/ui/modal';
 import { notify } from '@/shared/ui/toast';
 import { postDisableTwoFactor } from './api/disable-two-factor';
 import { postEnableTwoFactor } from './api/enable-two-factor';
@@ -10,8 +11,6 @@ import { postRenewRecoveryCodes } from './api/renew-recovery-codes';
 import { useTwoFactorStatusQuery } from './api/two-factor-api';
 import { RecoveryCodesDialog } from './recovery-codes-dialog';
 import styles from './security.module.css';
-import { TwoFactorCodeDialog } from './two-factor-code-dialog';
-import { TwoFactorConnectDialog } from './two-factor-connect-dialog';
 import {
   connectOpened,
   connectSettled,
@@ -31,6 +30,16 @@ import {
   twoFactorDisconnected,
 } from './two-factor-slice';
 import { useProofThenRetry } from './use-proof-then-retry';
+
+// The dialogs with a form (react-hook-form with them) load when first opened, not with /profile.
+const TwoFactorConnectDialog = lazyModal(() =>
+  import('./two-factor-connect-dialog').then((module) => ({
+    default: module.TwoFactorConnectDialog,
+  })),
+);
+const TwoFactorCodeDialog = lazyModal(() =>
+  import('./two-factor-code-dialog').then((module) => ({ default: module.TwoFactorCodeDialog })),
+);
 
 const STATUS_TEXT = {
   connected: 'Подключено',
@@ -69,6 +78,8 @@ export function TwoFactorSetting() {
       return;
     }
     flowDispatch(connectStarted());
+    // The dialog's code comes while the key is fetched; a failure shows when the dialog opens.
+    TwoFactorConnectDialog.preload().catch(() => {});
     await keyProof.attempt(async () => flowDispatch(connectOpened(await postEnableTwoFactor())));
     flowDispatch(connectSettled());
   }

@@ -14,11 +14,16 @@ import {
   SparkIcon,
   WalletIcon,
 } from '@/shared/ui/icons';
+import { lazyModal } from '@/shared/ui/modal';
 import { Skeleton } from '@/shared/ui/skeleton';
-import { TopUpModal } from './top-up-modal';
 import { useTopUpReturn } from './use-top-up-return';
 import { CashbackInfoDialog, OverdraftInfoDialog } from './wallet-info-dialogs';
 import styles from './wallet-panel.module.css';
+
+/** The top-up form (react-hook-form with it) loads when it is first opened, not with home. */
+const TopUpModal = lazyModal(() =>
+  import('./top-up-modal').then((module) => ({ default: module.TopUpModal })),
+);
 
 type OpenDialog = 'topUp' | 'cashback' | 'overdraft' | null;
 
