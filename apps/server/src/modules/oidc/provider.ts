@@ -14,6 +14,24 @@ import { OidcModelStore } from './adapter.js';
 
 export const OIDC_PREFIX = '/oidc';
 const DAY_S = 24 * 60 * 60;
+/** The library's endpoints; any other address under OIDC_PREFIX is the portal's 404. */
+export const LIBRARY_ROUTES = {
+  authorization: `${OIDC_PREFIX}/auth`,
+  code_verification: `${OIDC_PREFIX}/device`,
+  device_authorization: `${OIDC_PREFIX}/device/auth`,
+  end_session: `${OIDC_PREFIX}/session/end`,
+  introspection: `${OIDC_PREFIX}/token/introspection`,
+  jwks: `${OIDC_PREFIX}/jwks`,
+  revocation: `${OIDC_PREFIX}/token/revocation`,
+  token: `${OIDC_PREFIX}/token`,
+  userinfo: `${OIDC_PREFIX}/me`,
+  // Not enabled, but every route needs a place.
+  backchannel_authentication: `${OIDC_PREFIX}/backchannel`,
+  challenge: `${OIDC_PREFIX}/challenge`,
+  pushed_authorization_request: `${OIDC_PREFIX}/request`,
+  registration: `${OIDC_PREFIX}/reg`,
+};
+
 /** Where the library sends the browser to sign in; modules/oidc/routes.ts forwards it to /auth. */
 export const INTERACTION_PATH = `${OIDC_PREFIX}/interaction`;
 
@@ -50,22 +68,7 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
     },
     acrValues: [ACR.oneFactor, ACR.twoFactors],
     interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}` },
-    routes: {
-      authorization: `${OIDC_PREFIX}/auth`,
-      code_verification: `${OIDC_PREFIX}/device`,
-      device_authorization: `${OIDC_PREFIX}/device/auth`,
-      end_session: `${OIDC_PREFIX}/session/end`,
-      introspection: `${OIDC_PREFIX}/token/introspection`,
-      jwks: `${OIDC_PREFIX}/jwks`,
-      revocation: `${OIDC_PREFIX}/token/revocation`,
-      token: `${OIDC_PREFIX}/token`,
-      userinfo: `${OIDC_PREFIX}/me`,
-      // Not enabled, but every route needs a place.
-      backchannel_authentication: `${OIDC_PREFIX}/backchannel`,
-      challenge: `${OIDC_PREFIX}/challenge`,
-      pushed_authorization_request: `${OIDC_PREFIX}/request`,
-      registration: `${OIDC_PREFIX}/reg`,
-    },
+    routes: LIBRARY_ROUTES,
     features: {
       devInteractions: { enabled: false },
       introspection: { enabled: true },

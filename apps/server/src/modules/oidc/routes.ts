@@ -5,9 +5,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
 import { enforceLimit } from '../../adapters/rate-limit.js';
+import { notFound } from '../../http/app-error.js';
 import { requireSession, sessionOf } from '../auth/index.js';
 import type { OidcInteractions } from './interactions.js';
-import { INTERACTION_PATH, OIDC_PREFIX } from './provider.js';
+import { INTERACTION_PATH, LIBRARY_ROUTES, OIDC_PREFIX } from './provider.js';
+
+const DISCOVERY_PATH = '/.well-known/openid-configuration';
+const isLibraryPath = (path: string) =>
+  Object.values(LIBRARY_ROUTES).some((route) => path === route || path.startsWith(`${route}/`));
 
 const LIBRARY_ANSWER_HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -33,6 +38,11 @@ export const providerRoutes: FastifyPluginAsync<{ provider: Provider }> = async 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
   const answer = async (request: FastifyRequest, reply: FastifyReply) => {
+    // Only the library's own endpoints (and what lies under them) go to it; any other address
+    // here (the interaction's with a method it does not take, a path made of `..`) gets the
+    // portal's JSON 404, not the library's plain-text one.
+    const path = request.url.split('?')[0]!;
+    if (path !== DISCOVERY_PATH && !isLibraryPath(path)) throw notFound();
     const { headers } = request.raw;
     headers['x-forwarded-host'] = publicUrl.host;
     headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
@@ -46,7 +56,7 @@ export const providerRoutes: FastifyPluginAsync<{ provider: Provider }> = async 
     await callback(request.raw, reply.raw);
   };
   const schema = { hide: true };
-  app.all('/.well-known/openid-configuration', { schema }, answer);
+  app.all(DISCOVERY_PATH, { schema }, answer);
   app.all(`${OIDC_PREFIX}/*`, { schema }, answer);
 };
 
