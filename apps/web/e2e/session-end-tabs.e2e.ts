@@ -20,10 +20,14 @@ const SESSION_ENDED = 'Сеанс завершён. Войдите снова.';
 
 const sidebarOf = (page: Page) => page.getByRole('complementary', { name: 'Боковая панель' });
 
-/** A signed-in tab at `pathname`, its frame drawn. */
+/**
+ * A signed-in tab at `pathname`, its frame drawn and its page's first reads answered: a read still
+ * on its way when the session ends would take the tab to /auth before the test's own step.
+ */
 async function openAt(page: Page, pathname: string): Promise<Page> {
   await page.goto(url(pathname));
   await sidebarOf(page).getByRole('link', { name: 'Личные данные' }).waitFor();
+  await page.waitForLoadState('networkidle');
   return page;
 }
 

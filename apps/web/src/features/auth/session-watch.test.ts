@@ -103,6 +103,33 @@ describe('a session the server refuses', () => {
     expect(departures).toEqual([]);
   });
 
+  it('takes no read refused during its own logout for a session ended elsewhere', async () => {
+    const store = signedInStore('t-leaving');
+    const departures = watch(store);
+    // The logout is answered first; a read sent with the same token (a refetch on focus) after.
+    let answerRead: (response: Response) => void = () => {};
+    vi.stubGlobal('fetch', async (url: string) =>
+      url.endsWith('/logout')
+        ? new Response(JSON.stringify({ message: 'ok' }), { status: 200 })
+        : new Promise<Response>((resolve) => {
+            answerRead = resolve;
+          }),
+    );
+    const read = msApi.get(`${AUTH}/devices`, { requiresAuth: true }).catch(() => null);
+    await postLogout();
+    answerRead(
+      new Response(JSON.stringify({ message: 'Недействительный токен' }), { status: 401 }),
+    );
+    await read;
+    expect(departures).toEqual([]);
+    expect(store.getState().auth.isSessionEnded).toBe(false);
+    // Another token's refusal is still an ended session.
+    store.dispatch(signIn('t-next'));
+    refusingServer();
+    await msApi.get(`${AUTH}/devices`, { requiresAuth: true }).catch(() => null);
+    expect(departures).toEqual(['t-next']);
+  });
+
   it('leaves a session stored since the refused request was sent alone', async () => {
     const store = signedInStore('t-old');
     const departures = watch(store);

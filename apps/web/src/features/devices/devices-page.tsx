@@ -30,7 +30,7 @@ export default function DevicesPage() {
   const [leaving, setLeaving] = useState<Device | null>(null);
 
   async function endSession(device: Device) {
-    const result = await endDeviceSession(device.id);
+    const result = await endDeviceSession(device);
     if (result.error) {
       notify.error(failureOf(result.error).text);
       return;

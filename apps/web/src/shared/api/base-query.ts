@@ -18,6 +18,8 @@ export type PortalRequest = {
   responseType?: RequestConfig['responseType'];
   /** Data anyone may read (the service catalogue): sent without a token too. */
   isPublic?: boolean;
+  /** This tab's own session ends by this call (`RequestConfig.endsSession`). */
+  endsSession?: boolean;
 };
 
 /** What an answer carries besides its body. */
@@ -44,6 +46,7 @@ export const portalBaseQuery: BaseQueryFn<
     signal,
     params: request.params,
     responseType: request.responseType,
+    endsSession: request.endsSession,
   };
   try {
     const response = await client.request(

@@ -1,6 +1,6 @@
 import { NO_AUTHORISATION, NO_CONNECTION } from '@portal/contracts/messages';
 import { runtimeConfig } from '@/config/runtime-config';
-import { readAccessToken } from './token-storage';
+import { giveUpAccessToken, isAccessTokenGivenUp, readAccessToken } from './token-storage';
 
 export type RequestConfig = {
   /** Query parameters; `undefined` and `null` ones are left out. */
@@ -13,10 +13,16 @@ export type RequestConfig = {
    */
   requiresAuth?: boolean;
   /**
-   * A call that begins or ends a session (sign-in, logout): its 401 is that call's own refusal,
+   * A call that begins a session (a sign-in, a confirmed registration): its 401 is that call's own refusal,
    * not the stored session's end, so `onSessionRefused`'s listener is not told.
    */
   ownsSession?: boolean;
+  /**
+   * A call by which this tab ends its own session (a logout, «Выйти» on this device's row): its
+   * token is given up before it is sent, so neither its 401 nor that of a read still on its way
+   * with the same token (a refetch on focus) is taken for a session ended elsewhere.
+   */
+  endsSession?: boolean;
   /** `json` (the default) reads JSON, or the text when the answer is not JSON; `blob` a file. */
   responseType?: 'json' | 'blob';
   /** Progress of the body's upload (only an upload asks, and it is sent by XMLHttpRequest). */
@@ -196,8 +202,12 @@ export function createHttpClient(base: string): HttpClient {
       headers,
       body: encodeBody(body, headers),
     };
+    if (token && config.endsSession) giveUpAccessToken(token);
     const response = await sendAndRead(prepared, config);
-    if (response.status === 401 && token && !config.ownsSession) sessionRefusedListener?.(token);
+    const isRefusal = response.status === 401 && token !== null;
+    if (isRefusal && !config.ownsSession && !isAccessTokenGivenUp(token)) {
+      sessionRefusedListener?.(token);
+    }
     if (response.status < 200 || response.status >= 300) {
       throw new HttpError(`Request failed with status code ${response.status}`, response);
     }

@@ -18,7 +18,22 @@ export function readAccessToken(): string | null {
  */
 const SESSION_ENDED_KEY = 'sessionEnded';
 
+/**
+ * The token this tab is ending on purpose (a logout, «Выйти» on its own device row): the server's
+ * refusals of it are expected, not a session ended elsewhere. One at a time; a new token clears it.
+ */
+let givenUpToken: string | null = null;
+
+export function giveUpAccessToken(token: string): void {
+  givenUpToken = token;
+}
+
+export function isAccessTokenGivenUp(token: string): boolean {
+  return token === givenUpToken;
+}
+
 export function storeAccessToken(token: string): void {
+  givenUpToken = null;
   localStorage.setItem(ACCESS_TOKEN_STORAGE_KEY, token);
   try {
     localStorage.removeItem(SESSION_ENDED_KEY);

@@ -5,7 +5,7 @@ import { msApi } from '@/shared/api/http';
 export async function postLogout(): Promise<LogoutAnswer> {
   const { data } = await msApi.post<LogoutAnswer>('/authms/api/Auth/logout', undefined, {
     requiresAuth: true,
-    ownsSession: true,
+    endsSession: true,
   });
   return data;
 }

@@ -1,4 +1,4 @@
-import type { DevicesAnswer } from '@portal/contracts/auth';
+import type { Device, DevicesAnswer } from '@portal/contracts/auth';
 import type { MessageAnswer } from '@portal/contracts/common';
 import { portalApi } from '@/shared/api/portal-api';
 
@@ -9,13 +9,18 @@ export const devicesApi = portalApi.injectEndpoints({
       query: () => ({ url: '/authms/api/Auth/devices', method: 'POST' }),
       providesTags: ['Devices'],
     }),
-    /** Ends one of the caller's sessions at once; the list and the security log are read again. */
-    endDeviceSession: build.mutation<MessageAnswer, string>({
-      query: (id) => ({
-        url: `/authms/api/Auth/devices/${encodeURIComponent(id)}`,
+    /**
+     * Ends one of the caller's sessions at once; the list and the security log are read again.
+     * This device's own: the tab is leaving, and nothing is read with the token it gave up.
+     */
+    endDeviceSession: build.mutation<MessageAnswer, Device>({
+      query: (device) => ({
+        url: `/authms/api/Auth/devices/${encodeURIComponent(device.id)}`,
         method: 'DELETE',
+        endsSession: device.isCurrent,
       }),
-      invalidatesTags: ['Devices', 'SecurityLog', 'Checkup'],
+      invalidatesTags: (_answer, _error, device) =>
+        device.isCurrent ? [] : ['Devices', 'SecurityLog', 'Checkup'],
     }),
   }),
 });
