@@ -14,6 +14,7 @@ import { devicesCountText } from '@/features/profile/devices-count-text';
 import styles from '@/features/profile/profile.module.css';
 import { SecurityCard } from '@/features/profile/security-card';
 import { Avatar } from '@/shared/ui/avatar';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
 import { ChevronRightIcon } from '@/shared/ui/icons';
@@ -119,7 +120,7 @@ export default function ProfilePage() {
         </div>
 
         <Card aria-labelledby="contacts-title">
-          <h2 id="contacts-title" className={styles.cardTitle}>
+          <h2 id="contacts-title" className={blocks.cardTitle}>
             Контакты
           </h2>
           <div className={styles.rows}>
@@ -151,7 +152,7 @@ export default function ProfilePage() {
         </Card>
 
         <Card aria-labelledby="devices-summary-title">
-          <h2 id="devices-summary-title" className={styles.cardTitle}>
+          <h2 id="devices-summary-title" className={blocks.cardTitle}>
             Устройства
           </h2>
           <Link to={paths.devices.getHref()} className={styles.devicesLink}>
@@ -163,7 +164,7 @@ export default function ProfilePage() {
         </Card>
 
         <Card aria-labelledby="security-log-summary-title">
-          <h2 id="security-log-summary-title" className={styles.cardTitle}>
+          <h2 id="security-log-summary-title" className={blocks.cardTitle}>
             Журнал безопасности
           </h2>
           <Link to={paths.securityLog.getHref()} className={styles.devicesLink}>

@@ -5,6 +5,7 @@ import { paths } from '@/config/paths';
 import { selectUser, signOutLocally } from '@/features/auth';
 import { ProofStep, useProofThenRetry } from '@/features/security';
 import { saveFile } from '@/shared/lib/save-file';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
 import { Modal } from '@/shared/ui/modal';
@@ -81,7 +82,7 @@ export function AccountDataSection() {
 
   return (
     <Card aria-labelledby="account-data-title">
-      <h2 id="account-data-title" className={styles.cardTitle}>
+      <h2 id="account-data-title" className={blocks.cardTitle}>
         {TEXTS.sectionTitle}
       </h2>
       {status?.isCancelledBySignIn && (

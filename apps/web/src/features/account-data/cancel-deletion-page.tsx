@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '@/config/paths';
 import { toApiFailure } from '@/shared/api/api-failure';
+import blocks from '@/shared/ui/blocks.module.css';
 import { BrandCard } from '@/shared/ui/brand-card';
 import { Button } from '@/shared/ui/button';
 import styles from './account-data.module.css';
@@ -31,7 +32,7 @@ export default function CancelDeletionPage() {
 
   return (
     <BrandCard>
-      <div className={styles.page}>
+      <div className={blocks.stack}>
         <h1 className={styles.pageTitle}>{TEXTS.cancelPageTitle}</h1>
         {outcome ? (
           <p role={outcome.ok ? 'status' : 'alert'} data-testid="cancel-outcome">

@@ -2,6 +2,7 @@ import { CHECKUP_TEXTS, CHECKUP_TITLE, type CheckupItem } from '@portal/contract
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { paths } from '@/config/paths';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
 import { CheckIcon } from '@/shared/ui/icons';
@@ -35,7 +36,7 @@ export function CheckupCard() {
   if (!checkup) return null;
   return (
     <Card aria-labelledby="checkup-title" data-testid="checkup-card">
-      <h2 id="checkup-title" className={styles.title}>
+      <h2 id="checkup-title" className={blocks.cardTitle}>
         {CHECKUP_TITLE}
       </h2>
       <ul className={styles.items}>

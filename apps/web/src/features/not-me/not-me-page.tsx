@@ -6,6 +6,7 @@ import { signedOut } from '@/features/auth';
 import type { ResetPasswordEntry } from '@/features/reset-password';
 import { toApiFailure } from '@/shared/api/api-failure';
 import { clearAccessToken } from '@/shared/api/token-storage';
+import blocks from '@/shared/ui/blocks.module.css';
 import { BrandCard } from '@/shared/ui/brand-card';
 import { Button } from '@/shared/ui/button';
 import { notify } from '@/shared/ui/toast';
@@ -49,10 +50,10 @@ export default function NotMePage() {
 
   return (
     <BrandCard>
-      <div className={styles.step}>
+      <div className={blocks.stack}>
         <h1 className={styles.title}>{NOT_ME_TEXTS.title}</h1>
-        <p className={styles.lead}>{NOT_ME_TEXTS.lead}</p>
-        <p className={styles.lead}>{NOT_ME_TEXTS.whatHappens}</p>
+        <p className={blocks.lead}>{NOT_ME_TEXTS.lead}</p>
+        <p className={blocks.lead}>{NOT_ME_TEXTS.whatHappens}</p>
         {error && (
           <p className={styles.error} role="alert">
             {error}

@@ -8,12 +8,12 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { ProofStep, useProofThenRetry } from '@/features/security';
 import type { ApiFailure } from '@/shared/api/api-failure';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { Modal, ModalClose } from '@/shared/ui/modal';
 import { TextField } from '@/shared/ui/text-field';
 import { notify } from '@/shared/ui/toast';
 import { useRemovePasskeyMutation } from './api/passkeys-api';
-import styles from './passkeys.module.css';
 import { removeLead, PASSKEY_TEXTS as TEXTS } from './passkeys-texts';
 
 // The dialogs of «Ключи доступа» (./passkeys-section.tsx), loaded when one first opens.
@@ -94,7 +94,7 @@ export function NameDialog({
       {proof.isProving ? (
         <ProofStep onCancel={onClose} onProven={proof.onProven} />
       ) : (
-        <form id={formId} className={styles.form} onSubmit={submit} noValidate>
+        <form id={formId} className={blocks.stack} onSubmit={submit} noValidate>
           <TextField
             {...register('name')}
             label={TEXTS.nameLabel}

@@ -1,6 +1,7 @@
 import { PASSKEY_MESSAGES, type Passkey } from '@portal/contracts/passkeys';
 import { useState } from 'react';
 import { createPasskey, isPasskeyCancelled, isWebAuthnAvailable } from '@/shared/lib/webauthn';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
 import { LoadFailed } from '@/shared/ui/load-failed';
@@ -52,7 +53,7 @@ export function PasskeysSection() {
           <h2 id="passkeys-title" className={styles.title}>
             {TEXTS.title}
           </h2>
-          <p className={styles.lead}>{isSupported ? TEXTS.lead : TEXTS.unsupported}</p>
+          <p className={blocks.lead}>{isSupported ? TEXTS.lead : TEXTS.unsupported}</p>
         </div>
         {isSupported && (
           <Button variant="secondary" size="sm" onClick={() => setDialog({ kind: 'add' })}>
@@ -63,7 +64,7 @@ export function PasskeysSection() {
       {passkeys === null && list.isError && !list.isFetching && (
         <LoadFailed error={list.error} onRetry={() => void list.refetch()} />
       )}
-      {passkeys !== null && passkeys.length === 0 && <p className={styles.lead}>{TEXTS.empty}</p>}
+      {passkeys !== null && passkeys.length === 0 && <p className={blocks.lead}>{TEXTS.empty}</p>}
       {passkeys !== null && passkeys.length > 0 && (
         <ul className={styles.list} aria-label={TEXTS.title}>
           {passkeys.map((passkey) => (

@@ -1,5 +1,6 @@
 import { ONE_TIME_CODE_LENGTH } from '@portal/contracts/constants';
 import { useEffect, useRef } from 'react';
+import blocks from '@/shared/ui/blocks.module.css';
 import { CodeInput } from '@/shared/ui/code-input';
 import styles from './profile.module.css';
 
@@ -37,14 +38,14 @@ export function EmailChangeCodeStep({
 
   return (
     <form
-      className={styles.form}
+      className={blocks.stack}
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
         onSubmit();
       }}
     >
-      <p className={styles.lead}>
+      <p className={blocks.lead}>
         Введите код из письма, отправленного на <strong>{email}</strong>
       </p>
       <CodeInput

@@ -1,9 +1,9 @@
 import type { EmailChangeNewEmailForm } from '@portal/contracts/profile';
 import type { FormEventHandler } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { TextField } from '@/shared/ui/text-field';
-import styles from './profile.module.css';
 
 /** The new address; its code is asked for on submit. */
 export function EmailChangeNewEmailStep({
@@ -17,7 +17,7 @@ export function EmailChangeNewEmailStep({
   onSubmit: FormEventHandler<HTMLFormElement>;
 }) {
   return (
-    <form className={styles.form} noValidate onSubmit={onSubmit}>
+    <form className={blocks.stack} noValidate onSubmit={onSubmit}>
       <TextField
         label="Новая почта"
         type="email"

@@ -1,5 +1,5 @@
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
-import styles from './profile.module.css';
 
 /** The e-mail change's first step: a code to the current address, sent on request. */
 export function EmailChangeStartStep({
@@ -12,8 +12,8 @@ export function EmailChangeStartStep({
   onSendCode: () => void;
 }) {
   return (
-    <div className={styles.form}>
-      <p className={styles.lead}>
+    <div className={blocks.stack}>
+      <p className={blocks.lead}>
         Сначала подтвердим текущую почту <strong>{currentEmail}</strong>: отправим на неё код.
       </p>
       <Button disabled={isBusy} aria-busy={isBusy} onClick={onSendCode}>

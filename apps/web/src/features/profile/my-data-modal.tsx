@@ -8,13 +8,13 @@ import { useAppDispatch } from '@/app/hooks';
 import { userMerged } from '@/features/auth';
 import { toApiFailure } from '@/shared/api/api-failure';
 import { showFailure } from '@/shared/lib/show-failure';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { Modal, ModalClose } from '@/shared/ui/modal';
 import { TextField } from '@/shared/ui/text-field';
 import { notify } from '@/shared/ui/toast';
 import { updateProfile } from './api/update-profile';
 import { AvatarUpload } from './avatar-upload';
-import styles from './profile.module.css';
 import { profileErrorTexts } from './profile-error-texts';
 
 const FIELDS = ['userName', 'firstName', 'middleName', 'lastName'] as const;
@@ -91,7 +91,7 @@ export function MyDataModal({
         </>
       }
     >
-      <form id="my-data-form" className={styles.form} noValidate onSubmit={save}>
+      <form id="my-data-form" className={blocks.stack} noValidate onSubmit={save}>
         <AvatarUpload />
         <TextField
           label="Никнейм"

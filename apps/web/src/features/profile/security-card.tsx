@@ -1,6 +1,7 @@
 import type { User } from '@portal/contracts/auth';
 import { runtimeConfig } from '@/config/runtime-config';
 import { PasswordChangeEntry, TwoFactorSetting } from '@/features/security';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Card } from '@/shared/ui/card';
 import { useTelegramLinkedQuery } from './api/telegram-api';
 import styles from './profile.module.css';
@@ -18,7 +19,7 @@ export function SecurityCard({ user }: { user: User }) {
   );
   return (
     <Card aria-labelledby="security-title">
-      <h2 id="security-title" className={styles.cardTitle}>
+      <h2 id="security-title" className={blocks.cardTitle}>
         Безопасность
       </h2>
       <div className={styles.embeddedRow}>

@@ -5,6 +5,7 @@ import { useAppDispatch } from '@/app/hooks';
 import { runtimeConfig } from '@/config/runtime-config';
 import { fetchCurrentUser } from '@/features/auth';
 import { ProofStep, useProofThenRetry } from '@/features/security';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { Modal } from '@/shared/ui/modal';
 import { notify } from '@/shared/ui/toast';
@@ -137,7 +138,7 @@ export function TelegramSetting() {
         }
       >
         {provenLink ? (
-          <p className={styles.lead}>
+          <p className={blocks.lead}>
             Откройте бота в Telegram и нажмите «Запустить»: аккаунт привяжется сам.
           </p>
         ) : (

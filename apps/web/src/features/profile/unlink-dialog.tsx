@@ -1,10 +1,10 @@
 import type { MessageAnswer } from '@portal/contracts/common';
 import { useState } from 'react';
 import { ProofStep, useProofThenRetry } from '@/features/security';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { Modal } from '@/shared/ui/modal';
 import { notify } from '@/shared/ui/toast';
-import styles from './profile.module.css';
 
 type UnlinkDialogProps = {
   isOpen: boolean;
@@ -79,7 +79,7 @@ export function UnlinkDialog({
       }
     >
       {step === 'confirm' && error && (
-        <p className={styles.lead} role="alert">
+        <p className={blocks.lead} role="alert">
           {error}
         </p>
       )}

@@ -6,6 +6,7 @@ import { recheckSession } from '@/features/auth';
 import { toApiFailure } from '@/shared/api/api-failure';
 import { showFailure } from '@/shared/lib/show-failure';
 import { useMailedCode } from '@/shared/lib/use-mailed-code';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { Checkbox } from '@/shared/ui/checkbox';
 import { ArrowLeftIcon } from '@/shared/ui/icons';
@@ -94,14 +95,14 @@ export function ResetCodeStep({
   });
 
   return (
-    <div className={styles.step}>
+    <div className={blocks.stack}>
       <header className={styles.header}>
         <h1 className={styles.title}>Обновление пароля</h1>
         <p className={styles.lead}>
           {isReopened ? 'Код уже отправлен на' : 'Код отправлен на'} <strong>{email}</strong>
         </p>
       </header>
-      <form className={styles.form} onSubmit={onSubmit} noValidate>
+      <form className={blocks.stack} onSubmit={onSubmit} noValidate>
         <TextField
           {...register('code', { onChange: () => clearErrors('code') })}
           label="Введите код"

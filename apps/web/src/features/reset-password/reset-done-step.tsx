@@ -1,5 +1,6 @@
 import { useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { CheckIcon } from '@/shared/ui/icons';
 import styles from './reset-password.module.css';
@@ -8,7 +9,7 @@ import styles from './reset-password.module.css';
 export function ResetDoneStep() {
   const navigate = useNavigate();
   return (
-    <div className={`${styles.step} ${styles.done}`}>
+    <div className={`${blocks.stack} ${styles.done}`}>
       <span className={styles.mark} role="img" aria-label="Готово">
         <CheckIcon width="36" height="36" strokeWidth="2.5" />
       </span>

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { toApiFailure } from '@/shared/api/api-failure';
 import { showFailure } from '@/shared/lib/show-failure';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { ArrowLeftIcon } from '@/shared/ui/icons';
 import { TextField } from '@/shared/ui/text-field';
@@ -55,12 +56,12 @@ export function ResetEmailStep({
   });
 
   return (
-    <div className={styles.step}>
+    <div className={blocks.stack}>
       <header className={styles.header}>
         <h1 className={styles.title}>Обновление пароля</h1>
         <p className={styles.lead}>Укажите почту, пароль к которой вы забыли</p>
       </header>
-      <form className={styles.form} onSubmit={onSubmit} noValidate>
+      <form className={blocks.stack} onSubmit={onSubmit} noValidate>
         <TextField
           {...register('email', { onChange: () => clearErrors('email') })}
           type="email"

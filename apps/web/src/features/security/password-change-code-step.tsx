@@ -2,6 +2,7 @@ import { ONE_TIME_CODE_LENGTH } from '@portal/contracts/constants';
 import { useAppSelector } from '@/app/hooks';
 import { selectUser } from '@/features/auth';
 import type { MailedCode } from '@/shared/lib/use-mailed-code';
+import blocks from '@/shared/ui/blocks.module.css';
 import { CodeInput } from '@/shared/ui/code-input';
 import { ResendCodeButton } from '@/shared/ui/resend-code-button';
 import styles from './security.module.css';
@@ -24,8 +25,8 @@ export function PasswordChangeCodeStep({
 }: PasswordChangeCodeStepProps) {
   const user = useAppSelector(selectUser);
   return (
-    <div className={styles.form}>
-      <p className={styles.lead}>
+    <div className={blocks.stack}>
+      <p className={blocks.lead}>
         {usesAuthenticator ? (
           'Введите код из приложения Google Authenticator.'
         ) : (

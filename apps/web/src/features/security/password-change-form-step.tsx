@@ -1,10 +1,10 @@
 import type { PasswordChangeForm } from '@portal/contracts/security';
 import type { FormEventHandler } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Checkbox } from '@/shared/ui/checkbox';
 import { NewPasswordFields } from '@/shared/ui/new-password-fields';
 import { TextField } from '@/shared/ui/text-field';
-import styles from './security.module.css';
 
 type PasswordChangeFormStepProps = {
   id: string;
@@ -30,7 +30,7 @@ export function PasswordChangeFormStep({
   } = form;
   // Editing a field clears its error, here as in the new password's fields.
   return (
-    <form id={id} className={styles.form} onSubmit={onSubmit} noValidate>
+    <form id={id} className={blocks.stack} onSubmit={onSubmit} noValidate>
       <TextField
         {...register('oldPassword', { onChange: () => clearErrors('oldPassword') })}
         type="password"

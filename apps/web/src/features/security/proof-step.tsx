@@ -7,6 +7,7 @@ import { selectUser } from '@/features/auth';
 import { toApiFailure } from '@/shared/api/api-failure';
 import { showFailure } from '@/shared/lib/show-failure';
 import { useMailedCode } from '@/shared/lib/use-mailed-code';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { CodeInput } from '@/shared/ui/code-input';
 import { LinkButton } from '@/shared/ui/link-button';
@@ -124,8 +125,8 @@ export function ProofStep({ onProven, onCancel }: ProofStepProps) {
 
   const firstOffered = firstWay(methods);
   return (
-    <form id={formId} className={styles.form} onSubmit={submit} noValidate>
-      <p className={styles.lead}>
+    <form id={formId} className={blocks.stack} onSubmit={submit} noValidate>
+      <p className={blocks.lead}>
         Чтобы продолжить, подтвердите, что это вы: {way === 'password' && 'введите текущий пароль.'}
         {way === 'authenticator' && 'введите код из приложения Google Authenticator.'}
         {way === 'email' && (

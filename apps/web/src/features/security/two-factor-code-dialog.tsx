@@ -6,10 +6,10 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { toApiFailure } from '@/shared/api/api-failure';
 import { showFailure } from '@/shared/lib/show-failure';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { Modal, ModalClose } from '@/shared/ui/modal';
 import { TextField } from '@/shared/ui/text-field';
-import styles from './security.module.css';
 
 /** Empty: 'Заполните поле'; otherwise six digits or a recovery code. */
 const confirmCodeSchema = z.object({
@@ -93,7 +93,7 @@ export function TwoFactorCodeDialog({
         </>
       }
     >
-      <form id={formId} className={styles.form} onSubmit={onSubmit} noValidate>
+      <form id={formId} className={blocks.stack} onSubmit={onSubmit} noValidate>
         <TextField
           {...register('code', { onChange: () => clearErrors('code') })}
           label="Код подтверждения"

@@ -10,6 +10,7 @@ import { useForm } from 'react-hook-form';
 import { useAppDispatch } from '@/app/hooks';
 import { setRequiresTwoFactor } from '@/features/auth';
 import { showFailure } from '@/shared/lib/show-failure';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { Modal, ModalClose } from '@/shared/ui/modal';
 import { TextField } from '@/shared/ui/text-field';
@@ -112,7 +113,7 @@ export function TwoFactorConnectDialog({
           onProven={enrollment === null ? onProvenForKey : codeProof.onProven}
         />
       ) : (
-        <form id={FORM_ID} className={styles.form} onSubmit={onSubmit} noValidate>
+        <form id={FORM_ID} className={blocks.stack} onSubmit={onSubmit} noValidate>
           <ol className={styles.steps}>
             <li>Установите Google Authenticator или другое приложение-аутентификатор.</li>
             <li>

@@ -2,6 +2,7 @@ import type { OwnerService } from '@portal/contracts/services';
 import { useState } from 'react';
 import { runtimeConfig } from '@/config/runtime-config';
 import { formatRoubles } from '@/shared/lib/format-money';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
 import { ChevronRightIcon, ServerIcon } from '@/shared/ui/icons';
@@ -26,7 +27,7 @@ export function MyServices() {
   const sibling = useSiblingLink();
 
   return (
-    <Card className={styles.card} aria-labelledby="my-services-title">
+    <Card className={blocks.stack} aria-labelledby="my-services-title">
       <header className={styles.cardHeader}>
         <h2 id="my-services-title" className={styles.cardTitle}>
           Мои услуги
@@ -74,7 +75,7 @@ export function MyServices() {
           {services.data.map((service) => (
             <li key={service.id}>
               <button type="button" className={styles.row} onClick={() => setSelected(service)}>
-                <span className={styles.rowIcon}>
+                <span className={blocks.iconTile}>
                   <ServerIcon />
                 </span>
                 <span className={styles.rowText}>

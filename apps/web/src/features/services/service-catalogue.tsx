@@ -1,5 +1,6 @@
 import type { CatalogueItem } from '@portal/contracts/services';
 import { useState } from 'react';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
 import { ServerIcon } from '@/shared/ui/icons';
@@ -15,7 +16,7 @@ export function ServiceCatalogue() {
   const sibling = useSiblingLink();
 
   return (
-    <Card className={styles.card} aria-labelledby="catalogue-title">
+    <Card className={blocks.stack} aria-labelledby="catalogue-title">
       <header className={styles.cardHeader}>
         <h2 id="catalogue-title" className={styles.cardTitle}>
           Сервисы

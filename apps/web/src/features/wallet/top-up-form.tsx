@@ -15,6 +15,7 @@ import { toApiFailure } from '@/shared/api/api-failure';
 import { formatRoubles } from '@/shared/lib/format-money';
 import { showFailure } from '@/shared/lib/show-failure';
 import { useUnmountSignal } from '@/shared/lib/use-unmount-signal';
+import blocks from '@/shared/ui/blocks.module.css';
 import { ChevronRightIcon } from '@/shared/ui/icons';
 import { createTopUpPayment } from './api/create-top-up-payment';
 import { paymentErrorText } from './payment-error-text';
@@ -81,7 +82,7 @@ export function TopUpForm() {
 
   return (
     <form
-      className={styles.form}
+      className={blocks.stack}
       noValidate
       onSubmit={(event) => {
         // Enter in the amount field pays by card, the first method.

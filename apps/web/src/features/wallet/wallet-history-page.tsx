@@ -6,6 +6,7 @@ import { paths } from '@/config/paths';
 import { selectUser } from '@/features/auth';
 import { failureOf, toApiFailure } from '@/shared/api/api-failure';
 import { formatPoints, formatRoubles, pointsWord } from '@/shared/lib/format-money';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
 import { EmptyState } from '@/shared/ui/empty-state';
@@ -96,7 +97,7 @@ export default function WalletHistoryPage() {
       <div className={styles.layout}>
         <BalanceCard chartCurrency={filter.currency === 'points' ? 'points' : 'rub'} />
 
-        <Card className={styles.listCard} aria-labelledby="history-list-title">
+        <Card className={blocks.stack} aria-labelledby="history-list-title">
           <h2 id="history-list-title" className="visually-hidden">
             Операции
           </h2>
@@ -201,7 +202,7 @@ function BalanceCard({ chartCurrency }: { chartCurrency: HistoryCurrency }) {
   }, [current, latestPage, chartCurrency, latest.isError, latest.isFetching]);
 
   return (
-    <Card className={styles.balanceCard} aria-labelledby="history-balance-title">
+    <Card className={blocks.stack} aria-labelledby="history-balance-title">
       <div className={styles.balanceHead}>
         <div>
           <h2 id="history-balance-title" className={styles.balanceLabel}>
