@@ -123,10 +123,10 @@ export default function ProfilePage() {
           <h2 id="contacts-title" className={blocks.cardTitle}>
             Контакты
           </h2>
-          <div className={styles.rows}>
-            <div className={styles.row}>
-              <div className={styles.rowText}>
-                <span className={styles.rowTitle}>Почта</span>
+          <div className={blocks.settingRows}>
+            <div className={blocks.settingRow}>
+              <div className={blocks.settingText}>
+                <span className={blocks.settingTitle}>Почта</span>
                 <span className={styles.muted} data-testid="profile-email">
                   {user.email}
                 </span>
@@ -140,9 +140,9 @@ export default function ProfilePage() {
                 Изменить
               </Button>
             </div>
-            <div className={styles.row}>
-              <div className={styles.rowText}>
-                <span className={styles.rowTitle}>Телефон</span>
+            <div className={blocks.settingRow}>
+              <div className={blocks.settingText}>
+                <span className={blocks.settingTitle}>Телефон</span>
                 <span className={styles.muted} data-testid="profile-phone">
                   {user.phoneNamber ?? 'Не указан'}
                 </span>

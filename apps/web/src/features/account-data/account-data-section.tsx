@@ -93,10 +93,10 @@ export function AccountDataSection() {
           </Button>
         </div>
       )}
-      <div className={styles.rows}>
-        <div className={styles.row}>
-          <div className={styles.rowText}>
-            <span className={styles.rowTitle}>{TEXTS.exportTitle}</span>
+      <div className={blocks.settingRows}>
+        <div className={blocks.settingRow}>
+          <div className={blocks.settingText}>
+            <span className={blocks.settingTitle}>{TEXTS.exportTitle}</span>
             <span className={styles.muted}>{TEXTS.exportHint}</span>
           </div>
           <Button
@@ -109,9 +109,9 @@ export function AccountDataSection() {
             {TEXTS.exportButton}
           </Button>
         </div>
-        <div className={styles.row}>
-          <div className={styles.rowText}>
-            <span className={styles.rowTitle}>{TEXTS.deleteTitle}</span>
+        <div className={blocks.settingRow}>
+          <div className={blocks.settingText}>
+            <span className={blocks.settingTitle}>{TEXTS.deleteTitle}</span>
             <span className={styles.muted}>{TEXTS.deleteHint}</span>
           </div>
           <Button

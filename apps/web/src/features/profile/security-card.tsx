@@ -27,15 +27,15 @@ export function SecurityCard({ user }: { user: User }) {
       </div>
       <SignInAlertsSetting user={user} />
       <h3 className={styles.sectionTitle}>Двухфакторная аутентификация</h3>
-      <div className={styles.rows}>
-        <div className={`${styles.row} ${styles.embeddedRow}`}>
+      <div className={blocks.settingRows}>
+        <div className={`${blocks.settingRow} ${styles.embeddedRow}`}>
           <TwoFactorSetting />
         </div>
         <TelegramSetting />
         {/* The phone has no action button. */}
-        <div className={styles.row}>
-          <div className={styles.rowText}>
-            <span className={styles.rowTitle}>Телефон</span>
+        <div className={blocks.settingRow}>
+          <div className={blocks.settingText}>
+            <span className={blocks.settingTitle}>Телефон</span>
             <StatusText status={phoneStatus(user, telegram)} testId="phone-status" />
           </div>
         </div>

@@ -3,10 +3,10 @@ import { useState } from 'react';
 import { useAppDispatch } from '@/app/hooks';
 import { userMerged } from '@/features/auth';
 import { toApiFailure } from '@/shared/api/api-failure';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Checkbox } from '@/shared/ui/checkbox';
 import { notify } from '@/shared/ui/toast';
 import { putSignInAlerts } from './api/sign-in-alerts';
-import styles from './profile.module.css';
 
 export const SIGN_IN_ALERTS_LABEL = 'Оповещения о входе с нового устройства на почту';
 
@@ -32,7 +32,7 @@ export function SignInAlertsSetting({ user }: { user: User }) {
   }
 
   return (
-    <div className={styles.row} data-testid="sign-in-alerts-setting" id="sign-in-alerts">
+    <div className={blocks.settingRow} data-testid="sign-in-alerts-setting" id="sign-in-alerts">
       <Checkbox
         role="switch"
         data-checkup-target="sign-in-alerts"

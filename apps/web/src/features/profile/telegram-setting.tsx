@@ -96,9 +96,9 @@ export function TelegramSetting() {
   }
 
   return (
-    <div className={styles.row} data-testid="telegram-setting">
-      <div className={styles.rowText}>
-        <span className={styles.rowTitle}>
+    <div className={blocks.settingRow} data-testid="telegram-setting">
+      <div className={blocks.settingText}>
+        <span className={blocks.settingTitle}>
           Telegram<span className={styles.required}>*обязательно</span>
         </span>
         <StatusText status={status} testId="telegram-status" />

@@ -3,9 +3,9 @@ import { useState } from 'react';
 import { useAppDispatch } from '@/app/hooks';
 import { runtimeConfig } from '@/config/runtime-config';
 import { fetchCurrentUser } from '@/features/auth';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { unlinkYandex } from './api/unlink';
-import styles from './profile.module.css';
 import { StatusText } from './status-text';
 import { yandexStatus } from './two-factor-statuses';
 import { UnlinkDialog } from './unlink-dialog';
@@ -20,9 +20,9 @@ export function YandexSetting({ user }: { user: User }) {
   const [isUnlinkOpen, setIsUnlinkOpen] = useState(false);
   const status = yandexStatus(user, runtimeConfig.isYandexOffered);
   return (
-    <div className={styles.row} data-testid="yandex-setting">
-      <div className={styles.rowText}>
-        <span className={styles.rowTitle}>Яндекс ID</span>
+    <div className={blocks.settingRow} data-testid="yandex-setting">
+      <div className={blocks.settingText}>
+        <span className={blocks.settingTitle}>Яндекс ID</span>
         <StatusText status={status} testId="yandex-status" />
       </div>
       {status === 'connected' && (
