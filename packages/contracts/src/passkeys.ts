@@ -26,13 +26,18 @@ const base64url = (max: number) =>
 const transportSchema = z.enum(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
 const extensionResultsSchema = z.record(z.string(), z.unknown());
 
-/** The browser's answer to `navigator.credentials.create` (RegistrationResponseJSON). */
-export const passkeyRegistrationResponseSchema = z.object({
+/** What both of the browser's answers carry about the credential (PublicKeyCredential's JSON). */
+const publicKeyCredentialFields = {
   id: base64url(1400),
   rawId: base64url(1400),
   type: z.literal('public-key'),
   authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
   clientExtensionResults: extensionResultsSchema,
+};
+
+/** The browser's answer to `navigator.credentials.create` (RegistrationResponseJSON). */
+export const passkeyRegistrationResponseSchema = z.object({
+  ...publicKeyCredentialFields,
   response: z.object({
     clientDataJSON: base64url(8000),
     attestationObject: base64url(32000),
@@ -46,11 +51,7 @@ export type PasskeyRegistrationResponse = z.infer<typeof passkeyRegistrationResp
 
 /** The browser's answer to `navigator.credentials.get` (AuthenticationResponseJSON). */
 export const passkeyAssertionSchema = z.object({
-  id: base64url(1400),
-  rawId: base64url(1400),
-  type: z.literal('public-key'),
-  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-  clientExtensionResults: extensionResultsSchema,
+  ...publicKeyCredentialFields,
   response: z.object({
     clientDataJSON: base64url(8000),
     authenticatorData: base64url(8000),
