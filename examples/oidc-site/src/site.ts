@@ -97,7 +97,9 @@ export function createSite(deps: SiteDeps) {
     },
 
     [`POST ${BACKCHANNEL_LOGOUT_PATH}`]: async (request, response) => {
-      const token = new URLSearchParams(await readBody(request)).get('logout_token');
+      const body = await readBody(request);
+      if (body === undefined) return logoutRefused(response, 'the request is too long');
+      const token = new URLSearchParams(body).get('logout_token');
       if (!token) return logoutRefused(response, 'logout_token is missing');
       if (!verifyLogoutToken) {
         const metadata = (await portal.configuration()).serverMetadata();
@@ -164,11 +166,13 @@ function logoutRefused(response: ServerResponse, description: string) {
     .end(JSON.stringify({ error: 'invalid_request', error_description: description }));
 }
 
-async function readBody(request: IncomingMessage): Promise<string> {
-  let body = '';
+/** The request's body as text; undefined past MAX_BODY_BYTES (the rest is read and dropped). */
+async function readBody(request: IncomingMessage): Promise<string | undefined> {
+  let body: string | undefined = '';
   for await (const chunk of request) {
-    body += chunk;
-    if (body.length > MAX_BODY_BYTES) throw new Error('request body too large');
+    // Leaving the loop would destroy the request, and the socket with it: no answer then.
+    if (body !== undefined) body += chunk;
+    if (body !== undefined && body.length > MAX_BODY_BYTES) body = undefined;
   }
   return body;
 }

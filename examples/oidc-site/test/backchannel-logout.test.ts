@@ -145,7 +145,7 @@ describe('POST /backchannel-logout', () => {
     expect(isSignedIn(again)).toBe(true);
   });
 
-  it('refuses an ID token: without the logout event, and with it but carrying a nonce', async () => {
+  it('refuses an ID token (without the logout event, or with it and a nonce), no token, too long a request', async () => {
     const client = await provider.Client.find('example-site');
     const idToken = (events?: object) => {
       const token = new provider.IdToken({}, { client: client!, ctx: undefined });
@@ -167,6 +167,8 @@ describe('POST /backchannel-logout', () => {
 
     const empty = await fetch(new URL(BACKCHANNEL_LOGOUT_PATH, siteOrigin()), { method: 'POST' });
     expect(empty.status).toBe(400);
+    const tooLong = await postLogoutToken('x'.repeat(100 * 1024));
+    expect(await tooLong.json()).toMatchObject({ error_description: 'the request is too long' });
     expect(isSignedIn(signedIn.one)).toBe(true);
   });
 });
