@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { repoRoot } from './paths';
 
 /**
@@ -14,19 +15,31 @@ const README_ORIGIN = 'http://localhost:4000';
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 
-/** `portal-client.json` as OIDC_CLIENTS, its addresses moved to `siteOrigin`. */
+/**
+ * `portal-client.json` as OIDC_CLIENTS, its addresses moved to `siteOrigin`; the README must
+ * show the same client.
+ */
 export function exampleClients(siteOrigin: string): string {
   const json = readFileSync(path.join(exampleDir, 'portal-client.json'), 'utf8');
   if (!json.includes(README_ORIGIN)) {
     throw new Error(`portal-client.json names no ${README_ORIGIN} address`);
   }
+  const shown = /```json\n([\s\S]*?)```/.exec(readme())?.[1];
+  if (!shown || !isDeepStrictEqual(JSON.parse(shown), JSON.parse(json))) {
+    throw new Error('examples/oidc-site/README.md does not show the client of portal-client.json');
+  }
   return json.replaceAll(README_ORIGIN, siteOrigin);
+}
+
+function readme(): string {
+  return readFileSync(path.join(exampleDir, 'README.md'), 'utf8');
 }
 
 /** The README's line that starts the site: its settings and its command. */
 function readmeCommand(): { env: Record<string, string>; command: string[] } {
-  const readme = readFileSync(path.join(exampleDir, 'README.md'), 'utf8');
-  const line = readme.split('\n').find((text) => /\bnpm run example:site\b/.test(text));
+  const line = readme()
+    .split('\n')
+    .find((text) => /\bnpm run example:site\b/.test(text));
   if (!line) throw new Error('examples/oidc-site/README.md shows no `npm run example:site` line');
   const words = line.split('#')[0]!.trim().split(/\s+/);
   const env: Record<string, string> = {};
