@@ -7,6 +7,7 @@ export default defineConfig({
       'apps/*/vitest.config.ts',
       'apps/*/vitest.e2e.config.ts',
       'apps/*/vitest.system.config.ts',
+      'examples/*/vitest.config.ts',
     ],
   },
 });

@@ -1,5 +1,9 @@
 /**
- * SSO hand-off. The web app asks for a link to an allow-listed sibling site; the link carries not
+ * SSO hand-off: the legacy path. A new site signs in through the portal's OpenID provider
+ * (modules/oidc; examples/oidc-site is a whole site); this stays, unchanged, for the sites that
+ * already use it (docs/decisions/0043-openid-provider.md).
+ *
+ * The web app asks for a link to an allow-listed sibling site; the link carries not
  * the access token but a hand-off code: 32 random bytes, single use, valid 60 seconds, bound to
  * that site's origin. Only that sibling can redeem it: server to server at `verify-token`, with
  * its own API key, whose site must live at the code's origin (modules/auth/siblings.ts). It

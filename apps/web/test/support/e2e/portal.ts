@@ -118,7 +118,8 @@ export function setupPortal(
   };
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now, for a child process to take. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();

@@ -1,0 +1,9 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    name: 'example',
+    root: import.meta.dirname,
+    include: ['test/**/*.test.ts'],
+  },
+});
