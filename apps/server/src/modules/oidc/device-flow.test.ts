@@ -189,7 +189,9 @@ describe('the device authorization grant', () => {
   it('gives access_denied when the person presses «Отмена», and grants nothing', async () => {
     const before = await grantedToConsole();
     const { response, userCode } = await start();
-    const { browser, confirmPage } = await typeCode(userCode);
+    // Typed without its dash: the library takes it too.
+    const { browser, confirmPage } = await typeCode(userCode.replaceAll('-', ''));
+    expect(confirmPage.body).toContain(`>${userCode}<`);
     const cancelled = await browser.request(
       'POST',
       '/oidc/device',
