@@ -170,6 +170,13 @@ describe('the device authorization grant', () => {
     expect(confirmPage.body).not.toContain(PAGE_TEXTS.confirm);
     // A fresh anti-forgery value: the person can type again at once.
     expect(xsrfOnPage(confirmPage.body)).toBeTruthy();
+    // What was typed comes back escaped.
+    const hostile = await typeCode('"><img src=x onerror=alert(1)>');
+    expect(hostile.confirmPage.body).toContain(onPage(PAGE_TEXTS.codeWrong));
+    expect(hostile.confirmPage.body).toContain(
+      'value="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"',
+    );
+    expect(hostile.confirmPage.body).not.toContain('<img');
   });
 
   it('refuses an expired device code with expired_token, and its user code on the page', async () => {
