@@ -11,6 +11,14 @@ import type { Db } from '../../db/database.js';
 import { deriveKey } from '../two-factor/index.js';
 import { findAccount } from './accounts.js';
 import { OidcModelStore } from './adapter.js';
+import {
+  logoutSource,
+  postLogoutSuccessSource,
+  successSource,
+  USER_CODE,
+  userCodeConfirmSource,
+  userCodeInputSource,
+} from './pages.js';
 
 export const OIDC_PREFIX = '/oidc';
 const DAY_S = 24 * 60 * 60;
@@ -71,9 +79,18 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
     routes: LIBRARY_ROUTES,
     features: {
       devInteractions: { enabled: false },
+      // RFC 8628 for a launcher or console without a browser: the person confirms on the
+      // portal's Russian pages (pages.ts) and signs in through the same /auth bridge.
+      deviceFlow: {
+        enabled: true,
+        ...USER_CODE,
+        userCodeInputSource,
+        userCodeConfirmSource,
+        successSource,
+      },
       introspection: { enabled: true },
       revocation: { enabled: true },
-      rpInitiatedLogout: { enabled: true },
+      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
     },
     // Seconds. Access tokens are short: a site learns of a sign-out at its next refresh. A
     // refresh token, its grant and the provider's session live as long as a remembered portal

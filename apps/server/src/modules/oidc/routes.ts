@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { errorAnswerSchema } from '@portal/contracts/common';
 import { interactionParamsSchema, interactionSignInAnswerSchema } from '@portal/contracts/oidc';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -5,9 +6,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
 import { enforceLimit } from '../../adapters/rate-limit.js';
+import type { OidcClientSetting } from '../../config.js';
 import { notFound } from '../../http/app-error.js';
 import { requireSession, sessionOf } from '../auth/index.js';
 import type { OidcInteractions } from './interactions.js';
+import { PAGE_STYLE_HASH } from './pages.js';
 import { INTERACTION_PATH, LIBRARY_ROUTES, OIDC_PREFIX } from './provider.js';
 
 const DISCOVERY_PATH = '/.well-known/openid-configuration';
@@ -19,6 +22,48 @@ const LIBRARY_ANSWER_HEADERS = {
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
 };
+
+/**
+ * The Content-Security-Policy of every library answer: nothing loads, the pages' one style
+ * sheet by its hash (pages.ts), no frame. `script-src` holds a fresh nonce no page uses: the
+ * library adds its own auto-submit script's hash to that directive (its form_post pages: the
+ * typed-in link of the device flow, the authorization's `response_mode=form_post`), and nothing
+ * else runs. A form may post to the portal and to the clients' addresses: the logout form's
+ * answer redirects to a `post_logout_redirect_uri` and form_post posts to a `redirect_uri`, and
+ * `form-action` also holds for where a form's answer redirects.
+ */
+export function libraryAnswerCsp(clients: readonly OidcClientSetting[]): (nonce: string) => string {
+  const formAction = ["'self'", ...clientFormTargets(clients)].join(' ');
+  return (nonce) =>
+    [
+      "default-src 'none'",
+      `script-src 'nonce-${nonce}'`,
+      `style-src ${PAGE_STYLE_HASH}`,
+      `form-action ${formAction}`,
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+    ].join('; ');
+}
+
+/**
+ * The CSP sources of the clients' redirect addresses: an origin; a native client's loopback
+ * address on any port (RFC 8252: the launcher picks its port at run time); a custom scheme.
+ */
+function clientFormTargets(clients: readonly OidcClientSetting[]): string[] {
+  const sources = new Set<string>();
+  for (const client of clients) {
+    for (const uri of [...client.redirect_uris, ...client.post_logout_redirect_uris]) {
+      const url = new URL(uri);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') sources.add(url.protocol);
+      else if (client.application_type === 'native' && LOOPBACK_HOSTS.has(url.hostname))
+        sources.add(`${url.protocol}//${url.hostname}:*`);
+      else sources.add(url.origin);
+    }
+  }
+  return [...sources];
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 /** Per client address: finishing a sign-in checks a session and an interaction. */
 const SIGN_IN_LIMIT = { limit: 60, windowMs: 10 * 60_000 };
@@ -34,6 +79,7 @@ export const providerRoutes: FastifyPluginAsync<{ provider: Provider }> = async 
   { provider },
 ) => {
   const publicUrl = new URL(app.deps.config.PUBLIC_URL);
+  const cspFor = libraryAnswerCsp(app.deps.config.OIDC_CLIENTS);
   const callback = provider.callback();
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
@@ -47,11 +93,12 @@ export const providerRoutes: FastifyPluginAsync<{ provider: Provider }> = async 
     headers['x-forwarded-host'] = publicUrl.host;
     headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
     headers['x-forwarded-for'] = request.ip;
-    // The portal's headers that fit every answer of the library (its end-session page submits
-    // itself with an inline script, so the portal's CSP is not one of them yet).
+    // Set before the library answers: it reads the CSP back to add its script's hash.
     for (const [name, value] of Object.entries(LIBRARY_ANSWER_HEADERS)) {
       reply.raw.setHeader(name, value);
     }
+    const nonce = randomBytes(16).toString('base64');
+    reply.raw.setHeader('content-security-policy', cspFor(nonce));
     reply.hijack();
     await callback(request.raw, reply.raw);
   };

@@ -1,0 +1,84 @@
+import * as client from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInByForm, startSiblingSite } from '../test/support/e2e/auth-helpers';
+import { MOBILE_VIEWPORT, setupBrowser } from '../test/support/e2e/browser';
+import { newSignedInAccount, setupPortalWithSmtp } from '../test/support/e2e/fixtures';
+
+// A brand site signs the person out through the portal (RP-initiated logout): the portal's
+// Russian confirm page, then back to the site. The page's CSP allows its form to post to the
+// portal only, and the answer's redirect to the site's declared address: a browser applies
+// `form-action` to that redirect too, and a refusal would be a console error, failing the test.
+let site: Awaited<ReturnType<typeof startSiblingSite>>;
+const env: Record<string, string> = {};
+beforeAll(async () => {
+  site = await startSiblingSite();
+  env.OIDC_CLIENTS = JSON.stringify([
+    {
+      client_id: 'hosting',
+      client_name: 'Хостинг',
+      token_endpoint_auth_method: 'none',
+      redirect_uris: [`${site.origin}/callback`],
+      post_logout_redirect_uris: [`${site.origin}/signed-out`],
+    },
+  ]);
+});
+afterAll(async () => {
+  await site?.close();
+});
+const world = setupPortalWithSmtp(env);
+const browser = setupBrowser();
+
+describe('a brand site’s sign-out through the portal', () => {
+  it('asks on the Russian page at 375 px, and «Выйти» returns to the site', async () => {
+    const { portal } = world();
+    const account = await newSignedInAccount(world());
+    const config = await client.discovery(
+      new URL(portal.baseUrl),
+      'hosting',
+      undefined,
+      client.None(),
+      { execute: [client.allowInsecureRequests] },
+    );
+    const verifier = client.randomPKCECodeVerifier();
+    const page = await browser.newPage({ viewport: MOBILE_VIEWPORT });
+    await page.goto(
+      client
+        .buildAuthorizationUrl(config, {
+          redirect_uri: `${site.origin}/callback`,
+          scope: 'openid',
+          code_challenge: await client.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: 'S256',
+        })
+        .toString(),
+    );
+    await page.waitForURL((address) => address.pathname === '/auth');
+    await signInByForm(page, account.username, account.password);
+    await page.waitForURL((address) => address.origin === site.origin);
+    const tokens = await client.authorizationCodeGrant(config, new URL(page.url()), {
+      pkceCodeVerifier: verifier,
+      idTokenExpected: true,
+    });
+
+    await page.goto(
+      client
+        .buildEndSessionUrl(config, {
+          id_token_hint: tokens.id_token!,
+          post_logout_redirect_uri: `${site.origin}/signed-out`,
+          state: 'bye',
+        })
+        .toString(),
+    );
+    await page.getByRole('heading', { name: 'Выйти из аккаунта?' }).waitFor();
+    await page.getByText('«Хостинг» просит завершить вход через аккаунт.').waitFor();
+    const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      clientWidth: document.documentElement.clientWidth,
+    }));
+    expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+    await page.getByRole('button', { name: 'Выйти', exact: true }).click();
+    await page.waitForURL((address) => address.origin === site.origin);
+    const back = new URL(page.url());
+    expect(back.pathname).toBe('/signed-out');
+    expect(back.searchParams.get('state')).toBe('bye');
+  });
+});
