@@ -8,9 +8,11 @@ import Provider, { type Configuration, type JWK, type KoaContextWithOIDC } from 
 import type { Clock } from '../../adapters/clock.js';
 import { type Config, ConfigError, type OidcClientSetting } from '../../config.js';
 import type { Db } from '../../db/database.js';
+import { isLocalPortal } from '../payments/index.js';
 import { deriveKey } from '../two-factor/index.js';
 import { findAccount } from './accounts.js';
 import { OidcModelStore } from './adapter.js';
+import type { SiteSignIns } from './site-sign-ins.js';
 
 export const OIDC_PREFIX = '/oidc';
 const DAY_S = 24 * 60 * 60;
@@ -43,6 +45,14 @@ export interface OidcProviderDeps {
   db: Db;
   clock: Clock;
   signingKeys: JWK[];
+  /** Each authorization's grant is recorded as a site sign-in of a portal session. */
+  siteSignIns: SiteSignIns;
+}
+
+/** What the interaction's result carries besides the login (interactions.ts). */
+export interface PortalInteractionResult {
+  /** The portal session that finished the sign-in: the site's sign-in is a device of it. */
+  portalSessionId?: string;
 }
 
 export function createOidcProvider(deps: OidcProviderDeps): Provider {
@@ -74,7 +84,13 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
       introspection: { enabled: true },
       revocation: { enabled: true },
       rpInitiatedLogout: { enabled: true },
+      // The library makes, signs and posts the logout token; the outbox retries it (backchannel.ts).
+      backchannelLogout: { enabled: true },
     },
+    // The library keeps its requests off special-use addresses (loopback, private networks). A
+    // portal reached only on this machine may tell a site on this machine (a developer's, the
+    // tests') of a logout; any other portal keeps the library's guard.
+    ...(isLocalPortal(config.PUBLIC_URL) ? { fetch: fetchAllowingLoopback } : {}),
     // Seconds. Access tokens are short: a site learns of a sign-out at its next refresh. A
     // refresh token, its grant and the provider's session live as long as a remembered portal
     // session (modules/auth/sessions.ts); an interaction as long as a sign-in with its codes may take.
@@ -91,7 +107,7 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
     // Every client is the brand's own: PKCE (S256, the only method the library knows) always.
     pkce: { required: () => true },
     // First-party: what a client asks for is granted, with no consent screen.
-    loadExistingGrant: grantRequestedScopes,
+    loadExistingGrant: (ctx) => grantRequestedScopes(ctx, deps.siteSignIns),
     // A refresh token is used once; the library revokes the grant when a used one comes back.
     rotateRefreshToken: () => true,
     renderError: (ctx, out) => {
@@ -103,7 +119,33 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
   // The portal decides who the client is (TRUSTED_PROXIES) and which address it was reached at
   // (PUBLIC_URL); routes.ts hands both over in X-Forwarded-* headers it writes itself.
   provider.proxy = true;
+  endGrantsOnSiteLogout(provider, deps.siteSignIns);
   return provider;
+}
+
+/**
+ * A site's own logout ends the grants the library keeps (those with `offline_access`) before the
+ * browser is answered: the library names the logout in its `end_session.success` event, and the
+ * middleware around the request ends the site sign-ins once the library is done with it.
+ */
+function endGrantsOnSiteLogout(provider: Provider, siteSignIns: SiteSignIns) {
+  type Ended = { uid: string; clientId: string | undefined };
+  provider.on('end_session.success', (ctx: KoaContextWithOIDC) => {
+    const { session, client, params } = ctx.oidc;
+    // Neither every site nor a named one: nothing was ended.
+    if (!session || (!params?.logout && !client)) return;
+    const ended: Ended = {
+      uid: session.uid,
+      // `logout=yes`: every site of the library's session; otherwise only the one that asked.
+      clientId: params?.logout ? undefined : client?.clientId,
+    };
+    ctx.state.siteLogout = ended;
+  });
+  provider.use(async (ctx, next) => {
+    await next();
+    const ended = ctx.state.siteLogout as Ended | undefined;
+    if (ended) await siteSignIns.endBySiteLogout(ended);
+  });
 }
 
 /**
@@ -147,7 +189,7 @@ function clientMetadata(client: OidcClientSetting) {
  * The brand's clients are first-party: the grant gives them the scopes and claims they asked
  * for, so the library asks no consent. A grant left from another account is not reused.
  */
-async function grantRequestedScopes(ctx: KoaContextWithOIDC) {
+async function grantRequestedScopes(ctx: KoaContextWithOIDC, siteSignIns: SiteSignIns) {
   const { oidc } = ctx;
   const accountId = oidc.session!.accountId!;
   const clientId = oidc.client!.clientId;
@@ -162,8 +204,47 @@ async function grantRequestedScopes(ctx: KoaContextWithOIDC) {
   grant.addOIDCScope([...requested.requestParamOIDCScopes].join(' '));
   if (requested.requestParamClaims.size > 0) grant.addOIDCClaims([...requested.requestParamClaims]);
   await grant.save();
+  await recordSiteSignIn(ctx, siteSignIns, { grantId: grant.jti, clientId, accountId });
   return grant;
 }
+
+/**
+ * The grant is a sign-in of the site from the portal session that signed in: the one in the
+ * interaction's result, or, with no sign-in step (single sign-on), the one the library's session
+ * signed in with before. A library session of no portal session's records nothing.
+ */
+async function recordSiteSignIn(
+  ctx: KoaContextWithOIDC,
+  siteSignIns: SiteSignIns,
+  grant: { grantId: string; clientId: string; accountId: string },
+) {
+  const session = ctx.oidc.session!;
+  const result = ctx.oidc.result as PortalInteractionResult | undefined;
+  const portalSessionId =
+    result?.portalSessionId ?? (await siteSignIns.portalSessionOf(session.uid));
+  if (!portalSessionId) return;
+  // The library gives the client its `sid` right after this; given here first, so it is the same.
+  session.ensureClientContainer(grant.clientId);
+  await siteSignIns.record(
+    {
+      grantId: grant.grantId,
+      clientId: grant.clientId,
+      userId: grant.accountId,
+      portalSessionId,
+      providerSessionUid: session.uid,
+      sid: session.sidFor(grant.clientId)!,
+    },
+    { userAgent: ctx.get('user-agent'), ipAddress: ctx.ip },
+  );
+}
+
+/** The library's fetch without its special-use address guard, for a loopback address only. */
+const fetchAllowingLoopback = (input: string | URL | Request, init?: RequestInit) => {
+  const url = new URL(input instanceof Request ? input.url : input);
+  if (!isLocalPortal(url.origin)) return fetch(input, init);
+  const { dispatcher: _guard, ...rest } = (init ?? {}) as RequestInit & { dispatcher?: unknown };
+  return fetch(input, rest);
+};
 
 function isHttps(url: string): boolean {
   return new URL(url).protocol === 'https:';
