@@ -23,7 +23,8 @@ export const oidcData: DataOwner = {
   ],
   async erase(tx, { userId }) {
     await tx.execute(sql`DELETE FROM oidc_models WHERE payload->>'accountId' = ${userId}`);
-    await tx.execute(sql`DELETE FROM oidc_site_sign_ins WHERE user_id = ${userId}`);
+    // As text: the models above take any account id, even one that is no uuid.
+    await tx.execute(sql`DELETE FROM oidc_site_sign_ins WHERE user_id::text = ${userId}`);
   },
   purge(db, now) {
     const before = new Date(now.getTime() - EXPIRED_KEPT_MS).toISOString();
