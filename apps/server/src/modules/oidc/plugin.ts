@@ -34,6 +34,7 @@ export const oidcPlugin = fp(
       clients: config.OIDC_CLIENTS,
       mail,
       securityLog,
+      sessions,
     });
     const provider = createOidcProvider({ config, db, clock, signingKeys, siteSignIns });
     await assertClientsAccepted(provider, config.OIDC_CLIENTS);

@@ -187,13 +187,29 @@ function clientMetadata(client: OidcClientSetting) {
 
 /**
  * The brand's clients are first-party: the grant gives them the scopes and claims they asked
- * for, so the library asks no consent. A grant left from another account is not reused.
+ * for, so the library asks no consent. A grant left from another account is not reused. The
+ * grant is recorded as a sign-in of the site from the portal session that signed in: the one in
+ * the interaction's result, or, with no sign-in step (single sign-on), the one the library's
+ * session signed in with before; when that one has lapsed (expired, idle too long) there is no
+ * grant, and the library asks the portal's `/auth` again. A library session of no portal
+ * session's (made before site sign-ins were recorded) records nothing.
  */
 async function grantRequestedScopes(ctx: KoaContextWithOIDC, siteSignIns: SiteSignIns) {
   const { oidc } = ctx;
-  const accountId = oidc.session!.accountId!;
+  const session = oidc.session!;
+  const accountId = session.accountId!;
   const clientId = oidc.client!.clientId;
-  const grantId = oidc.result?.consent?.grantId ?? oidc.session!.grantIdFor(clientId);
+  const result = oidc.result as PortalInteractionResult | undefined;
+  const portalSessionId =
+    result?.portalSessionId ?? (await siteSignIns.portalSessionOf(session.uid));
+  if (
+    !result?.portalSessionId &&
+    portalSessionId &&
+    !(await siteSignIns.isPortalSessionLive(accountId, portalSessionId))
+  ) {
+    return undefined;
+  }
+  const grantId = oidc.result?.consent?.grantId ?? session.grantIdFor(clientId);
   const found = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
   const grant =
     found?.accountId === accountId ? found : new oidc.provider.Grant({ clientId, accountId });
@@ -204,38 +220,21 @@ async function grantRequestedScopes(ctx: KoaContextWithOIDC, siteSignIns: SiteSi
   grant.addOIDCScope([...requested.requestParamOIDCScopes].join(' '));
   if (requested.requestParamClaims.size > 0) grant.addOIDCClaims([...requested.requestParamClaims]);
   await grant.save();
-  await recordSiteSignIn(ctx, siteSignIns, { grantId: grant.jti, clientId, accountId });
-  return grant;
-}
-
-/**
- * The grant is a sign-in of the site from the portal session that signed in: the one in the
- * interaction's result, or, with no sign-in step (single sign-on), the one the library's session
- * signed in with before. A library session of no portal session's records nothing.
- */
-async function recordSiteSignIn(
-  ctx: KoaContextWithOIDC,
-  siteSignIns: SiteSignIns,
-  grant: { grantId: string; clientId: string; accountId: string },
-) {
-  const session = ctx.oidc.session!;
-  const result = ctx.oidc.result as PortalInteractionResult | undefined;
-  const portalSessionId =
-    result?.portalSessionId ?? (await siteSignIns.portalSessionOf(session.uid));
-  if (!portalSessionId) return;
+  if (!portalSessionId) return grant;
   // The library gives the client its `sid` right after this; given here first, so it is the same.
-  session.ensureClientContainer(grant.clientId);
+  session.ensureClientContainer(clientId);
   await siteSignIns.record(
     {
-      grantId: grant.grantId,
-      clientId: grant.clientId,
-      userId: grant.accountId,
+      grantId: grant.jti,
+      clientId,
+      userId: accountId,
       portalSessionId,
       providerSessionUid: session.uid,
-      sid: session.sidFor(grant.clientId)!,
+      sid: session.sidFor(clientId)!,
     },
     { userAgent: ctx.get('user-agent'), ipAddress: ctx.ip },
   );
+  return grant;
 }
 
 /** The library's fetch without its special-use address guard, for a loopback address only. */

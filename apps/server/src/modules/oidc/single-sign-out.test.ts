@@ -117,6 +117,49 @@ describe("a site's sign-in in the devices list", () => {
   });
 });
 
+describe('single sign-on', () => {
+  it('asks for a sign-in again once the portal session it came from has lapsed', async () => {
+    const user = await createUser(oidcApp());
+    const session = await signInToPortal(user.userName);
+    const browser = new Browser(oidcApp().app);
+    await signInToSite(browser, 'hosting', session);
+    const authorize = async () =>
+      browser.request(
+        'GET',
+        client.buildAuthorizationUrl(sites.launcher, {
+          redirect_uri: 'https://launcher.example.com/oidc/callback',
+          scope: 'openid',
+          code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+          code_challenge_method: 'S256',
+        }),
+      );
+    // Idle for longer than a session without «Запомнить меня» lives (a day): it has lapsed.
+    oidcApp().clock.advance(25 * 60 * 60_000);
+    expect(await sessionStatus(oidcApp(), session)).toBe(401);
+    const asked = await authorize();
+    expect(asked.statusCode).toBe(303);
+    expect(asked.headers.location).toMatch(/^\/oidc\/interaction\//);
+  });
+
+  it('goes straight back to the site while the portal session lives', async () => {
+    const user = await createUser(oidcApp());
+    const session = await signInToPortal(user.userName);
+    const browser = new Browser(oidcApp().app);
+    await signInToSite(browser, 'hosting', session);
+    const straight = await browser.request(
+      'GET',
+      client.buildAuthorizationUrl(sites.launcher, {
+        redirect_uri: 'https://launcher.example.com/oidc/callback',
+        scope: 'openid',
+        code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+        code_challenge_method: 'S256',
+      }),
+    );
+    expect(straight.statusCode).toBe(303);
+    expect(new URL(straight.headers.location!).origin).toBe('https://launcher.example.com');
+  });
+});
+
 describe('every end of the portal session ends the sites signed in through it', () => {
   it('«Выйти» on the portal session in the devices list', async () => {
     const signedIn = await signedInEverywhere();

@@ -12,6 +12,7 @@ import type { Clock } from '../../adapters/clock.js';
 import type { Mailer, MailOutbox } from '../../adapters/mail.js';
 import type { OidcClientSetting } from '../../config.js';
 import type { Db, Executor } from '../../db/database.js';
+import type { SessionStore } from '../auth/index.js';
 import type { EventClient, SecurityLog } from '../security-log/index.js';
 import { destroySessions, revokeGrants } from './adapter.js';
 import { BACKCHANNEL_LOGOUT, type BackchannelLogout } from './backchannel.js';
@@ -23,6 +24,7 @@ export interface SiteSignInsDeps {
   clients: readonly OidcClientSetting[];
   mail: Mailer & Pick<MailOutbox, 'enqueueItem'>;
   securityLog: SecurityLog;
+  sessions: Pick<SessionStore, 'listActive'>;
 }
 
 export interface NewSiteSignIn {
@@ -87,6 +89,15 @@ export class SiteSignIns {
       .orderBy(desc(oidcSiteSignIns.createdAt))
       .limit(1);
     return row?.portalSessionId;
+  }
+
+  /**
+   * Whether the portal session still lives (not ended, not expired, not idle too long): a single
+   * sign-on from a library session whose portal session has lapsed asks for a sign-in again.
+   */
+  async isPortalSessionLive(userId: string, portalSessionId: string): Promise<boolean> {
+    const live = await this.deps.sessions.listActive(userId);
+    return live.some((session) => session.id === portalSessionId);
   }
 
   /** The account's live site sign-ins as rows of the devices list, newest first. */
