@@ -202,8 +202,9 @@ async function grantRequestedScopes(ctx: KoaContextWithOIDC, siteSignIns: SiteSi
   const result = oidc.result as PortalInteractionResult | undefined;
   const portalSessionId =
     result?.portalSessionId ?? (await siteSignIns.portalSessionOf(session.uid));
+  // Only without any sign-in step: an interaction's result has just signed the person in.
   if (
-    !result?.portalSessionId &&
+    !result &&
     portalSessionId &&
     !(await siteSignIns.isPortalSessionLive(accountId, portalSessionId))
   ) {
