@@ -107,7 +107,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(profilePlugin);
   await app.register(yandexPlugin);
   await app.register(accountDataPlugin);
-  // After account-data: a sign-in to a site is refused while the account waits for deletion.
+  // After account-data: a sign-in to a site is refused while the account waits for deletion;
+  // after security: a site's sign-in is a row of its devices list.
   await app.register(oidcPlugin);
   // After account-data: its hourly run also erases the accounts whose deletion is due.
   await app.register(housekeepingPlugin);

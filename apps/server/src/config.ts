@@ -53,6 +53,8 @@ const oidcClientSchema = z
         .enum(['client_secret_basic', 'client_secret_post', 'none'])
         .default('client_secret_basic'),
       backchannel_logout_uri: z.url().optional(),
+      /** The logout token names the site's session (`sid`), which its ID tokens carry too. */
+      backchannel_logout_session_required: z.boolean().optional(),
     },
     {
       error: (issue) =>

@@ -289,6 +289,11 @@ export const deviceSchema = z.object({
    * sessions handed to a sibling site, or another site's host. Servers before it did not send it.
    */
   site: z.string().optional(),
+  /**
+   * Ours: `session` a session of the portal (or handed to a sibling site), `site` a site's
+   * sign-in through the portal's OpenID Provider: ending it signs out of that site only.
+   */
+  kind: z.enum(['session', 'site']).optional(),
 });
 export type Device = z.infer<typeof deviceSchema>;
 

@@ -28,6 +28,10 @@ describe('describeSecurityEvent', () => {
   it('counts failures and names sites and what else ended', () => {
     expect(event('sign_in_failed', {}, 3)).toBe('Неудачные попытки входа: 3');
     expect(event('hand_off', { site: 'Хостинг' })).toBe('Переход на сайт «Хостинг»');
+    expect(event('site_sign_in', { site: 'Хостинг' })).toBe('Вход на сайт «Хостинг»');
+    expect(event('session_ended', { via: 'devices', site: 'Хостинг' })).toBe(
+      'Выход из аккаунта на сайте «Хостинг»',
+    );
     expect(event('sign_out', { site: 'Лаунчер' })).toBe('Выход из аккаунта на сайте «Лаунчер»');
     expect(event('sessions_ended', { isCurrentKept: true })).toBe(
       'Завершены все сеансы, кроме текущего',

@@ -23,6 +23,8 @@ export const SECURITY_EVENT_KINDS = [
   'yandex_linked',
   'yandex_unlinked',
   'hand_off',
+  // A site signed in through the portal's OpenID Provider (apps/server/src/modules/oidc).
+  'site_sign_in',
   'passkey_added',
   'passkey_removed',
   'data_exported',
@@ -65,7 +67,10 @@ export const securityEventDetailsSchema = z.object({
   amr: z.array(amrSchema).optional(),
   /** sign_in: the first sign-in of the account from this browser (its user agent) in the log. */
   isNewDevice: z.boolean().optional(),
-  /** hand_off: the sibling site's name («Хостинг»); sign_out: the site of a handed-over session. */
+  /**
+   * hand_off: the sibling site's name («Хостинг»); sign_out: the site of a handed-over session;
+   * site_sign_in, session_ended: the site signed in through the portal (its client's name).
+   */
   site: z.string().optional(),
   /** session_ended: where it was ended (the devices page, or the Telegram bot's button). */
   via: z.enum(['devices', 'telegram']).optional(),
@@ -126,6 +131,7 @@ export const SECURITY_EVENT_TEXTS: Record<SecurityEventKind, string> = {
   yandex_linked: 'Привязан Яндекс ID',
   yandex_unlinked: 'Отвязан Яндекс ID',
   hand_off: 'Переход на сайт',
+  site_sign_in: 'Вход на сайт',
   passkey_added: 'Добавлен ключ доступа',
   passkey_removed: 'Удалён ключ доступа',
   data_exported: 'Выгружены данные аккаунта',
@@ -169,6 +175,7 @@ export function describeSecurityEvent(event: Pick<SecurityEvent, 'kind' | 'count
         ? `${SECURITY_EVENT_TEXTS.sign_out} на сайте «${details.site}»`
         : SECURITY_EVENT_TEXTS.sign_out;
     case 'session_ended':
+      if (details.site) return `${SECURITY_EVENT_TEXTS.sign_out} на сайте «${details.site}»`;
       return details.via === 'telegram'
         ? `${SECURITY_EVENT_TEXTS.session_ended} через Telegram`
         : SECURITY_EVENT_TEXTS.session_ended;
@@ -188,6 +195,10 @@ export function describeSecurityEvent(event: Pick<SecurityEvent, 'kind' | 'count
       return details.cancelledBy === 'sign_in'
         ? `${SECURITY_EVENT_TEXTS.deletion_cancelled}: выполнен вход`
         : SECURITY_EVENT_TEXTS.deletion_cancelled;
+    case 'site_sign_in':
+      return details.site
+        ? `${SECURITY_EVENT_TEXTS.site_sign_in} «${details.site}»`
+        : SECURITY_EVENT_TEXTS.site_sign_in;
     case 'hand_off':
       return details.site
         ? `${SECURITY_EVENT_TEXTS.hand_off} «${details.site}»`

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** The outbox of migrations/0100_auth.sql and 0640_mail_expiry.sql; without SMTP it is also the dev mailbox. */
 export const mailOutbox = pgTable('mail_outbox', {
@@ -20,6 +20,12 @@ export const mailOutbox = pgTable('mail_outbox', {
   sentAt: timestamp('sent_at', { withTimezone: true }),
   /** Not sent after this (migrations/0640_mail_expiry.sql); NULL: until the sender gives up. */
   expiresAt: timestamp('expires_at', { withTimezone: true }),
+  /**
+   * `letter`, or another kind of item delivered by the same retried loop (migrations/0795):
+   * its `payload` is handed to the deliverer registered for the kind (mail.ts `deliverKind`).
+   */
+  kind: text('kind').notNull().default('letter'),
+  payload: jsonb('payload').$type<Record<string, unknown>>(),
 });
 
 export type MailOutboxRow = typeof mailOutbox.$inferSelect;

@@ -260,6 +260,37 @@ describe('mail over SMTP', () => {
     expect((await mailOutboxStats(database.db, now)).pending).toBe(3);
   });
 
+  it('delivers an item of another kind by the same claims and retries, and never as a letter', async () => {
+    const smtp = await startSmtpServer();
+    const { app, database, clock } = await createTestApp({ config: { SMTP_URL: smtp.url } });
+    const delivered: unknown[] = [];
+    let isDown = true;
+    app.deps.mail.deliverKind('test_ping', async (payload) => {
+      if (isDown) throw new Error('site down');
+      delivered.push(payload);
+    });
+    await app.deps.mail.enqueueItem('test_ping', { n: 1 });
+    // A kind no process delivers waits, tried and retried like a letter.
+    await app.deps.mail.enqueueItem('nobody_delivers', { n: 2 });
+    await app.deps.mail.flush();
+    const rows = async () =>
+      database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, ''));
+    expect((await rows()).map((row) => [row.kind, row.status, row.attempts]).sort()).toEqual([
+      ['nobody_delivers', 'pending', 1],
+      ['test_ping', 'pending', 1],
+    ]);
+    isDown = false;
+    clock.advance(retryDelayMs(1) + 1);
+    await app.deps.mail.flush();
+    expect(delivered).toEqual([{ n: 1 }]);
+    const byKind = Object.fromEntries((await rows()).map((row) => [row.kind, row]));
+    expect(byKind.test_ping).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(byKind.nobody_delivers).toMatchObject({ status: 'pending', attempts: 2 });
+    // No letter went out, and the letters' backlog counts none of them.
+    expect(smtp.letters).toHaveLength(0);
+    expect((await mailOutboxStats(database.db, clock.now())).pending).toBe(0);
+  });
+
   it('stops the sender cleanly when the app closes, finishing the letter in flight', async () => {
     const smtp = await startSmtpServer();
     const database = await createTestDatabase();

@@ -28,6 +28,15 @@
  *
  *   await mail.flush();   // deliver every due letter now and wait (tests, scripts, shutdown)
  *
+ * The same loop delivers other kinds of items, so everything that leaves the portal after a
+ * change is retried one way (one claim, one lease, one schedule of pauses):
+ *
+ *   mail.deliverKind('oidc_backchannel_logout', async (payload) => { … });  // once, at start
+ *   await mail.enqueueItem('oidc_backchannel_logout', { clientId, sub, sid }, tx);
+ *
+ * A throw of the deliverer is a failed attempt, retried as a letter is; a kind no deliverer was
+ * registered for in this process waits for a process that has one (or is given up in 5 days).
+ *
  * Transport: SMTP through nodemailer when SMTP_URL is set (bodies are dropped once a letter is
  * sent or expired: they may hold codes); otherwise the dev mailbox — letters stay in the outbox
  * table and are listed at /dev/mail.
@@ -125,6 +134,12 @@ export function createMailTransport(config: Config): MailTransport {
 
 const HOUR_MS = 3_600_000;
 
+/** The outbox's own kind of item; any other is delivered by its registered deliverer. */
+const LETTER = 'letter';
+
+/** Delivers one item of a kind other than a letter; a throw is a failed attempt. */
+export type ItemDeliverer = (payload: Record<string, unknown>) => Promise<void>;
+
 const OUTBOX_RULES = {
   pollIntervalMs: 5_000,
   batchSize: 10,
@@ -164,8 +179,10 @@ export class MailOutbox implements Mailer {
    */
   private readonly awaiting = new Map<string, number>();
   private readonly firstRetryMs: number;
-  /** Set while sends fail (this process's view), so an outage is warned about once. */
-  private outage: { since: Date; failedAttempts: number } | undefined;
+  /** Per kind, set while sends fail (this process's view), so an outage is warned about once. */
+  private readonly outages = new Map<string, { since: Date; failedAttempts: number }>();
+  /** How each kind of item other than a letter is delivered (`deliverKind`). */
+  private readonly deliverers = new Map<string, ItemDeliverer>();
 
   constructor(
     private readonly db: Db,
@@ -202,6 +219,39 @@ export class MailOutbox implements Mailer {
     if (row) this.awaiting.set(row.id, Date.now());
     // Outside a transaction the row is already visible: no need to wait for the response.
     if (executor === this.db) this.kick();
+  }
+
+  /**
+   * Writes an item of another kind than a letter with `executor` (the change's transaction); the
+   * deliverer registered for `kind` gets `payload` when it is due, and again after each failure.
+   */
+  async enqueueItem(
+    kind: string,
+    payload: Record<string, unknown>,
+    executor: Executor = this.db,
+  ): Promise<void> {
+    const now = this.clock.now();
+    const [row] = await executor
+      .insert(mailOutbox)
+      .values({
+        kind,
+        payload,
+        toAddress: '',
+        subject: '',
+        textBody: '',
+        htmlBody: '',
+        nextAttemptAt: now,
+        createdAt: now,
+      })
+      .returning({ id: mailOutbox.id });
+    if (row) this.awaiting.set(row.id, Date.now());
+    if (executor === this.db) this.kick();
+  }
+
+  /** How items of `kind` are delivered: a throw is a failed attempt, retried later. */
+  deliverKind(kind: string, deliver: ItemDeliverer): void {
+    if (kind === LETTER) throw new Error('letters are delivered by the transport');
+    this.deliverers.set(kind, deliver);
   }
 
   /** Called after every response: the transaction that enqueued has committed by then. */
@@ -292,27 +342,39 @@ export class MailOutbox implements Mailer {
       return;
     }
     try {
+      await this.send(row);
+    } catch (error) {
+      await this.failed(row, error);
+      return;
+    }
+    await this.finish(row, 'sent', row.attempts + 1);
+    const outage = this.outages.get(row.kind);
+    if (outage) {
+      this.log.info(
+        { kind: row.kind, failedAttempts: outage.failedAttempts, since: outage.since },
+        `${row.kind === LETTER ? 'mail' : row.kind} is being delivered again`,
+      );
+      this.outages.delete(row.kind);
+    }
+    if (this.transport.isDevMailbox && row.kind === LETTER) {
+      this.log.info({ letterId: row.id }, `письмо сохранено: ${this.transport.describe()}`);
+    }
+  }
+
+  /** A letter through the transport, any other item through its kind's deliverer. */
+  private async send(row: MailOutboxRow): Promise<void> {
+    if (row.kind === LETTER) {
       await this.transport.send({
         to: row.toAddress,
         subject: row.subject,
         text: row.textBody,
         html: row.htmlBody,
       });
-    } catch (error) {
-      await this.failed(row, error);
       return;
     }
-    await this.finish(row, 'sent', row.attempts + 1);
-    if (this.outage) {
-      this.log.info(
-        { failedAttempts: this.outage.failedAttempts, since: this.outage.since },
-        'mail is being delivered again',
-      );
-      this.outage = undefined;
-    }
-    if (this.transport.isDevMailbox) {
-      this.log.info({ letterId: row.id }, `письмо сохранено: ${this.transport.describe()}`);
-    }
+    const deliver = this.deliverers.get(row.kind);
+    if (!deliver) throw new Error(`no deliverer for ${row.kind} in this process`);
+    await deliver(row.payload ?? {});
   }
 
   /** A failed attempt: the letter waits for its next try, or is given up when its time is up. */
@@ -336,16 +398,19 @@ export class MailOutbox implements Mailer {
         lastError,
       })
       .where(eq(mailOutbox.id, row.id));
-    const about = { letterId: row.id, attempts, error: maskAddresses(lastError) };
-    if (this.outage) {
-      this.outage.failedAttempts += 1;
+    const about = { letterId: row.id, kind: row.kind, attempts, error: maskAddresses(lastError) };
+    const outage = this.outages.get(row.kind);
+    if (outage) {
+      outage.failedAttempts += 1;
       this.log.debug(about, 'letter not delivered, will retry');
     } else {
       // Once per outage: a warning on every retry of every letter would bury everything else.
-      this.outage = { since: now, failedAttempts: 1 };
+      this.outages.set(row.kind, { since: now, failedAttempts: 1 });
       this.log.warn(
         about,
-        'mail is not being delivered; letters wait in the outbox and are retried',
+        row.kind === LETTER
+          ? 'mail is not being delivered; letters wait in the outbox and are retried'
+          : `${row.kind} is not being delivered; items wait in the outbox and are retried`,
       );
     }
   }
@@ -424,7 +489,7 @@ export async function mailOutboxStats(db: Executor, now: Date): Promise<MailOutb
     .from(mailOutbox)
     // A literal, not a parameter: the planner then surely reads mail_outbox_unsent_idx, whose
     // condition this is (0.3 ms instead of 240 ms over 300,000 sent letters).
-    .where(sql`${mailOutbox.status} <> 'sent'`)
+    .where(sql`${mailOutbox.status} <> 'sent' AND ${mailOutbox.kind} = 'letter'`)
     .groupBy(mailOutbox.status);
   const stats: MailOutboxStats = { pending: 0, failed: 0, expired: 0, oldestPendingAgeSeconds: 0 };
   let oldest: number | undefined;

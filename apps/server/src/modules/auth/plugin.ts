@@ -21,8 +21,11 @@ import { SignInPolicy } from './sign-in-policy.js';
 
 /** The identity core's part of `app.deps`, which the other modules build on. */
 export interface IdentityDeps {
-  /** Outgoing mail: `mail.enqueue(letter, tx)`; see adapters/mail.ts. */
-  mail: Mailer & { kickIfEnqueued(): void };
+  /**
+   * Outgoing mail: `mail.enqueue(letter, tx)`; other items through the same retried loop:
+   * `mail.enqueueItem(kind, payload, tx)`, delivered by `mail.deliverKind`. See adapters/mail.ts.
+   */
+  mail: Mailer & Pick<MailOutbox, 'kickIfEnqueued' | 'enqueueItem' | 'deliverKind'>;
   /** Per-address counters (memory, or Redis with REDIS_URL); see adapters/rate-limit.ts. */
   rateLimiter: RateLimiter;
   /** Six-digit codes for every purpose; see modules/auth/one-time-codes.ts. */

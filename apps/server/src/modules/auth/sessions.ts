@@ -66,6 +66,16 @@ export type SignInHook = (
   signIn: { userId: string; userAgent: string; ipAddress: string },
   executor: Executor,
 ) => Promise<void>;
+/**
+ * Runs inside the transaction of every end of portal sessions (`SessionStore.revoke` and
+ * `revokeAll`: a sign-out, the devices list, «Это был не я», a reset, a block, a deletion), with
+ * the sessions it ended; it may write there, and a throw rolls the ending back
+ * (modules/oidc: the sites signed in through those sessions are signed out with them).
+ */
+export type SessionsRevokedHook = (
+  ended: { userId: string; sessionIds: string[] },
+  executor: Executor,
+) => Promise<void>;
 /** `isHit`: the check was answered from this process's cache, without the database. */
 export type CacheLookupListener = (isHit: boolean) => void;
 
@@ -114,6 +124,7 @@ export interface SessionStoreDeps {
 export class SessionStore {
   private readonly createdListeners: SessionCreatedListener[] = [];
   private readonly cacheLookupListeners: CacheLookupListener[] = [];
+  private readonly revokedHooks: SessionsRevokedHook[] = [];
   /**
    * Live sessions by token hash; beyond `cacheSize` the one checked longest ago is forgotten.
    * lru-cache keeps that order in arrays: a hit costs a fraction of a Map's delete and set.
@@ -179,6 +190,11 @@ export class SessionStore {
    */
   onCreated(listener: SessionCreatedListener): void {
     this.createdListeners.push(listener);
+  }
+
+  /** Runs `hook` in the transaction of every end of sessions, with the sessions it ended. */
+  onRevoked(hook: SessionsRevokedHook): void {
+    this.revokedHooks.push(hook);
   }
 
   /** Tells `listener` how each check was answered (the metrics count the cache's hit rate). */
@@ -323,6 +339,9 @@ export class SessionStore {
     sessionId: string,
     executor: Executor = this.deps.db,
   ): Promise<boolean> {
+    if (executor === this.deps.db && this.revokedHooks.length > 0) {
+      return this.deps.db.transaction((tx) => this.revoke(userId, sessionId, tx));
+    }
     const rows = await executor
       .update(sessions)
       .set({ revokedAt: this.deps.clock.now() })
@@ -330,6 +349,7 @@ export class SessionStore {
         and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt)),
       )
       .returning({ id: sessions.id, expiresAt: sessions.expiresAt });
+    await this.runRevokedHooks(userId, rows, executor);
     await this.announceRevoked(rows);
     return rows.length > 0;
   }
@@ -339,7 +359,10 @@ export class SessionStore {
     userId: string,
     options: { exceptSessionId?: string } = {},
     executor: Executor = this.deps.db,
-  ) {
+  ): Promise<number> {
+    if (executor === this.deps.db && this.revokedHooks.length > 0) {
+      return this.deps.db.transaction((tx) => this.revokeAll(userId, options, tx));
+    }
     const conditions = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];
     if (options.exceptSessionId) conditions.push(ne(sessions.id, options.exceptSessionId));
     const rows = await executor
@@ -347,8 +370,15 @@ export class SessionStore {
       .set({ revokedAt: this.deps.clock.now() })
       .where(and(...conditions))
       .returning({ id: sessions.id, expiresAt: sessions.expiresAt });
+    await this.runRevokedHooks(userId, rows, executor);
     await this.announceRevoked(rows);
     return rows.length;
+  }
+
+  private async runRevokedHooks(userId: string, rows: { id: string }[], executor: Executor) {
+    if (rows.length === 0) return;
+    const ended = { userId, sessionIds: rows.map((row) => row.id) };
+    for (const hook of this.revokedHooks) await hook(ended, executor);
   }
 }
 

@@ -5,10 +5,10 @@
  * library checks a payload's `exp` and `consumed` itself; the adapter keeps them findable and
  * answers them back as the library wrote them.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Clock } from '../../adapters/clock.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Executor } from '../../db/database.js';
 import { oidcModels } from './schema.js';
 
 export interface OidcModelStoreDeps {
@@ -71,7 +71,7 @@ export class OidcModelStore implements Adapter {
    * and deleting them all at the first call leaves nothing of a revoked grant alive in between.
    */
   async revokeByGrantId(grantId: string): Promise<void> {
-    await this.deps.db.delete(oidcModels).where(eq(oidcModels.grantId, grantId));
+    await revokeGrants(this.deps.db, [grantId]);
   }
 
   private async findOne(condition: ReturnType<typeof eq>): Promise<AdapterPayload | undefined> {
@@ -88,4 +88,22 @@ export class OidcModelStore implements Adapter {
 function payloadOf(row: ModelRow): AdapterPayload {
   if (!row.consumedAt) return row.payload as AdapterPayload;
   return { ...row.payload, consumed: Math.floor(row.consumedAt.getTime() / 1000) };
+}
+
+/**
+ * Every model of these grants gone at once (the grant, its codes, access and refresh tokens),
+ * as the library's own revocation does through `revokeByGrantId`; with `executor` the portal's
+ * transaction that ends the portal session (site-sign-ins.ts).
+ */
+export async function revokeGrants(executor: Executor, grantIds: string[]): Promise<void> {
+  if (grantIds.length === 0) return;
+  await executor.delete(oidcModels).where(inArray(oidcModels.grantId, grantIds));
+}
+
+/** The library's sessions by their `uid`: the next authorization there needs a sign-in. */
+export async function destroySessions(executor: Executor, uids: string[]): Promise<void> {
+  if (uids.length === 0) return;
+  await executor
+    .delete(oidcModels)
+    .where(and(eq(oidcModels.kind, 'Session'), inArray(oidcModels.uid, uids)));
 }

@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Amr } from '@portal/contracts/security-log';
-import type Provider from 'oidc-provider';
+import type { InteractionResults, default as Provider } from 'oidc-provider';
 import type { Clock } from '../../adapters/clock.js';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../http/app-error.js';
@@ -15,7 +15,7 @@ import { findUserById } from '../accounts/index.js';
 import { AccountBlocked, findSessionById } from '../auth/index.js';
 import { findSignInOf } from '../security-log/index.js';
 import { OIDC_MESSAGES } from './messages.js';
-import { ACR } from './provider.js';
+import { ACR, type PortalInteractionResult } from './provider.js';
 
 export interface OidcInteractionsDeps {
   provider: Provider;
@@ -65,7 +65,9 @@ export class OidcInteractions {
         },
         // First-party: the grant is made without asking (provider.ts `loadExistingGrant`).
         consent: {},
-      },
+        // The site's sign-in is recorded as a device of this session (site-sign-ins.ts).
+        portalSessionId: session.id,
+      } satisfies InteractionResults & PortalInteractionResult,
       { mergeWithLastSubmission: false },
     );
     return { url };

@@ -8,6 +8,7 @@ import Provider, { type Configuration, type JWK, type KoaContextWithOIDC } from 
 import type { Clock } from '../../adapters/clock.js';
 import { type Config, ConfigError, type OidcClientSetting } from '../../config.js';
 import type { Db } from '../../db/database.js';
+import { isLocalPortal } from '../payments/index.js';
 import { deriveKey } from '../two-factor/index.js';
 import { findAccount } from './accounts.js';
 import { OidcModelStore } from './adapter.js';
@@ -19,6 +20,7 @@ import {
   userCodeConfirmSource,
   userCodeInputSource,
 } from './pages.js';
+import type { SiteSignIns } from './site-sign-ins.js';
 
 export const OIDC_PREFIX = '/oidc';
 const DAY_S = 24 * 60 * 60;
@@ -51,6 +53,14 @@ export interface OidcProviderDeps {
   db: Db;
   clock: Clock;
   signingKeys: JWK[];
+  /** Each authorization's grant is recorded as a site sign-in of a portal session. */
+  siteSignIns: SiteSignIns;
+}
+
+/** What the interaction's result carries besides the login (interactions.ts). */
+export interface PortalInteractionResult {
+  /** The portal session that finished the sign-in: the site's sign-in is a device of it. */
+  portalSessionId?: string;
 }
 
 export function createOidcProvider(deps: OidcProviderDeps): Provider {
@@ -91,7 +101,13 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
       introspection: { enabled: true },
       revocation: { enabled: true },
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
+      // The library makes, signs and posts the logout token; the outbox retries it (backchannel.ts).
+      backchannelLogout: { enabled: true },
     },
+    // The library keeps its requests off special-use addresses (loopback, private networks). A
+    // portal reached only on this machine may tell a site on this machine (a developer's, the
+    // tests') of a logout; any other portal keeps the library's guard.
+    ...(isLocalPortal(config.PUBLIC_URL) ? { fetch: fetchAllowingLoopback } : {}),
     // Seconds. Access tokens are short: a site learns of a sign-out at its next refresh. A
     // refresh token, its grant and the provider's session live as long as a remembered portal
     // session (modules/auth/sessions.ts); an interaction as long as a sign-in with its codes may take.
@@ -108,7 +124,7 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
     // Every client is the brand's own: PKCE (S256, the only method the library knows) always.
     pkce: { required: () => true },
     // First-party: what a client asks for is granted, with no consent screen.
-    loadExistingGrant: grantRequestedScopes,
+    loadExistingGrant: (ctx) => grantRequestedScopes(ctx, deps.siteSignIns),
     // A refresh token is used once; the library revokes the grant when a used one comes back.
     rotateRefreshToken: () => true,
     renderError: (ctx, out) => {
@@ -120,7 +136,33 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
   // The portal decides who the client is (TRUSTED_PROXIES) and which address it was reached at
   // (PUBLIC_URL); routes.ts hands both over in X-Forwarded-* headers it writes itself.
   provider.proxy = true;
+  endGrantsOnSiteLogout(provider, deps.siteSignIns);
   return provider;
+}
+
+/**
+ * A site's own logout ends the grants the library keeps (those with `offline_access`) before the
+ * browser is answered: the library names the logout in its `end_session.success` event, and the
+ * middleware around the request ends the site sign-ins once the library is done with it.
+ */
+function endGrantsOnSiteLogout(provider: Provider, siteSignIns: SiteSignIns) {
+  type Ended = { uid: string; clientId: string | undefined };
+  provider.on('end_session.success', (ctx: KoaContextWithOIDC) => {
+    const { session, client, params } = ctx.oidc;
+    // Neither every site nor a named one: nothing was ended.
+    if (!session || (!params?.logout && !client)) return;
+    const ended: Ended = {
+      uid: session.uid,
+      // `logout=yes`: every site of the library's session; otherwise only the one that asked.
+      clientId: params?.logout ? undefined : client?.clientId,
+    };
+    ctx.state.siteLogout = ended;
+  });
+  provider.use(async (ctx, next) => {
+    await next();
+    const ended = ctx.state.siteLogout as Ended | undefined;
+    if (ended) await siteSignIns.endBySiteLogout(ended);
+  });
 }
 
 /**
@@ -162,13 +204,30 @@ function clientMetadata(client: OidcClientSetting) {
 
 /**
  * The brand's clients are first-party: the grant gives them the scopes and claims they asked
- * for, so the library asks no consent. A grant left from another account is not reused.
+ * for, so the library asks no consent. A grant left from another account is not reused. The
+ * grant is recorded as a sign-in of the site from the portal session that signed in: the one in
+ * the interaction's result, or, with no sign-in step (single sign-on), the one the library's
+ * session signed in with before; when that one has lapsed (expired, idle too long) there is no
+ * grant, and the library asks the portal's `/auth` again. A library session of no portal
+ * session's (made before site sign-ins were recorded) records nothing.
  */
-async function grantRequestedScopes(ctx: KoaContextWithOIDC) {
+async function grantRequestedScopes(ctx: KoaContextWithOIDC, siteSignIns: SiteSignIns) {
   const { oidc } = ctx;
-  const accountId = oidc.session!.accountId!;
+  const session = oidc.session!;
+  const accountId = session.accountId!;
   const clientId = oidc.client!.clientId;
-  const grantId = oidc.result?.consent?.grantId ?? oidc.session!.grantIdFor(clientId);
+  const result = oidc.result as PortalInteractionResult | undefined;
+  const portalSessionId =
+    result?.portalSessionId ?? (await siteSignIns.portalSessionOf(session.uid));
+  // Only without any sign-in step: an interaction's result has just signed the person in.
+  if (
+    !result &&
+    portalSessionId &&
+    !(await siteSignIns.isPortalSessionLive(accountId, portalSessionId))
+  ) {
+    return undefined;
+  }
+  const grantId = oidc.result?.consent?.grantId ?? session.grantIdFor(clientId);
   const found = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
   const grant =
     found?.accountId === accountId ? found : new oidc.provider.Grant({ clientId, accountId });
@@ -179,8 +238,30 @@ async function grantRequestedScopes(ctx: KoaContextWithOIDC) {
   grant.addOIDCScope([...requested.requestParamOIDCScopes].join(' '));
   if (requested.requestParamClaims.size > 0) grant.addOIDCClaims([...requested.requestParamClaims]);
   await grant.save();
+  if (!portalSessionId) return grant;
+  // The library gives the client its `sid` right after this; given here first, so it is the same.
+  session.ensureClientContainer(clientId);
+  await siteSignIns.record(
+    {
+      grantId: grant.jti,
+      clientId,
+      userId: accountId,
+      portalSessionId,
+      providerSessionUid: session.uid,
+      sid: session.sidFor(clientId)!,
+    },
+    { userAgent: ctx.get('user-agent'), ipAddress: ctx.ip },
+  );
   return grant;
 }
+
+/** The library's fetch without its special-use address guard, for a loopback address only. */
+const fetchAllowingLoopback = (input: string | URL | Request, init?: RequestInit) => {
+  const url = new URL(input instanceof Request ? input.url : input);
+  if (!isLocalPortal(url.origin)) return fetch(input, init);
+  const { dispatcher: _guard, ...rest } = (init ?? {}) as RequestInit & { dispatcher?: unknown };
+  return fetch(input, rest);
+};
 
 function isHttps(url: string): boolean {
   return new URL(url).protocol === 'https:';

@@ -1,4 +1,6 @@
-import { jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from '../accounts/schema.js';
 
 // ---------------------------------------------------------------- migrations/0780_oidc.sql
 
@@ -26,3 +28,25 @@ export const oidcSigningKeys = pgTable('oidc_signing_keys', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   retiredAt: timestamp('retired_at', { withTimezone: true }),
 });
+
+// ---------------------------------------------------------------- migrations/0795_oidc_site_sign_ins.sql
+
+/** A site's sign-in through the provider, one per grant, and the portal session it came from. */
+export const oidcSiteSignIns = pgTable('oidc_site_sign_ins', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  grantId: text('grant_id').notNull().unique(),
+  clientId: text('client_id').notNull(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  portalSessionId: uuid('portal_session_id').notNull(),
+  /** The library's session (`uid`, stable for its life) and the client's `sid` in it. */
+  providerSessionUid: text('provider_session_uid').notNull(),
+  sid: text('sid').notNull(),
+  userAgent: text('user_agent').notNull().default(''),
+  ipAddress: text('ip_address').notNull().default(''),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  endedAt: timestamp('ended_at', { withTimezone: true }),
+});
+
+export type SiteSignInRow = typeof oidcSiteSignIns.$inferSelect;

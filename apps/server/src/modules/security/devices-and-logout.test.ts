@@ -57,6 +57,7 @@ describe('POST devices', () => {
         lastActivity: testApp.clock.now().toISOString(),
         isCurrent: true,
         site: 'Личный кабинет',
+        kind: 'session',
       },
       {
         id: tablet.sessionId,
@@ -65,6 +66,7 @@ describe('POST devices', () => {
         lastActivity: expect.any(String),
         isCurrent: false,
         site: 'Личный кабинет',
+        kind: 'session',
       },
       {
         id: laptop.sessionId,
@@ -73,6 +75,7 @@ describe('POST devices', () => {
         lastActivity: expect.any(String),
         isCurrent: false,
         site: 'Личный кабинет',
+        kind: 'session',
       },
     ]);
     expect(new Date(devices[2].lastActivity).toISOString()).toBe(devices[2].lastActivity);

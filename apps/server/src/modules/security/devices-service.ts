@@ -3,7 +3,7 @@
  * them, either signed in or, right after a password reset, with the reset's grant
  * (reset-logout-grants.ts). Every ending is recorded in the security log.
  */
-import type { DevicesAnswer } from '@portal/contracts/auth';
+import type { Device, DevicesAnswer } from '@portal/contracts/auth';
 import { enforceLimit, type RateLimiter } from '../../adapters/rate-limit.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
@@ -29,6 +29,16 @@ export interface DevicesDeps {
   grants: ResetLogoutGrants;
 }
 
+/**
+ * The sites signed in through the portal (modules/oidc, registered later, hands it over with
+ * `DevicesService.useSiteSignIns`): each live one is a row of the list, ended on its own.
+ */
+export interface SiteSignInDevices {
+  list(userId: string): Promise<Device[]>;
+  /** Ends one of the account's site sign-ins: the site's name, or null when none is live. */
+  end(userId: string, id: string): Promise<{ site: string } | null>;
+}
+
 /** The caller's session, as the session guard gives it. */
 interface Current {
   id: string;
@@ -36,20 +46,32 @@ interface Current {
 }
 
 export class DevicesService {
+  private siteSignIns: SiteSignInDevices | null = null;
+
   constructor(private readonly deps: DevicesDeps) {}
 
-  /** The caller's sessions, each with the site it belongs to. */
+  /** The sites' sign-ins join the list (modules/oidc). */
+  useSiteSignIns(siteSignIns: SiteSignInDevices): void {
+    this.siteSignIns = siteSignIns;
+  }
+
+  /** The caller's sessions, each with the site it belongs to, then the sites signed in through them. */
   async list(current: Current): Promise<DevicesAnswer> {
     const { config, sessions } = this.deps;
-    const rows = await sessions.listActive(current.userId);
-    return rows.map((row) => ({
+    const [rows, sites] = await Promise.all([
+      sessions.listActive(current.userId),
+      this.siteSignIns?.list(current.userId) ?? [],
+    ]);
+    const portal = rows.map((row) => ({
       id: row.id,
       userAgent: row.userAgent,
       ipAddress: row.ipAddress || null,
       lastActivity: row.lastActivityAt.toISOString(),
       isCurrent: row.id === current.id,
       site: siteName(config, row.clientOrigin),
+      kind: 'session' as const,
     }));
+    return [...portal, ...sites];
   }
 
   /** Ends one of the caller's sessions; ending this very device is signing out of it. */
@@ -57,8 +79,16 @@ export class DevicesService {
     const { db, sessions, securityLog } = this.deps;
     const { userId } = current;
     // Another user's session answers exactly like one that never existed.
-    if (!UUID.test(id) || !(await sessions.revoke(userId, id))) {
-      throw notFound(SECURITY_MESSAGES.deviceNotFound);
+    if (!UUID.test(id)) throw notFound(SECURITY_MESSAGES.deviceNotFound);
+    if (!(await sessions.revoke(userId, id))) {
+      // Not a session: a site's sign-in, ended alone, or nothing of this account's.
+      const ended = await this.siteSignIns?.end(userId, id);
+      if (!ended) throw notFound(SECURITY_MESSAGES.deviceNotFound);
+      await securityLog.record(db, userId, 'session_ended', client, {
+        via: 'devices',
+        site: ended.site,
+      });
+      return;
     }
     await securityLog.record(
       db,

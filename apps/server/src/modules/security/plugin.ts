@@ -19,6 +19,8 @@ declare module '../../deps.js' {
   interface AppDeps {
     /** Signs and checks the «Это был не я» links (the Telegram notice carries one too). */
     notMeLinks: NotMeLinks;
+    /** The devices list; modules/oidc adds the sites' sign-ins to it (`useSiteSignIns`). */
+    devices: DevicesService;
   }
 }
 
@@ -57,8 +59,10 @@ export const securityPlugin = fp(
     // Every sign-in from a new device, whichever module signs in, mails its alert from here.
     signInPolicy.onNewDeviceSignIn(notMe.onNewDeviceSignIn);
     const factors = { config, db, clock, codes, mail, sessions, twoFactor, loginThrottle };
+    const devices = new DevicesService({ config, db, rateLimiter, sessions, securityLog, grants });
+    app.deps.devices = devices;
     await app.register(securityRoutes, {
-      devices: new DevicesService({ config, db, rateLimiter, sessions, securityLog, grants }),
+      devices,
       passwordResets,
       notMe,
       passwordChanges: new PasswordChangeService({ ...factors, securityLog }),

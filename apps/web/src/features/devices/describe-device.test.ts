@@ -1,5 +1,6 @@
+import type { Device } from '@portal/contracts/auth';
 import { describe, expect, it } from 'vitest';
-import { describeDevice, deviceLine } from './describe-device';
+import { describeDevice, deviceLine, deviceRowTexts } from './describe-device';
 
 const CHROME_WINDOWS =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -44,6 +45,35 @@ describe('describeDevice', () => {
     );
     expect(deviceLine(describeDevice(SAFARI_IPHONE, '198.51.100.7'), 'Личный кабинет')).toBe(
       'iOS 17.5 Mobile Safari • 198.51.100.7 • Личный кабинет',
+    );
+  });
+});
+
+describe('deviceRowTexts', () => {
+  const row = (fields: Partial<Device>): Device => ({
+    id: 'd1',
+    userAgent: CHROME_WINDOWS,
+    ipAddress: '203.0.113.5',
+    lastActivity: '2026-11-21T10:05:00.000Z',
+    isCurrent: false,
+    ...fields,
+  });
+
+  it("names a site's sign-in through the portal by the site, with the browser it was made in", () => {
+    const texts = deviceRowTexts(row({ kind: 'site', site: 'Хостинг' }));
+    expect(texts.site).toBe('Вход на сайт «Хостинг»');
+    expect(texts.description.title).toBe('Windows 10 Chrome');
+    expect(texts.line).toBe('Windows 10 Chrome • Вход на сайт «Хостинг»');
+  });
+
+  it("keeps a portal session's site as the server names it, and a row without one bare", () => {
+    expect(deviceRowTexts(row({ kind: 'session', site: 'Личный кабинет' })).line).toBe(
+      'Windows 10 Chrome • Личный кабинет',
+    );
+    // A session handed to a sibling site is a session, not a sign-in through the provider.
+    expect(deviceRowTexts(row({ site: 'Хостинг' })).site).toBe('Хостинг');
+    expect(deviceRowTexts(row({ userAgent: SAFARI_IPHONE })).line).toBe(
+      'iOS 17.5 Mobile Safari • 203.0.113.5',
     );
   });
 });

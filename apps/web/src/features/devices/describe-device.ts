@@ -1,3 +1,4 @@
+import type { Device } from '@portal/contracts/auth';
 import { UAParser } from 'ua-parser-js';
 
 export type DeviceDescription = {
@@ -29,4 +30,24 @@ export function describeDevice(userAgent: string, ipAddress: string | null): Dev
  */
 export function deviceLine({ title, ip }: DeviceDescription, site?: string): string {
   return [title, ip, site].filter(Boolean).join(' • ');
+}
+
+/** A row of the list: the browser, and where it is signed in, as the row and its dialog show it. */
+export type DeviceRowTexts = {
+  description: DeviceDescription;
+  /**
+   * The portal's sessions: the site the session lives on ('Личный кабинет', 'Хостинг' for one
+   * handed over). A site's sign-in through the portal: 'Вход на сайт «Хостинг»', since «Выйти»
+   * there signs out of that site only.
+   */
+  site: string | undefined;
+  /** The whole row in one line (the dialog's text, the button's label). */
+  line: string;
+};
+
+export function deviceRowTexts(device: Device): DeviceRowTexts {
+  const description = describeDevice(device.userAgent, device.ipAddress);
+  const site =
+    device.kind === 'site' && device.site ? `Вход на сайт «${device.site}»` : device.site;
+  return { description, site, line: deviceLine(description, site) };
 }

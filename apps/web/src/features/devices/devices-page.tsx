@@ -14,7 +14,7 @@ import { PageBackLink, PageHeader } from '@/shared/ui/page-header';
 import { Skeleton } from '@/shared/ui/skeleton';
 import { notify } from '@/shared/ui/toast';
 import { useDevicesQuery, useEndDeviceSessionMutation } from './api/devices-api';
-import { describeDevice, deviceLine } from './describe-device';
+import { deviceRowTexts } from './describe-device';
 import styles from './devices-page.module.css';
 
 /** '21 ноября 2026 г. в 10:05' */
@@ -80,11 +80,7 @@ export default function DevicesPage() {
           if (!isOpen && !isEnding) setLeaving(null);
         }}
         title="Точно выйти?"
-        description={
-          leaving
-            ? deviceLine(describeDevice(leaving.userAgent, leaving.ipAddress), leaving.site)
-            : ''
-        }
+        description={leaving ? deviceRowTexts(leaving).line : ''}
         footer={
           <>
             <ModalClose>
@@ -108,10 +104,15 @@ export default function DevicesPage() {
 }
 
 function DeviceRow({ device, onLeave }: { device: Device; onLeave: () => void }) {
-  const description = describeDevice(device.userAgent, device.ipAddress);
+  const { description, site, line } = deviceRowTexts(device);
   const { title, ip } = description;
   return (
-    <li className={styles.row} data-testid="device-row" data-device-id={device.id}>
+    <li
+      className={styles.row}
+      data-testid="device-row"
+      data-device-id={device.id}
+      data-device-kind={device.kind ?? 'session'}
+    >
       <span className={styles.text}>
         <span className={styles.title}>
           {title}
@@ -119,17 +120,12 @@ function DeviceRow({ device, onLeave }: { device: Device; onLeave: () => void })
           {device.isCurrent ? <span className={styles.current}>Это устройство</span> : null}
         </span>
         <span className={styles.meta}>
-          {device.site ? <span className={styles.site}>{device.site} • </span> : null}
+          {site ? <span className={styles.site}>{site} • </span> : null}
           Привязан{' '}
           <time dateTime={device.lastActivity}>{lastActivityText(device.lastActivity)}</time>
         </span>
       </span>
-      <Button
-        variant="secondary"
-        size="sm"
-        onClick={onLeave}
-        aria-label={`Выйти: ${deviceLine(description, device.site)}`}
-      >
+      <Button variant="secondary" size="sm" onClick={onLeave} aria-label={`Выйти: ${line}`}>
         Выйти
       </Button>
     </li>
