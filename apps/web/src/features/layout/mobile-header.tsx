@@ -3,6 +3,7 @@ import { Link, useLocation } from 'react-router';
 import { paths } from '@/config/paths';
 import { BrandLogo } from '@/shared/ui/brand-logo';
 import { CloseIcon, MenuIcon } from '@/shared/ui/icons';
+import iconButton from './icon-button.module.css';
 import { LegalFooter } from './legal-footer';
 import styles from './mobile-header.module.css';
 import { ThemePicker } from './theme-picker';
@@ -41,7 +42,7 @@ export function MobileHeader() {
       </Link>
       <button
         type="button"
-        className={styles.burger}
+        className={iconButton.iconButton}
         aria-label={isOpen ? 'Закрыть меню' : 'Открыть меню'}
         aria-expanded={isOpen}
         aria-controls="mobile-menu-panel"

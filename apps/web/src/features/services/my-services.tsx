@@ -38,7 +38,7 @@ export function MyServices() {
       </header>
 
       {services.isFetching && !services.data ? (
-        <ul className={styles.list} aria-busy="true" aria-label="Загрузка услуг">
+        <ul className={blocks.choiceList} aria-busy="true" aria-label="Загрузка услуг">
           {[0, 1].map((row) => (
             <li key={row} className={styles.skeletonRow}>
               <Skeleton width={40} height={40} radius={12} />
@@ -71,14 +71,18 @@ export function MyServices() {
       ) : null}
 
       {services.data && services.data.length > 0 ? (
-        <ul className={styles.list}>
+        <ul className={blocks.choiceList}>
           {services.data.map((service) => (
             <li key={service.id}>
-              <button type="button" className={styles.row} onClick={() => setSelected(service)}>
+              <button
+                type="button"
+                className={blocks.choiceRow}
+                onClick={() => setSelected(service)}
+              >
                 <span className={blocks.iconTile}>
                   <ServerIcon />
                 </span>
-                <span className={styles.rowText}>
+                <span className={blocks.choiceText}>
                   <span className={styles.rowTitle}>{service.message}</span>
                   <span className={styles.rowMeta}>
                     <span>
@@ -86,11 +90,11 @@ export function MyServices() {
                     </span>
                     <span>{formatRoubles(service.amount)}/мес</span>
                     {service.status === 'suspended' ? (
-                      <span className={styles.badgeWarning}>Приостановлена</span>
+                      <span className={`${blocks.pill} ${blocks.pillWarning}`}>Приостановлена</span>
                     ) : null}
                   </span>
                 </span>
-                <ChevronRightIcon className={styles.chevron} />
+                <ChevronRightIcon className={blocks.chevron} />
               </button>
             </li>
           ))}

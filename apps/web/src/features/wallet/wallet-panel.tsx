@@ -4,6 +4,7 @@ import { useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
 import { selectUser } from '@/features/auth';
 import { formatPoints, formatRoubles, pointsWord } from '@/shared/lib/format-money';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
 import {
@@ -83,7 +84,7 @@ export function WalletPanel() {
           tone="overdraft"
           icon={<CreditIcon />}
           label="Овердрафт"
-          value={<span className={styles.soon}>Скоро</span>}
+          value={<span className={`${blocks.pill} ${blocks.pillMuted}`}>Скоро</span>}
           info={{ label: 'Что такое овердрафт', onClick: () => setOpenDialog('overdraft') }}
         />
       </div>
