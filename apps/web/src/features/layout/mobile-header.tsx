@@ -1,8 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, useLocation } from 'react-router';
-import { paths } from '@/config/paths';
-import { BrandLogo } from '@/shared/ui/brand-logo';
+import { useLocation } from 'react-router';
 import { CloseIcon, MenuIcon } from '@/shared/ui/icons';
+import { HomeBrandLink } from './home-brand-link';
 import iconButton from './icon-button.module.css';
 import { LegalFooter } from './legal-footer';
 import styles from './mobile-header.module.css';
@@ -36,10 +35,7 @@ export function MobileHeader() {
 
   return (
     <header ref={headerRef} className={styles.header}>
-      {/* Named by the brand it shows: a screen reader hears what a sighted user reads. */}
-      <Link to={paths.home.getHref()} className={styles.brand}>
-        <BrandLogo />
-      </Link>
+      <HomeBrandLink />
       <button
         type="button"
         className={iconButton.iconButton}
