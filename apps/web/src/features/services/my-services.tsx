@@ -4,7 +4,7 @@ import { runtimeConfig } from '@/config/runtime-config';
 import { formatRoubles } from '@/shared/lib/format-money';
 import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
-import { Card } from '@/shared/ui/card';
+import { Card, CardHead } from '@/shared/ui/card';
 import { ChevronRightIcon, ServerIcon } from '@/shared/ui/icons';
 import { LoadFailed } from '@/shared/ui/load-failed';
 import { Skeleton } from '@/shared/ui/skeleton';
@@ -28,14 +28,11 @@ export function MyServices() {
 
   return (
     <Card className={blocks.stack} aria-labelledby="my-services-title">
-      <header className={styles.cardHeader}>
-        <h2 id="my-services-title" className={styles.cardTitle}>
-          Мои услуги
-        </h2>
+      <CardHead titleId="my-services-title" title="Мои услуги">
         {services.data && services.data.length > 0 ? (
           <span className={styles.count}>{services.data.length}</span>
         ) : null}
-      </header>
+      </CardHead>
 
       {services.isFetching && !services.data ? (
         <ul className={blocks.choiceList} aria-busy="true" aria-label="Загрузка услуг">

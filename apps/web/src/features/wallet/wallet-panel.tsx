@@ -6,7 +6,7 @@ import { selectUser } from '@/features/auth';
 import { formatPoints, formatRoubles, pointsWord } from '@/shared/lib/format-money';
 import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
-import { Card } from '@/shared/ui/card';
+import { Card, CardHead } from '@/shared/ui/card';
 import {
   CreditIcon,
   HistoryIcon,
@@ -38,15 +38,12 @@ export function WalletPanel() {
 
   return (
     <Card className={styles.panel} aria-labelledby="wallet-panel-title">
-      <header className={styles.header}>
-        <h2 id="wallet-panel-title" className={styles.title}>
-          Кошелёк
-        </h2>
+      <CardHead titleId="wallet-panel-title" title="Кошелёк">
         <Link to={paths.walletHistory.getHref()} className={styles.historyLink}>
           <HistoryIcon width={16} height={16} />
           История операций
         </Link>
-      </header>
+      </CardHead>
 
       <div className={styles.tiles}>
         <Tile
