@@ -8,7 +8,7 @@ import { toApiFailure } from '@/shared/api/api-failure';
 import { showFailure } from '@/shared/lib/show-failure';
 import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
-import { Modal, ModalClose } from '@/shared/ui/modal';
+import { Modal, ModalClose, whenClosed } from '@/shared/ui/modal';
 import { AuthenticatorCodeField } from './authenticator-code-field';
 
 /** Empty: 'Заполните поле'; otherwise six digits or a recovery code. */
@@ -69,9 +69,7 @@ export function TwoFactorCodeDialog({
   return (
     <Modal
       isOpen={isOpen}
-      onOpenChange={(open) => {
-        if (!open) onClose();
-      }}
+      onOpenChange={whenClosed(onClose)}
       onClosed={onClosed}
       title={title}
       description={description}

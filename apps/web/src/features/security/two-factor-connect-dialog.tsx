@@ -11,7 +11,7 @@ import { setRequiresTwoFactor } from '@/features/auth';
 import { showFailure } from '@/shared/lib/show-failure';
 import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
-import { Modal, ModalClose } from '@/shared/ui/modal';
+import { Modal, ModalClose, whenClosed } from '@/shared/ui/modal';
 import { notify } from '@/shared/ui/toast';
 import { postVerifyTwoFactor } from './api/verify-two-factor';
 import { AuthenticatorCodeField } from './authenticator-code-field';
@@ -87,9 +87,7 @@ export function TwoFactorConnectDialog({
   return (
     <Modal
       isOpen={isOpen}
-      onOpenChange={(open) => {
-        if (!open) onClose();
-      }}
+      onOpenChange={whenClosed(onClose)}
       onClosed={onClosed}
       title="Подключение Google Authenticator"
       footer={

@@ -14,6 +14,7 @@ import { selectUser } from '@/features/auth';
 import { toApiFailure } from '@/shared/api/api-failure';
 import { formatRoubles } from '@/shared/lib/format-money';
 import { showFailure } from '@/shared/lib/show-failure';
+import { submitInPlace } from '@/shared/lib/submit-in-place';
 import { useUnmountSignal } from '@/shared/lib/use-unmount-signal';
 import blocks from '@/shared/ui/blocks.module.css';
 import { ChevronRightIcon } from '@/shared/ui/icons';
@@ -84,12 +85,11 @@ export function TopUpForm() {
     <form
       className={blocks.stack}
       noValidate
-      onSubmit={(event) => {
+      onSubmit={submitInPlace(() => {
         // Enter in the amount field pays by card, the first method.
-        event.preventDefault();
         const [first] = methods;
         if (first && !isBusy) void pay(first);
-      }}
+      })}
     >
       <div className={styles.amountField}>
         <label htmlFor="top-up-amount" className={styles.label}>
