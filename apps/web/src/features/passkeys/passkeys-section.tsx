@@ -48,7 +48,7 @@ export function PasskeysSection() {
 
   return (
     <Card aria-labelledby="passkeys-title">
-      <div className={styles.header}>
+      <div className={`${blocks.spread} ${styles.header}`}>
         <div>
           <h2 id="passkeys-title" className={styles.title}>
             {TEXTS.title}

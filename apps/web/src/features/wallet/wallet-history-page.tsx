@@ -203,9 +203,9 @@ function BalanceCard({ chartCurrency }: { chartCurrency: HistoryCurrency }) {
 
   return (
     <Card className={blocks.stack} aria-labelledby="history-balance-title">
-      <div className={styles.balanceHead}>
+      <div className={`${blocks.spread} ${styles.balanceHead}`}>
         <div>
-          <h2 id="history-balance-title" className={styles.balanceLabel}>
+          <h2 id="history-balance-title" className={blocks.figureLabel}>
             {chartCurrency === 'rub' ? 'Баланс' : 'Баллы кэшбэка'}
           </h2>
           <p className={styles.balanceValue}>

@@ -114,7 +114,7 @@ function Tile({ tone, icon, label, value, info, action }: TileProps) {
     <section className={`${styles.tile} ${styles[tone]}`} aria-label={label}>
       <div className={styles.tileTop}>
         <span className={styles.tileIcon}>{icon}</span>
-        <span className={styles.tileLabel}>{label}</span>
+        <span className={`${blocks.figureLabel} ${styles.tileLabel}`}>{label}</span>
         {info ? (
           <button
             type="button"
@@ -126,7 +126,7 @@ function Tile({ tone, icon, label, value, info, action }: TileProps) {
           </button>
         ) : null}
       </div>
-      <div className={styles.tileBottom}>
+      <div className={`${blocks.spread} ${styles.tileBottom}`}>
         <p className={styles.value} data-testid={`${tone}-value`}>
           {value ?? <Skeleton width={120} height={28} />}
         </p>
