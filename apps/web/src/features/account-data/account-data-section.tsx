@@ -8,7 +8,7 @@ import { saveFile } from '@/shared/lib/save-file';
 import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { Card } from '@/shared/ui/card';
-import { Modal } from '@/shared/ui/modal';
+import { Modal, whenClosed } from '@/shared/ui/modal';
 import { notify } from '@/shared/ui/toast';
 import styles from './account-data.module.css';
 import { getExport, postDeletion } from './api/account-data';
@@ -129,14 +129,14 @@ export function AccountDataSection() {
 
       <Modal
         isOpen={exportProof.isProving}
-        onOpenChange={(open) => !open && exportProof.reset()}
+        onOpenChange={whenClosed(exportProof.reset)}
         title={TEXTS.exportProofTitle}
       >
         <ProofStep onCancel={exportProof.reset} onProven={exportProof.onProven} />
       </Modal>
       <Modal
         isOpen={dialog === 'delete-confirm' && !deletionProof.isProving}
-        onOpenChange={(open) => !open && setDialog(null)}
+        onOpenChange={whenClosed(() => setDialog(null))}
         title={TEXTS.confirmTitle}
         footer={
           <>
@@ -167,7 +167,7 @@ export function AccountDataSection() {
       </Modal>
       <Modal
         isOpen={deletionProof.isProving}
-        onOpenChange={(open) => !open && cancelDeletion()}
+        onOpenChange={whenClosed(cancelDeletion)}
         title={TEXTS.confirmTitle}
       >
         <ProofStep onCancel={cancelDeletion} onProven={deletionProof.onProven} />

@@ -4,6 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
 import { BrandCard } from '@/shared/ui/brand-card';
+import heading from '@/shared/ui/form-heading.module.css';
 import { lazyPart } from '@/shared/ui/lazy-part';
 import { PageLoader } from '@/shared/ui/page-loader';
 import { Tabs } from '@/shared/ui/tabs';
@@ -114,11 +115,11 @@ export default function AuthPage() {
 
   return (
     <BrandCard>
-      <header className={styles.header}>
-        <h1 className={styles.title}>
+      <header className={`${heading.heading} ${styles.header}`}>
+        <h1 className={heading.title}>
           {isLogin ? 'Вход в личный кабинет' : 'Регистрация в личном кабинете'}
         </h1>
-        <p className={styles.lead}>
+        <p className={heading.lead}>
           {isLogin
             ? 'Войдите, чтобы управлять услугами и балансом'
             : 'Создайте аккаунт — это займёт минуту'}

@@ -7,6 +7,7 @@ import { formatCountdown } from '@/shared/lib/use-countdown';
 import { useMailedCode } from '@/shared/lib/use-mailed-code';
 import { Button } from '@/shared/ui/button';
 import { CodeInput } from '@/shared/ui/code-input';
+import heading from '@/shared/ui/form-heading.module.css';
 import { ArrowLeftIcon } from '@/shared/ui/icons';
 import { notify } from '@/shared/ui/toast';
 import styles from './auth-forms.module.css';
@@ -93,8 +94,8 @@ export function RegistrationCodeStep({
         <ArrowLeftIcon width="18" height="18" />
         Назад
       </button>
-      <h1 className={styles.title}>Подтверждение почты</h1>
-      <p className={styles.lead}>
+      <h1 className={heading.title}>Подтверждение почты</h1>
+      <p className={heading.lead}>
         Мы отправили код из {REGISTRATION_CODE_LENGTH} цифр на
         <strong className={styles.email}>{email}</strong>
         Введите его, чтобы завершить регистрацию.

@@ -3,6 +3,7 @@ import { loginRecoveryFormSchema, loginTwoFactorFormSchema } from '@portal/contr
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/shared/ui/button';
+import heading from '@/shared/ui/form-heading.module.css';
 import { ArrowLeftIcon } from '@/shared/ui/icons';
 import styles from './auth-forms.module.css';
 import type { SecondFactorKind } from './auth-slice';
@@ -118,9 +119,9 @@ function StepHeader({ lead, onBack }: { lead: string; onBack: () => void }) {
         <ArrowLeftIcon width="18" height="18" />
         Назад
       </button>
-      <header className={styles.header}>
-        <h1 className={styles.title}>Вход через Яндекс ID</h1>
-        <p className={styles.lead}>{lead}</p>
+      <header className={`${heading.heading} ${styles.header}`}>
+        <h1 className={heading.title}>Вход через Яндекс ID</h1>
+        <p className={heading.lead}>{lead}</p>
       </header>
     </>
   );

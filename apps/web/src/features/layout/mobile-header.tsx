@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, useLocation } from 'react-router';
-import { paths } from '@/config/paths';
-import { BrandLogo } from '@/shared/ui/brand-logo';
+import { useLocation } from 'react-router';
 import { CloseIcon, MenuIcon } from '@/shared/ui/icons';
+import { HomeBrandLink } from './home-brand-link';
+import iconButton from './icon-button.module.css';
 import { LegalFooter } from './legal-footer';
 import styles from './mobile-header.module.css';
 import { ThemePicker } from './theme-picker';
@@ -35,13 +35,10 @@ export function MobileHeader() {
 
   return (
     <header ref={headerRef} className={styles.header}>
-      {/* Named by the brand it shows: a screen reader hears what a sighted user reads. */}
-      <Link to={paths.home.getHref()} className={styles.brand}>
-        <BrandLogo />
-      </Link>
+      <HomeBrandLink />
       <button
         type="button"
-        className={styles.burger}
+        className={iconButton.iconButton}
         aria-label={isOpen ? 'Закрыть меню' : 'Открыть меню'}
         aria-expanded={isOpen}
         aria-controls="mobile-menu-panel"

@@ -1,9 +1,6 @@
-import { Link } from 'react-router';
-import { paths } from '@/config/paths';
-import { BrandLogo } from '@/shared/ui/brand-logo';
+import { HomeBrandLink } from './home-brand-link';
 import { LegalFooter } from './legal-footer';
-import { navItems } from './nav-items';
-import { NavLinkItem } from './nav-link-item';
+import { NavLinks } from './nav-links';
 import styles from './sidebar.module.css';
 import { ThemeSwitch } from './theme-switch';
 
@@ -11,21 +8,14 @@ import { ThemeSwitch } from './theme-switch';
 export function Sidebar() {
   return (
     <aside className={styles.sidebar} aria-label="Боковая панель">
-      {/* Named by the brand it shows: a screen reader hears what a sighted user reads. */}
-      <Link to={paths.home.getHref()} className={styles.brand}>
-        <BrandLogo />
-      </Link>
-      <nav aria-label="Основное меню" className={styles.nav}>
-        {navItems.map((item) => (
-          <NavLinkItem
-            key={item.label}
-            item={item}
-            className={styles.link}
-            activeClassName={styles.active}
-            isExternalMarkShown
-          />
-        ))}
-      </nav>
+      <HomeBrandLink className={styles.brand} />
+      <NavLinks
+        label="Основное меню"
+        className={styles.nav}
+        linkClassName={styles.link}
+        activeClassName={styles.active}
+        isExternalMarkShown
+      />
       <div className={styles.bottom}>
         <ThemeSwitch />
         <div className={styles.legal}>

@@ -1,6 +1,6 @@
 import { useTheme } from '@/shared/ui/theme';
 import { MoonIcon, SunIcon } from '@/shared/ui/theme-icons';
-import styles from './theme-toggle-button.module.css';
+import styles from './icon-button.module.css';
 
 /** A compact theme toggle for the pages without a sidebar (sign-in, password recovery). */
 export function ThemeToggleButton() {
@@ -9,7 +9,7 @@ export function ThemeToggleButton() {
   return (
     <button
       type="button"
-      className={styles.button}
+      className={styles.iconButton}
       aria-label={isDark ? 'Включить светлую тему' : 'Включить тёмную тему'}
       onClick={() => setTheme(isDark ? 'light' : 'dark')}
     >

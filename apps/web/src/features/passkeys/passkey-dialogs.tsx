@@ -10,7 +10,7 @@ import { ProofStep, useProofThenRetry } from '@/features/security';
 import type { ApiFailure } from '@/shared/api/api-failure';
 import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
-import { Modal, ModalClose } from '@/shared/ui/modal';
+import { Modal, ModalClose, whenClosed } from '@/shared/ui/modal';
 import { TextField } from '@/shared/ui/text-field';
 import { notify } from '@/shared/ui/toast';
 import { useRemovePasskeyMutation } from './api/passkeys-api';
@@ -73,9 +73,7 @@ export function NameDialog({
   return (
     <Modal
       isOpen={isOpen}
-      onOpenChange={(open) => {
-        if (!open) onClose();
-      }}
+      onOpenChange={whenClosed(onClose)}
       title={title}
       description={proof.isProving ? undefined : lead}
       footer={
@@ -144,9 +142,7 @@ export function RemoveDialog({ isOpen, passkey, onClose }: RemoveDialogProps) {
   return (
     <Modal
       isOpen={isOpen}
-      onOpenChange={(open) => {
-        if (!open) onClose();
-      }}
+      onOpenChange={whenClosed(onClose)}
       title={TEXTS.removeTitle}
       description={proof.isProving || !shown ? undefined : removeLead(shown.name)}
       footer={

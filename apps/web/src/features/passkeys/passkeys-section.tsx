@@ -48,7 +48,7 @@ export function PasskeysSection() {
 
   return (
     <Card aria-labelledby="passkeys-title">
-      <div className={styles.header}>
+      <div className={`${blocks.spread} ${styles.header}`}>
         <div>
           <h2 id="passkeys-title" className={styles.title}>
             {TEXTS.title}
@@ -66,7 +66,7 @@ export function PasskeysSection() {
       )}
       {passkeys !== null && passkeys.length === 0 && <p className={blocks.lead}>{TEXTS.empty}</p>}
       {passkeys !== null && passkeys.length > 0 && (
-        <ul className={styles.list} aria-label={TEXTS.title}>
+        <ul className={blocks.plainList} aria-label={TEXTS.title}>
           {passkeys.map((passkey) => (
             <li key={passkey.id} className={styles.item} data-testid="passkey">
               <div className={styles.itemText}>

@@ -1,5 +1,6 @@
 import { ONE_TIME_CODE_LENGTH } from '@portal/contracts/constants';
 import { useEffect, useRef } from 'react';
+import { submitInPlace } from '@/shared/lib/submit-in-place';
 import blocks from '@/shared/ui/blocks.module.css';
 import { CodeInput } from '@/shared/ui/code-input';
 import styles from './profile.module.css';
@@ -37,14 +38,7 @@ export function EmailChangeCodeStep({
   }, [codeError, isBusy]);
 
   return (
-    <form
-      className={blocks.stack}
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        onSubmit();
-      }}
-    >
+    <form className={blocks.stack} noValidate onSubmit={submitInPlace(onSubmit)}>
       <p className={blocks.lead}>
         Введите код из письма, отправленного на <strong>{email}</strong>
       </p>

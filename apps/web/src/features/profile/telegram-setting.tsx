@@ -7,7 +7,7 @@ import { fetchCurrentUser } from '@/features/auth';
 import { ProofStep, useProofThenRetry } from '@/features/security';
 import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
-import { Modal } from '@/shared/ui/modal';
+import { Modal, whenClosed } from '@/shared/ui/modal';
 import { notify } from '@/shared/ui/toast';
 import { generateTelegramLink } from './api/telegram';
 import { telegramApi, useTelegramLinkedQuery } from './api/telegram-api';
@@ -119,9 +119,7 @@ export function TelegramSetting() {
       )}
       <Modal
         isOpen={linkProof.isProving || provenLink !== null}
-        onOpenChange={(open) => {
-          if (!open) closeLinkDialog();
-        }}
+        onOpenChange={whenClosed(closeLinkDialog)}
         title="Подключение Telegram"
         footer={
           provenLink ? (

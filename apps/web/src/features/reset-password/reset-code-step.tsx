@@ -9,6 +9,7 @@ import { useMailedCode } from '@/shared/lib/use-mailed-code';
 import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { Checkbox } from '@/shared/ui/checkbox';
+import heading from '@/shared/ui/form-heading.module.css';
 import { ArrowLeftIcon } from '@/shared/ui/icons';
 import { NewPasswordFields } from '@/shared/ui/new-password-fields';
 import { ResendCodeButton } from '@/shared/ui/resend-code-button';
@@ -96,9 +97,9 @@ export function ResetCodeStep({
 
   return (
     <div className={blocks.stack}>
-      <header className={styles.header}>
-        <h1 className={styles.title}>Обновление пароля</h1>
-        <p className={styles.lead}>
+      <header className={`${heading.heading} ${styles.header}`}>
+        <h1 className={heading.title}>Обновление пароля</h1>
+        <p className={heading.lead}>
           {isReopened ? 'Код уже отправлен на' : 'Код отправлен на'} <strong>{email}</strong>
         </p>
       </header>

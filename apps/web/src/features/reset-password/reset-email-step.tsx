@@ -7,6 +7,7 @@ import { toApiFailure } from '@/shared/api/api-failure';
 import { showFailure } from '@/shared/lib/show-failure';
 import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
+import heading from '@/shared/ui/form-heading.module.css';
 import { ArrowLeftIcon } from '@/shared/ui/icons';
 import { TextField } from '@/shared/ui/text-field';
 import { postForgotPassword } from './api/forgot-password';
@@ -57,9 +58,9 @@ export function ResetEmailStep({
 
   return (
     <div className={blocks.stack}>
-      <header className={styles.header}>
-        <h1 className={styles.title}>Обновление пароля</h1>
-        <p className={styles.lead}>Укажите почту, пароль к которой вы забыли</p>
+      <header className={`${heading.heading} ${styles.header}`}>
+        <h1 className={heading.title}>Обновление пароля</h1>
+        <p className={heading.lead}>Укажите почту, пароль к которой вы забыли</p>
       </header>
       <form className={blocks.stack} onSubmit={onSubmit} noValidate>
         <TextField

@@ -6,6 +6,7 @@ import {
 import { paths } from '@/config/paths';
 import { describeDevice } from '@/features/devices';
 import { formatRussianDate, formatTime } from '@/shared/lib/format-date';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Card } from '@/shared/ui/card';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { HistoryIcon } from '@/shared/ui/icons';
@@ -35,7 +36,7 @@ export default function SecurityLogPage() {
           События
         </h2>
         {isLoading ? (
-          <ul className={styles.list} aria-busy="true" aria-label="Загрузка журнала">
+          <ul className={blocks.plainList} aria-busy="true" aria-label="Загрузка журнала">
             {[0, 1, 2, 3].map((row) => (
               <li key={row} className={styles.row}>
                 <Skeleton width="50%" height={16} />
@@ -54,7 +55,7 @@ export default function SecurityLogPage() {
         ) : null}
 
         {!isLoading && events.length > 0 ? (
-          <ul className={styles.list} aria-label="События">
+          <ul className={blocks.plainList} aria-label="События">
             {events.map((event) => (
               <EventRow key={event.id} event={event} />
             ))}
@@ -75,7 +76,11 @@ function EventRow({ event }: { event: SecurityEvent }) {
     <li className={styles.row} data-testid="security-event" data-kind={event.kind}>
       <span className={styles.title}>
         {describeSecurityEvent(event)}
-        {event.details.isNewDevice ? <span className={styles.badge}>{NEW_DEVICE_TEXT}</span> : null}
+        {event.details.isNewDevice ? (
+          <span className={`${blocks.pill} ${blocks.pillAccent} ${styles.badge}`}>
+            {NEW_DEVICE_TEXT}
+          </span>
+        ) : null}
       </span>
       <span className={styles.meta}>
         {where ? <span>{where} • </span> : null}

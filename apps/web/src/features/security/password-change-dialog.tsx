@@ -7,6 +7,7 @@ import { useAppSelector } from '@/app/hooks';
 import { toApiFailure } from '@/shared/api/api-failure';
 import { showFailure } from '@/shared/lib/show-failure';
 import { useMailedCode } from '@/shared/lib/use-mailed-code';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { Modal } from '@/shared/ui/modal';
 import { notify } from '@/shared/ui/toast';
@@ -178,7 +179,7 @@ export function PasswordChangeDialog({ isOpen, flow, dispatch }: PasswordChangeD
       )}
       {step === 'saving' && (
         <div className={styles.saving} role="status">
-          <span className={styles.spinner} aria-hidden="true" />
+          <span className={blocks.spinner} aria-hidden="true" />
           Подождите пару секунд
         </div>
       )}

@@ -11,6 +11,7 @@ import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { CodeInput } from '@/shared/ui/code-input';
 import { LinkButton } from '@/shared/ui/link-button';
+import modalStyles from '@/shared/ui/modal.module.css';
 import { ResendCodeButton } from '@/shared/ui/resend-code-button';
 import { TextField } from '@/shared/ui/text-field';
 import { notify } from '@/shared/ui/toast';
@@ -117,7 +118,7 @@ export function ProofStep({ onProven, onCancel }: ProofStepProps) {
   if (!methods || !way) {
     return (
       <div className={styles.saving} role="status">
-        <span className={styles.spinner} aria-hidden="true" />
+        <span className={blocks.spinner} aria-hidden="true" />
         Подождите пару секунд
       </div>
     );
@@ -182,7 +183,8 @@ export function ProofStep({ onProven, onCancel }: ProofStepProps) {
           {firstOffered === 'password' ? 'Ввести пароль' : 'Ввести код из приложения'}
         </LinkButton>
       ) : null}
-      <div className={styles.proofActions}>
+      {/* Laid out as a modal's footer: the step replaces the dialog's own. */}
+      <div className={modalStyles.footer}>
         <Button variant="secondary" onClick={onCancel}>
           Отмена
         </Button>

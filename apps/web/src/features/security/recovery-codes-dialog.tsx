@@ -2,7 +2,7 @@ import { useAppSelector } from '@/app/hooks';
 import { selectUser } from '@/features/auth';
 import { saveFile } from '@/shared/lib/save-file';
 import { Button } from '@/shared/ui/button';
-import { Modal } from '@/shared/ui/modal';
+import { Modal, whenClosed } from '@/shared/ui/modal';
 import { notify } from '@/shared/ui/toast';
 import styles from './security.module.css';
 
@@ -48,9 +48,7 @@ export function RecoveryCodesDialog({ codes, onClose, returnFocusTo }: RecoveryC
   return (
     <Modal
       isOpen={codes.length > 0}
-      onOpenChange={(isOpen) => {
-        if (!isOpen) onClose();
-      }}
+      onOpenChange={whenClosed(onClose)}
       title="Резервные коды"
       description="Сохраните их в надёжном месте. Каждый код можно один раз ввести вместо кода из приложения, если телефона не окажется под рукой. Больше мы их не покажем."
       footer={<Button onClick={onClose}>Я сохранил коды</Button>}

@@ -8,8 +8,8 @@ import { toApiFailure } from '@/shared/api/api-failure';
 import { showFailure } from '@/shared/lib/show-failure';
 import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
-import { Modal, ModalClose } from '@/shared/ui/modal';
-import { TextField } from '@/shared/ui/text-field';
+import { Modal, ModalClose, whenClosed } from '@/shared/ui/modal';
+import { AuthenticatorCodeField } from './authenticator-code-field';
 
 /** Empty: 'Заполните поле'; otherwise six digits or a recovery code. */
 const confirmCodeSchema = z.object({
@@ -41,17 +41,16 @@ export function TwoFactorCodeDialog({
   onConfirm,
 }: TwoFactorCodeDialogProps) {
   const formId = useId();
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    clearErrors,
-    formState: { errors, isSubmitting },
-  } = useForm<{ code: string }>({
+  const form = useForm<{ code: string }>({
     resolver: zodResolver(confirmCodeSchema),
     defaultValues: { code: '' },
   });
+  const {
+    handleSubmit,
+    reset,
+    setError,
+    formState: { isSubmitting },
+  } = form;
 
   // Every opening starts with an empty field.
   useEffect(() => {
@@ -70,9 +69,7 @@ export function TwoFactorCodeDialog({
   return (
     <Modal
       isOpen={isOpen}
-      onOpenChange={(open) => {
-        if (!open) onClose();
-      }}
+      onOpenChange={whenClosed(onClose)}
       onClosed={onClosed}
       title={title}
       description={description}
@@ -94,14 +91,7 @@ export function TwoFactorCodeDialog({
       }
     >
       <form id={formId} className={blocks.stack} onSubmit={onSubmit} noValidate>
-        <TextField
-          {...register('code', { onChange: () => clearErrors('code') })}
-          label="Код подтверждения"
-          placeholder="000000"
-          autoComplete="one-time-code"
-          autoFocus
-          error={errors.code?.message}
-        />
+        <AuthenticatorCodeField form={form} label="Код подтверждения" autoFocus />
       </form>
     </Modal>
   );

@@ -4,7 +4,6 @@ import {
   type TwoFactorSetupForm,
   twoFactorSetupFormSchema,
 } from '@portal/contracts/security';
-import { TYPED_CODE_MAX_LENGTH } from '@portal/contracts/typed-code';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useAppDispatch } from '@/app/hooks';
@@ -12,10 +11,10 @@ import { setRequiresTwoFactor } from '@/features/auth';
 import { showFailure } from '@/shared/lib/show-failure';
 import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
-import { Modal, ModalClose } from '@/shared/ui/modal';
-import { TextField } from '@/shared/ui/text-field';
+import { Modal, ModalClose, whenClosed } from '@/shared/ui/modal';
 import { notify } from '@/shared/ui/toast';
 import { postVerifyTwoFactor } from './api/verify-two-factor';
+import { AuthenticatorCodeField } from './authenticator-code-field';
 import { ProofStep } from './proof-step';
 import styles from './security.module.css';
 import { useProofThenRetry } from './use-proof-then-retry';
@@ -54,16 +53,15 @@ export function TwoFactorConnectDialog({
 }: TwoFactorConnectDialogProps) {
   const dispatch = useAppDispatch();
   // Here rather than in the form: the typed code outlives the proof step, and is sent after it.
-  const {
-    register,
-    handleSubmit,
-    setError,
-    clearErrors,
-    formState: { errors, isSubmitting },
-  } = useForm<TwoFactorSetupForm>({
+  const form = useForm<TwoFactorSetupForm>({
     resolver: zodResolver(twoFactorSetupFormSchema),
     defaultValues: { code: '' },
   });
+  const {
+    handleSubmit,
+    setError,
+    formState: { isSubmitting },
+  } = form;
   const codeProof = useProofThenRetry((failure) => {
     // A refused code clears the requiresTwoFactor flag (a verified one sets it), and is shown
     // under the field; anything else as a toast: shown once.
@@ -89,9 +87,7 @@ export function TwoFactorConnectDialog({
   return (
     <Modal
       isOpen={isOpen}
-      onOpenChange={(open) => {
-        if (!open) onClose();
-      }}
+      onOpenChange={whenClosed(onClose)}
       onClosed={onClosed}
       title="Подключение Google Authenticator"
       footer={
@@ -132,15 +128,7 @@ export function TwoFactorConnectDialog({
             </li>
             <li>Введите код, который покажет приложение.</li>
           </ol>
-          <TextField
-            {...register('code', { onChange: () => clearErrors('code') })}
-            label="Код из приложения"
-            placeholder="000000"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={TYPED_CODE_MAX_LENGTH}
-            error={errors.code?.message}
-          />
+          <AuthenticatorCodeField form={form} label="Код из приложения" isDigitsOnly />
         </form>
       )}
     </Modal>

@@ -4,7 +4,7 @@ import { runtimeConfig } from '@/config/runtime-config';
 import { formatRoubles } from '@/shared/lib/format-money';
 import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
-import { Card } from '@/shared/ui/card';
+import { Card, CardHead } from '@/shared/ui/card';
 import { ChevronRightIcon, ServerIcon } from '@/shared/ui/icons';
 import { LoadFailed } from '@/shared/ui/load-failed';
 import { Skeleton } from '@/shared/ui/skeleton';
@@ -28,17 +28,14 @@ export function MyServices() {
 
   return (
     <Card className={blocks.stack} aria-labelledby="my-services-title">
-      <header className={styles.cardHeader}>
-        <h2 id="my-services-title" className={styles.cardTitle}>
-          Мои услуги
-        </h2>
+      <CardHead titleId="my-services-title" title="Мои услуги">
         {services.data && services.data.length > 0 ? (
           <span className={styles.count}>{services.data.length}</span>
         ) : null}
-      </header>
+      </CardHead>
 
       {services.isFetching && !services.data ? (
-        <ul className={styles.list} aria-busy="true" aria-label="Загрузка услуг">
+        <ul className={blocks.choiceList} aria-busy="true" aria-label="Загрузка услуг">
           {[0, 1].map((row) => (
             <li key={row} className={styles.skeletonRow}>
               <Skeleton width={40} height={40} radius={12} />
@@ -71,14 +68,18 @@ export function MyServices() {
       ) : null}
 
       {services.data && services.data.length > 0 ? (
-        <ul className={styles.list}>
+        <ul className={blocks.choiceList}>
           {services.data.map((service) => (
             <li key={service.id}>
-              <button type="button" className={styles.row} onClick={() => setSelected(service)}>
+              <button
+                type="button"
+                className={blocks.choiceRow}
+                onClick={() => setSelected(service)}
+              >
                 <span className={blocks.iconTile}>
                   <ServerIcon />
                 </span>
-                <span className={styles.rowText}>
+                <span className={blocks.choiceText}>
                   <span className={styles.rowTitle}>{service.message}</span>
                   <span className={styles.rowMeta}>
                     <span>
@@ -86,11 +87,11 @@ export function MyServices() {
                     </span>
                     <span>{formatRoubles(service.amount)}/мес</span>
                     {service.status === 'suspended' ? (
-                      <span className={styles.badgeWarning}>Приостановлена</span>
+                      <span className={`${blocks.pill} ${blocks.pillWarning}`}>Приостановлена</span>
                     ) : null}
                   </span>
                 </span>
-                <ChevronRightIcon className={styles.chevron} />
+                <ChevronRightIcon className={blocks.chevron} />
               </button>
             </li>
           ))}

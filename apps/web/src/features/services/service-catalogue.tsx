@@ -2,7 +2,7 @@ import type { CatalogueItem } from '@portal/contracts/services';
 import { useState } from 'react';
 import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
-import { Card } from '@/shared/ui/card';
+import { Card, CardHead } from '@/shared/ui/card';
 import { ServerIcon } from '@/shared/ui/icons';
 import { LoadFailed } from '@/shared/ui/load-failed';
 import { Skeleton } from '@/shared/ui/skeleton';
@@ -17,11 +17,7 @@ export function ServiceCatalogue() {
 
   return (
     <Card className={blocks.stack} aria-labelledby="catalogue-title">
-      <header className={styles.cardHeader}>
-        <h2 id="catalogue-title" className={styles.cardTitle}>
-          Сервисы
-        </h2>
-      </header>
+      <CardHead titleId="catalogue-title" title="Сервисы" />
       {catalogue.isFetching && !catalogue.data ? (
         <div className={styles.catalogue} role="status" aria-label="Загрузка сервисов">
           {[0, 1].map((item) => (

@@ -3,7 +3,7 @@ import { formatRussianDate } from '@/shared/lib/format-date';
 import { formatRoubles } from '@/shared/lib/format-money';
 import { Button } from '@/shared/ui/button';
 import { ExternalIcon } from '@/shared/ui/icons';
-import { Modal } from '@/shared/ui/modal';
+import { Modal, whenClosed } from '@/shared/ui/modal';
 import styles from './services.module.css';
 
 type ServiceDetailsModalProps = {
@@ -23,9 +23,7 @@ export function ServiceDetailsModal({
   return (
     <Modal
       isOpen={service !== null}
-      onOpenChange={(isOpen) => {
-        if (!isOpen) onClose();
-      }}
+      onOpenChange={whenClosed(onClose)}
       title={service?.message ?? ''}
       footer={
         service?.manageUrl ? (

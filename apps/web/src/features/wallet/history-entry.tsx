@@ -10,6 +10,7 @@ import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { formatTime } from '@/shared/lib/format-date';
 import { formatSignedAmount } from '@/shared/lib/format-money';
+import blocks from '@/shared/ui/blocks.module.css';
 import { HistoryIcon, PlusIcon, ServerIcon, SparkIcon, WalletIcon } from '@/shared/ui/icons';
 import { historyEntryView } from './history-status';
 import styles from './wallet-history-page.module.css';
@@ -36,7 +37,7 @@ export function HistoryEntry({ item }: { item: PaymentHistoryItem }) {
   const tone = status !== 'completed' ? 'muted' : item.direction;
   return (
     <li className={styles.entry} data-direction={item.direction} data-status={status}>
-      <span className={styles.entryIcon} data-currency={item.currency}>
+      <span className={`${blocks.iconTile} ${styles.entryIcon}`} data-currency={item.currency}>
         <Icon />
       </span>
       <span className={styles.entryText}>
@@ -46,7 +47,10 @@ export function HistoryEntry({ item }: { item: PaymentHistoryItem }) {
         <span className={styles.entryMeta}>
           {formatTime(item.createdAt)} · {kind.label}
           {status !== 'completed' ? (
-            <span className={styles.entryStatus} data-status={status}>
+            <span
+              className={`${blocks.pill} ${blocks.pillMuted} ${styles.entryStatus}`}
+              data-status={status}
+            >
               {HISTORY_STATUS_TEXTS[status]}
             </span>
           ) : null}

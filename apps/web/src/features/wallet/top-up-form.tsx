@@ -14,6 +14,7 @@ import { selectUser } from '@/features/auth';
 import { toApiFailure } from '@/shared/api/api-failure';
 import { formatRoubles } from '@/shared/lib/format-money';
 import { showFailure } from '@/shared/lib/show-failure';
+import { submitInPlace } from '@/shared/lib/submit-in-place';
 import { useUnmountSignal } from '@/shared/lib/use-unmount-signal';
 import blocks from '@/shared/ui/blocks.module.css';
 import { ChevronRightIcon } from '@/shared/ui/icons';
@@ -84,12 +85,11 @@ export function TopUpForm() {
     <form
       className={blocks.stack}
       noValidate
-      onSubmit={(event) => {
+      onSubmit={submitInPlace(() => {
         // Enter in the amount field pays by card, the first method.
-        event.preventDefault();
         const [first] = methods;
         if (first && !isBusy) void pay(first);
-      }}
+      })}
     >
       <div className={styles.amountField}>
         <label htmlFor="top-up-amount" className={styles.label}>
@@ -140,7 +140,7 @@ export function TopUpForm() {
         ) : null}
       </div>
       <ul
-        className={styles.methods}
+        className={`${blocks.choiceList} ${styles.methods}`}
         aria-label="Способы оплаты"
         aria-busy={isBusy}
         data-busy={isBusy ? 'true' : undefined}
@@ -149,19 +149,23 @@ export function TopUpForm() {
           <li key={method}>
             <button
               type="button"
-              className={styles.method}
+              className={`${blocks.choiceRow} ${styles.method}`}
               disabled={isBusy}
               onClick={() => void pay(method)}
             >
               <PaymentMethodIcon method={method} />
-              <span className={styles.methodText}>
+              <span className={blocks.choiceText}>
                 <span className={styles.methodTitle}>{PAYMENT_METHOD_TITLES[method]}</span>
                 <span className={styles.methodHint}>{METHOD_HINTS[method]}</span>
               </span>
               {pendingMethod === method ? (
-                <span className={styles.spinner} role="status" aria-label="Создаём платёж" />
+                <span
+                  className={`${blocks.spinner} ${blocks.spinnerSmall}`}
+                  role="status"
+                  aria-label="Создаём платёж"
+                />
               ) : (
-                <ChevronRightIcon className={styles.chevron} />
+                <ChevronRightIcon className={blocks.chevron} />
               )}
             </button>
           </li>

@@ -127,7 +127,7 @@ export default function WalletHistoryPage() {
           </div>
 
           {isLoading ? (
-            <ul className={styles.entries} aria-busy="true" aria-label="Загрузка истории">
+            <ul className={blocks.plainList} aria-busy="true" aria-label="Загрузка истории">
               {[0, 1, 2, 3].map((row) => (
                 <li key={row} className={styles.entry}>
                   <Skeleton width={40} height={40} radius={12} />
@@ -161,7 +161,7 @@ export default function WalletHistoryPage() {
               {groups.map((group) => (
                 <section key={group.key} className={styles.day} aria-label={group.title}>
                   <h3 className={styles.dayTitle}>{group.title}</h3>
-                  <ul className={styles.entries}>
+                  <ul className={blocks.plainList}>
                     {group.items.map((item) => (
                       <HistoryEntry key={item.id} item={item} />
                     ))}
@@ -203,9 +203,9 @@ function BalanceCard({ chartCurrency }: { chartCurrency: HistoryCurrency }) {
 
   return (
     <Card className={blocks.stack} aria-labelledby="history-balance-title">
-      <div className={styles.balanceHead}>
+      <div className={`${blocks.spread} ${styles.balanceHead}`}>
         <div>
-          <h2 id="history-balance-title" className={styles.balanceLabel}>
+          <h2 id="history-balance-title" className={blocks.figureLabel}>
             {chartCurrency === 'rub' ? 'Баланс' : 'Баллы кэшбэка'}
           </h2>
           <p className={styles.balanceValue}>
@@ -221,7 +221,7 @@ function BalanceCard({ chartCurrency }: { chartCurrency: HistoryCurrency }) {
           </p>
         </div>
         {user && chartCurrency === 'rub' ? (
-          <p className={styles.balanceAside}>
+          <p className={`${blocks.pill} ${blocks.pillWarning} ${styles.balanceAside}`}>
             {formatPoints(user.balanceStars)} {pointsWord(user.balanceStars)}
           </p>
         ) : null}

@@ -4,8 +4,9 @@ import { useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
 import { selectUser } from '@/features/auth';
 import { formatPoints, formatRoubles, pointsWord } from '@/shared/lib/format-money';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
-import { Card } from '@/shared/ui/card';
+import { Card, CardHead } from '@/shared/ui/card';
 import {
   CreditIcon,
   HistoryIcon,
@@ -37,15 +38,12 @@ export function WalletPanel() {
 
   return (
     <Card className={styles.panel} aria-labelledby="wallet-panel-title">
-      <header className={styles.header}>
-        <h2 id="wallet-panel-title" className={styles.title}>
-          Кошелёк
-        </h2>
+      <CardHead titleId="wallet-panel-title" title="Кошелёк">
         <Link to={paths.walletHistory.getHref()} className={styles.historyLink}>
           <HistoryIcon width={16} height={16} />
           История операций
         </Link>
-      </header>
+      </CardHead>
 
       <div className={styles.tiles}>
         <Tile
@@ -83,7 +81,7 @@ export function WalletPanel() {
           tone="overdraft"
           icon={<CreditIcon />}
           label="Овердрафт"
-          value={<span className={styles.soon}>Скоро</span>}
+          value={<span className={`${blocks.pill} ${blocks.pillMuted}`}>Скоро</span>}
           info={{ label: 'Что такое овердрафт', onClick: () => setOpenDialog('overdraft') }}
         />
       </div>
@@ -116,7 +114,7 @@ function Tile({ tone, icon, label, value, info, action }: TileProps) {
     <section className={`${styles.tile} ${styles[tone]}`} aria-label={label}>
       <div className={styles.tileTop}>
         <span className={styles.tileIcon}>{icon}</span>
-        <span className={styles.tileLabel}>{label}</span>
+        <span className={`${blocks.figureLabel} ${styles.tileLabel}`}>{label}</span>
         {info ? (
           <button
             type="button"
@@ -128,7 +126,7 @@ function Tile({ tone, icon, label, value, info, action }: TileProps) {
           </button>
         ) : null}
       </div>
-      <div className={styles.tileBottom}>
+      <div className={`${blocks.spread} ${styles.tileBottom}`}>
         <p className={styles.value} data-testid={`${tone}-value`}>
           {value ?? <Skeleton width={120} height={28} />}
         </p>

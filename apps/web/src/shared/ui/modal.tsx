@@ -63,6 +63,16 @@ export function lazyModal<
 }
 
 /**
+ * A modal's `onOpenChange` when only its owner opens it: the modal closing by itself (Escape, the
+ * backdrop, its close button, a `ModalClose`) calls `onClose`.
+ */
+export function whenClosed(onClose: () => void) {
+  return (isOpen: boolean) => {
+    if (!isOpen) onClose();
+  };
+}
+
+/**
  * Wraps a button in the modal's footer (or anywhere inside) so that clicking it closes the modal.
  * It renders only inside an open modal, whose code has loaded by then.
  */
