@@ -2,15 +2,14 @@ import type { Device } from '@portal/contracts/auth';
 import { DEVICE_SKELETON_ROWS } from '@portal/contracts/constants';
 import { useState } from 'react';
 import { useAppDispatch } from '@/app/hooks';
-import { paths } from '@/config/paths';
 import { fetchCurrentUser, signOutLocally } from '@/features/auth';
 import { failureOf } from '@/shared/api/api-failure';
 import { formatRussianDate, formatTime } from '@/shared/lib/format-date';
+import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
-import { Card } from '@/shared/ui/card';
 import { LoadFailed } from '@/shared/ui/load-failed';
 import { Modal, ModalClose } from '@/shared/ui/modal';
-import { PageBackLink, PageHeader } from '@/shared/ui/page-header';
+import { ProfileListPage } from '@/shared/ui/profile-list-page';
 import { Skeleton } from '@/shared/ui/skeleton';
 import { notify } from '@/shared/ui/toast';
 import { useDevicesQuery, useEndDeviceSessionMutation } from './api/devices-api';
@@ -43,63 +42,60 @@ export default function DevicesPage() {
   }
 
   return (
-    <>
-      <PageHeader title="Привязанные устройства">
-        <PageBackLink to={paths.profile.getHref()}>Назад</PageBackLink>
-      </PageHeader>
-      <Card aria-labelledby="devices-title">
-        <h2 id="devices-title" className={styles.cardTitle}>
-          Устройства
-        </h2>
-        {devices.isError && !devices.isFetching ? (
-          <LoadFailed error={devices.error} onRetry={() => void devices.refetch()} />
-        ) : devices.isLoading || (devices.isFetching && devices.isError) ? (
-          <ul className={styles.list} aria-busy="true" aria-label="Загрузка устройств">
-            {Array.from({ length: DEVICE_SKELETON_ROWS }, (_, row) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
-              <li key={row} className={styles.row} data-testid="device-skeleton">
-                <span className={styles.text}>
-                  <Skeleton width="45%" height={16} />
-                  <Skeleton width="30%" height={13} />
-                </span>
-                <Skeleton width={72} height={34} radius={10} />
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <ul className={styles.list} aria-label="Устройства">
-            {(devices.data ?? []).map((device) => (
-              <DeviceRow key={device.id} device={device} onLeave={() => setLeaving(device)} />
-            ))}
-          </ul>
-        )}
-      </Card>
-      <Modal
-        isOpen={leaving !== null}
-        onOpenChange={(isOpen) => {
-          if (!isOpen && !isEnding) setLeaving(null);
-        }}
-        title="Точно выйти?"
-        description={leaving ? deviceRowTexts(leaving).line : ''}
-        footer={
-          <>
-            <ModalClose>
-              <Button variant="secondary" disabled={isEnding}>
-                Отмена
+    <ProfileListPage
+      title="Привязанные устройства"
+      listTitle="Устройства"
+      after={
+        <Modal
+          isOpen={leaving !== null}
+          onOpenChange={(isOpen) => {
+            if (!isOpen && !isEnding) setLeaving(null);
+          }}
+          title="Точно выйти?"
+          description={leaving ? deviceRowTexts(leaving).line : ''}
+          footer={
+            <>
+              <ModalClose>
+                <Button variant="secondary" disabled={isEnding}>
+                  Отмена
+                </Button>
+              </ModalClose>
+              <Button
+                variant="danger"
+                disabled={isEnding}
+                aria-busy={isEnding}
+                onClick={() => leaving && void endSession(leaving)}
+              >
+                Выйти
               </Button>
-            </ModalClose>
-            <Button
-              variant="danger"
-              disabled={isEnding}
-              aria-busy={isEnding}
-              onClick={() => leaving && void endSession(leaving)}
-            >
-              Выйти
-            </Button>
-          </>
-        }
-      />
-    </>
+            </>
+          }
+        />
+      }
+    >
+      {devices.isError && !devices.isFetching ? (
+        <LoadFailed error={devices.error} onRetry={() => void devices.refetch()} />
+      ) : devices.isLoading || (devices.isFetching && devices.isError) ? (
+        <ul className={blocks.plainList} aria-busy="true" aria-label="Загрузка устройств">
+          {Array.from({ length: DEVICE_SKELETON_ROWS }, (_, row) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
+            <li key={row} className={styles.row} data-testid="device-skeleton">
+              <span className={styles.text}>
+                <Skeleton width="45%" height={16} />
+                <Skeleton width="30%" height={13} />
+              </span>
+              <Skeleton width={72} height={34} radius={10} />
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <ul className={blocks.plainList} aria-label="Устройства">
+          {(devices.data ?? []).map((device) => (
+            <DeviceRow key={device.id} device={device} onLeave={() => setLeaving(device)} />
+          ))}
+        </ul>
+      )}
+    </ProfileListPage>
   );
 }
 

@@ -3,16 +3,14 @@ import {
   NEW_DEVICE_TEXT,
   type SecurityEvent,
 } from '@portal/contracts/security-log';
-import { paths } from '@/config/paths';
 import { describeDevice } from '@/features/devices';
 import { formatRussianDate, formatTime } from '@/shared/lib/format-date';
 import blocks from '@/shared/ui/blocks.module.css';
-import { Card } from '@/shared/ui/card';
 import { EmptyState } from '@/shared/ui/empty-state';
 import { HistoryIcon } from '@/shared/ui/icons';
 import { LoadFailed } from '@/shared/ui/load-failed';
 import { LoadMoreButton } from '@/shared/ui/load-more-button';
-import { PageBackLink, PageHeader } from '@/shared/ui/page-header';
+import { ProfileListPage } from '@/shared/ui/profile-list-page';
 import { Skeleton } from '@/shared/ui/skeleton';
 import styles from './security-log-page.module.css';
 import { useSecurityLog } from './use-security-log';
@@ -27,44 +25,36 @@ export default function SecurityLogPage() {
   const { events, isLoading, isLoadingMore, hasMore, loadMore, error, retry } = useSecurityLog();
 
   return (
-    <>
-      <PageHeader title="Журнал безопасности">
-        <PageBackLink to={paths.profile.getHref()}>Назад</PageBackLink>
-      </PageHeader>
-      <Card aria-labelledby="security-log-title">
-        <h2 id="security-log-title" className={styles.cardTitle}>
-          События
-        </h2>
-        {isLoading ? (
-          <ul className={blocks.plainList} aria-busy="true" aria-label="Загрузка журнала">
-            {[0, 1, 2, 3].map((row) => (
-              <li key={row} className={styles.row}>
-                <Skeleton width="50%" height={16} />
-                <Skeleton width="35%" height={13} />
-              </li>
-            ))}
-          </ul>
-        ) : null}
+    <ProfileListPage title="Журнал безопасности" listTitle="События">
+      {isLoading ? (
+        <ul className={blocks.plainList} aria-busy="true" aria-label="Загрузка журнала">
+          {[0, 1, 2, 3].map((row) => (
+            <li key={row} className={styles.row}>
+              <Skeleton width="50%" height={16} />
+              <Skeleton width="35%" height={13} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
 
-        {error !== undefined ? <LoadFailed error={error} onRetry={retry} /> : null}
+      {error !== undefined ? <LoadFailed error={error} onRetry={retry} /> : null}
 
-        {!isLoading && error === undefined && events.length === 0 ? (
-          <EmptyState icon={<HistoryIcon width={28} height={28} />} title="Событий пока нет">
-            Здесь появятся входы в аккаунт, смена пароля и другие изменения защиты.
-          </EmptyState>
-        ) : null}
+      {!isLoading && error === undefined && events.length === 0 ? (
+        <EmptyState icon={<HistoryIcon width={28} height={28} />} title="Событий пока нет">
+          Здесь появятся входы в аккаунт, смена пароля и другие изменения защиты.
+        </EmptyState>
+      ) : null}
 
-        {!isLoading && events.length > 0 ? (
-          <ul className={blocks.plainList} aria-label="События">
-            {events.map((event) => (
-              <EventRow key={event.id} event={event} />
-            ))}
-          </ul>
-        ) : null}
+      {!isLoading && events.length > 0 ? (
+        <ul className={blocks.plainList} aria-label="События">
+          {events.map((event) => (
+            <EventRow key={event.id} event={event} />
+          ))}
+        </ul>
+      ) : null}
 
-        {hasMore ? <LoadMoreButton isLoading={isLoadingMore} onClick={loadMore} /> : null}
-      </Card>
-    </>
+      {hasMore ? <LoadMoreButton isLoading={isLoadingMore} onClick={loadMore} /> : null}
+    </ProfileListPage>
   );
 }
 
