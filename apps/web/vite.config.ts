@@ -158,7 +158,7 @@ export default defineConfig({
             // below, so /auth's first visit takes none of it.
             {
               name: 'shared-display',
-              test: /apps[\\/]web[\\/]src[\\/](shared[\\/](ui[\\/](avatar|skeleton|empty-state|load-more-button|page-header|modal)|lib[\\/](format-money|format-date|save-file|show-failure|use-unmount-signal)|api[\\/]get-file)\.|features[\\/]security[\\/]security\.module\.css$)/,
+              test: /apps[\\/]web[\\/]src[\\/](shared[\\/](ui[\\/](avatar|skeleton|empty-state|load-more-button|page-header|profile-list-page|modal)|lib[\\/](format-money|format-date|save-file|show-failure|use-unmount-signal)|api[\\/]get-file)\.|features[\\/]security[\\/]security\.module\.css$)/,
               minShareCount: 2,
               includeDependenciesRecursively: false,
             },
