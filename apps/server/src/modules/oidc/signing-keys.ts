@@ -133,12 +133,6 @@ export class SigningKeys {
     };
   }
 
-  /** Deletes the keys no longer published (the housekeeping job, data-owner.ts). */
-  static purgeDropped(executor: Executor, now: Date) {
-    const before = new Date(now.getTime() - PUBLISHED_AFTER_RETIREMENT_MS).toISOString();
-    return executor.execute(sql`DELETE FROM oidc_signing_keys WHERE retired_at < ${before}`);
-  }
-
   private async insertKey(tx: Executor, alg: Algorithm, now: Date, signsFrom = now) {
     const kid = randomUUID();
     const [row] = await tx
