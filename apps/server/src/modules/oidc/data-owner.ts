@@ -28,7 +28,7 @@ export const oidcData: DataOwner = {
     const retiredBefore = new Date(now.getTime() - PUBLISHED_AFTER_RETIREMENT_MS).toISOString();
     return purgeEach(db, {
       oidc_models: sql`DELETE FROM oidc_models WHERE expires_at < ${before}`,
-      oidc_signing_keys: sql`DELETE FROM oidc_signing_keys WHERE retired_at < ${retiredBefore}`,
+      oidc_signing_keys: sql`DELETE FROM oidc_signing_keys WHERE retired_at <= ${retiredBefore}`,
     });
   },
 };

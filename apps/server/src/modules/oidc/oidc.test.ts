@@ -1,6 +1,7 @@
 // The provider against the certified relying party library (openid-client), the browser played
 // by hand: discovery, the authorization code with PKCE through the portal's own sign-in, the ID
 // token and userinfo, refresh token rotation, and the protocol's refusals.
+import { createPublicKey, type JsonWebKeyInput, verify } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import * as client from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +27,7 @@ import { users } from '../accounts/schema.js';
 import { NO_CLIENT } from '../security-log/index.js';
 import { OIDC_MESSAGES } from './messages.js';
 import { ACR } from './provider.js';
+import { ACTIVATION_DELAY_MS, PUBLISHED_AFTER_RETIREMENT_MS } from './signing-keys.js';
 
 describe('the OpenID provider', () => {
   let testApp: TestApp;
@@ -410,4 +412,62 @@ it('stops the start on a client the library would refuse, one line each', async 
   } finally {
     await database.close();
   }
+});
+
+describe('a rotation of the signing keys', () => {
+  it('reaches the running provider: published first, signing after the delay, the old key gone after its tokens', async () => {
+    const clock = new ManualClock(new Date());
+    const testApp = await createTestApp({
+      clock,
+      config: { OIDC_CLIENTS: clientsSetting(CLIENTS) },
+    });
+    const { app, database } = testApp;
+    const site = await discoverSite(app);
+    const session = await signInToPortal(testApp, (await createUser(testApp)).userName);
+    const published = async () =>
+      (await app.inject({ url: '/oidc/jwks' })).json().keys as {
+        kid: string;
+        key_ops?: string[];
+      }[];
+    /** The ID token's key, checked against the published one (RS256, a site's default). */
+    const signedWith = async () => {
+      const tokens = await signInToSite(app, site, session);
+      const [header, payload, signature] = tokens.id_token!.split('.');
+      const { kid, alg } = JSON.parse(Buffer.from(header!, 'base64url').toString());
+      expect(alg).toBe('RS256');
+      const jwk = (await published()).find((key) => key.kid === kid);
+      expect(jwk, `${kid} is published`).toBeDefined();
+      const isValid = verify(
+        'RSA-SHA256',
+        Buffer.from(`${header}.${payload}`),
+        createPublicKey({ key: jwk as JsonWebKeyInput['key'], format: 'jwk' }),
+        Buffer.from(signature!, 'base64url'),
+      );
+      expect(isValid).toBe(true);
+      return kid as string;
+    };
+
+    const oldKid = await signedWith();
+    expect(await published()).toHaveLength(2);
+    const rotated = await database.db.transaction((tx) => app.deps.oidcSigningKeys.rotate(tx));
+    const newKid = rotated!.added.find((key) => key.alg === 'RS256')!.kid;
+    // Not yet re-read: the running provider knows nothing of it.
+    expect((await published()).map((key) => key.kid)).not.toContain(newKid);
+    expect(await app.deps.oidcProvider.refresh()).toBe(true);
+    expect(await app.deps.oidcProvider.refresh()).toBe(false);
+    expect(await published()).toHaveLength(4);
+    expect((await published()).find((key) => key.kid === newKid)?.key_ops).toEqual(['verify']);
+    expect(await signedWith()).toBe(oldKid);
+
+    clock.advance(ACTIVATION_DELAY_MS);
+    expect(await app.deps.oidcProvider.refresh()).toBe(true);
+    expect(await signedWith()).toBe(newKid);
+    expect((await published()).map((key) => key.kid)).toContain(oldKid);
+
+    clock.advance(PUBLISHED_AFTER_RETIREMENT_MS);
+    expect(await app.deps.oidcProvider.refresh()).toBe(true);
+    expect((await published()).map((key) => key.kid)).not.toContain(oldKid);
+    expect(await published()).toHaveLength(2);
+    expect(await signedWith()).toBe(newKid);
+  });
 });
