@@ -56,6 +56,25 @@ describe('the provider’s storage', () => {
     expect((await codes.find('ac-1'))?.consumed).toBe(Math.floor(clock.now().getTime() / 1000));
   });
 
+  it('lets one of many parallel uses win; the others are a reuse: the grant goes, invalid_grant', async () => {
+    const codes = store('AuthorizationCode');
+    await store('Grant').upsert('g-race', { accountId: 'a' }, 600);
+    await codes.upsert('ac-race', { grantId: 'g-race' }, 60);
+    await store('AccessToken').upsert('at-race', { grantId: 'g-race' }, 600);
+    await store('AccessToken').upsert('at-other', { grantId: 'g-other' }, 600);
+    const uses = await Promise.allSettled(
+      Array.from({ length: 20 }, () => codes.consume('ac-race')),
+    );
+    expect(uses.filter((use) => use.status === 'fulfilled')).toHaveLength(1);
+    for (const use of uses.filter((each) => each.status === 'rejected')) {
+      expect((use as PromiseRejectedResult).reason).toMatchObject({ error: 'invalid_grant' });
+    }
+    expect(await codes.find('ac-race')).toBeUndefined();
+    expect(await store('AccessToken').find('at-race')).toBeUndefined();
+    expect(await store('Grant').find('g-race')).toBeUndefined();
+    expect(await store('AccessToken').find('at-other')).toBeDefined();
+  });
+
   it('revokes a grant: every model of it, of every kind, and nothing else', async () => {
     await store('AccessToken').upsert('at-1', { grantId: 'g-3' }, 600);
     await store('RefreshToken').upsert('rt-1', { grantId: 'g-3' }, 600);
