@@ -65,10 +65,16 @@ describe('the limits on the library’s endpoints', () => {
     expect(other!.statusCode).toBe(400);
   });
 
-  it('count a registered site naming itself in HTTP Basic per site and address, far higher; an unknown name per address', async () => {
+  it('count a registered site naming itself (Basic or the form) per site and address, far higher; an unknown name per address', async () => {
     const ip = nextIp();
     const site = await parallel(100, ip, tokenRequest({ authorization: basic('hosting') }));
     expect(site.filter((answer) => answer.statusCode === 429)).toHaveLength(0);
+    const inForm = await parallel(100, ip, {
+      ...tokenRequest(),
+      payload: `grant_type=refresh_token&refresh_token=unknown&client_id=hosting&client_secret=${SECRET}`,
+    });
+    expect(inForm.filter((answer) => answer.statusCode === 429)).toHaveLength(0);
+    expect(inForm[0]!.json().error).toBe('invalid_grant');
     const stranger = await parallel(100, ip, tokenRequest({ authorization: basic('nobody') }));
     expect(stranger.filter((answer) => answer.statusCode !== 429)).toHaveLength(
       limitOf('token').perAddress.limit,

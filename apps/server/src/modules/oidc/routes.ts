@@ -27,10 +27,12 @@ const MINUTE_MS = 60_000;
 
 /**
  * The limits on the library's endpoints, counted before the library does any work. Each counts
- * per client address; the back-channel ones count a registered client that names itself in HTTP
- * Basic (a site's server: every sign-in and refresh of its users comes from its one address) per
- * client and address, with a far larger limit. Never per client alone: a client's id is public,
- * and a count anybody could fill would lock the client out. The first matching prefix wins
+ * per client address; the back-channel ones count a registered confidential client that names
+ * itself (HTTP Basic, or `client_id` in the form beside its secret: a site's server, where every
+ * sign-in and refresh of its users comes from its one address) per client and address, with a
+ * far larger limit. A public client (the launcher) runs on its users' devices: counted per
+ * address. Never per client alone: a client's id is public, and a count anybody could fill would
+ * lock the client out. The first matching prefix wins
  * (introspection and revocation live under the token endpoint's path).
  */
 export const LIBRARY_LIMITS: readonly {
@@ -88,19 +90,27 @@ export function rateLimitedAnswer(retryAfterS: number) {
   };
 }
 
-/** The registered client a request names in HTTP Basic, if any (the library checks its secret). */
-function basicClientId(authorization: string | undefined, known: ReadonlySet<string>) {
+/**
+ * The registered client a request names, in HTTP Basic or as the form's `client_id` (a secret
+ * in the body, or a public client), if any; the library checks who it really is.
+ */
+function namedClientId(request: FastifyRequest, known: ReadonlySet<string>) {
+  const named =
+    basicName(request.headers.authorization) ??
+    (typeof request.body === 'string' ? new URLSearchParams(request.body).get('client_id') : null);
+  return named !== null && known.has(named) ? named : null;
+}
+
+function basicName(authorization: string | undefined) {
   if (!authorization?.startsWith('Basic ')) return null;
   const decoded = Buffer.from(authorization.slice(6), 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon <= 0) return null;
-  let clientId: string;
   try {
-    clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+    return decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
   } catch {
     return null;
   }
-  return known.has(clientId) ? clientId : null;
 }
 
 /**
@@ -111,15 +121,13 @@ async function overLimit(
   limiter: RateLimiter,
   request: FastifyRequest,
   path: string,
-  clients: ReadonlySet<string>,
+  sites: ReadonlySet<string>,
 ): Promise<number | null> {
   const rule = LIBRARY_LIMITS.find(
     (each) => path === each.path || path.startsWith(`${each.path}/`),
   );
   if (!rule) return null;
-  const clientId = rule.perClientAtAddress
-    ? basicClientId(request.headers.authorization, clients)
-    : null;
+  const clientId = rule.perClientAtAddress ? namedClientId(request, sites) : null;
   const [key, limit] = clientId
     ? [`oidc-${rule.name}:client:${clientId}:ip:${request.ip}`, rule.perClientAtAddress!]
     : [`oidc-${rule.name}:ip:${request.ip}`, rule.perAddress];
@@ -139,16 +147,26 @@ export const providerRoutes: FastifyPluginAsync<{ provider: LiveProvider }> = as
 ) => {
   const { config, rateLimiter } = app.deps;
   const publicUrl = new URL(config.PUBLIC_URL);
-  const clients = new Set(config.OIDC_CLIENTS.map((client) => client.client_id));
+  const sites = new Set(
+    config.OIDC_CLIENTS.filter((client) => client.client_secret).map((client) => client.client_id),
+  );
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+  // A form is read here, for the limits to see the client it names; the library then takes it
+  // from `req.body` (its documented fallback for a body already read, which it notes once in
+  // the log). Any other body is left unread for it.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => done(null, body),
+  );
   const answer = async (request: FastifyRequest, reply: FastifyReply) => {
     // Only the library's own endpoints (and what lies under them) go to it; any other address
     // here (the interaction's with a method it does not take, a path made of `..`) gets the
     // portal's JSON 404, not the library's plain-text one.
     const path = request.url.split('?')[0]!;
     if (path !== DISCOVERY_PATH && !isLibraryPath(path)) throw notFound();
-    const retryAfterS = await overLimit(rateLimiter, request, path, clients);
+    const retryAfterS = await overLimit(rateLimiter, request, path, sites);
     if (retryAfterS !== null) {
       return reply
         .code(429)
@@ -157,6 +175,7 @@ export const providerRoutes: FastifyPluginAsync<{ provider: LiveProvider }> = as
         .type('application/json; charset=utf-8')
         .send(JSON.stringify(rateLimitedAnswer(retryAfterS)));
     }
+    if (typeof request.body === 'string') Object.assign(request.raw, { body: request.body });
     const { headers } = request.raw;
     headers['x-forwarded-host'] = publicUrl.host;
     headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
