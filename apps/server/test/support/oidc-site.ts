@@ -88,13 +88,19 @@ export class Browser {
 
   constructor(private readonly app: FastifyInstance) {}
 
-  async request(method: 'GET' | 'POST', url: string | URL, headers: Record<string, string> = {}) {
+  async request(
+    method: 'GET' | 'POST',
+    url: string | URL,
+    headers: Record<string, string> = {},
+    payload?: string,
+  ) {
     const target = new URL(url, ISSUER);
     const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     const response = await this.app.inject({
       method,
       url: `${target.pathname}${target.search}`,
       headers: { ...headers, ...(cookie ? { cookie } : {}) },
+      ...(payload === undefined ? {} : { payload }),
     });
     for (const { name, value } of response.cookies as { name: string; value: string }[]) {
       if (value) this.cookies.set(name, value);

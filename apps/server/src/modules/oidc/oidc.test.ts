@@ -257,6 +257,33 @@ describe('the OpenID provider', () => {
     }
   });
 
+  it('ends the provider session from its confirmation form (a form body the portal reads first)', async () => {
+    const user = await createUser(testApp);
+    const session = await signInToPortal(testApp, user.userName);
+    const browser = new Browser(testApp.app);
+    await authorize(browser, session, await pkceParameters());
+    const page = await browser.request('GET', '/oidc/session/end');
+    expect(page.statusCode).toBe(200);
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(page.body)?.[1];
+    expect(xsrf).toBeTruthy();
+    const confirmed = await browser.request(
+      'POST',
+      '/oidc/session/end/confirm',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      `xsrf=${encodeURIComponent(xsrf!)}&logout=yes`,
+    );
+    expect(confirmed.statusCode, confirmed.body).toBe(303);
+    expect(confirmed.headers.location).toMatch(/\/oidc\/session\/end\/success/);
+    // A wrong form is the library's refusal, not a crash.
+    const forged = await testApp.app.inject({
+      method: 'POST',
+      url: '/oidc/session/end/confirm',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'xsrf=forged&logout=yes',
+    });
+    expect(forged.statusCode).toBe(400);
+  });
+
   it('refuses an account the portal refuses: blocked, unconfirmed, waiting for deletion', async () => {
     const { app, database } = testApp;
     const cases = [
