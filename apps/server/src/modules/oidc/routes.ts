@@ -28,7 +28,7 @@ const MINUTE_MS = 60_000;
 /**
  * The limits on the library's endpoints, counted before the library does any work. Each counts
  * per client address; the back-channel ones count a registered confidential client that names
- * itself (HTTP Basic, or `client_id` in the form beside its secret: a site's server, where every
+ * itself (HTTP Basic, or `client_id` in the form; the library checks the secret: a site's server, where every
  * sign-in and refresh of its users comes from its one address) per client and address, with a
  * far larger limit. A public client (the launcher) runs on its users' devices: counted per
  * address. Never per client alone: a client's id is public, and a count anybody could fill would
