@@ -5,6 +5,7 @@
  */
 import * as client from 'openid-client';
 import { describe, expect, it } from 'vitest';
+import { LIBRARY_LIMITS } from '../../src/modules/oidc/routes.js';
 import { CALLBACK, CLIENTS, ISSUER, SECRET } from '../support/oidc-site.js';
 import { call, randomClientIp } from '../support/system/http.js';
 import { createPortalUser, login } from '../support/system/portal.js';
@@ -230,7 +231,8 @@ describe('the provider on two processes', () => {
       ),
     );
     const refused = answers.filter((answer) => answer.status === 429);
-    expect(PARALLEL - refused.length).toBe(60);
+    const { limit } = LIBRARY_LIMITS.find((each) => each.name === 'token')!.perAddress;
+    expect(PARALLEL - refused.length).toBe(limit);
     expect(refused[0]!.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(refused[0]!.body.error).toBe('temporarily_unavailable');
   });
