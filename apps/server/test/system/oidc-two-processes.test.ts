@@ -3,14 +3,19 @@
  * that moves between them at every step, and parallel uses of one code and one refresh token,
  * half to each process. The site is openid-client; the browser is played by hand over HTTP.
  */
+import { spawn } from 'node:child_process';
 import * as client from 'openid-client';
 import { describe, expect, it } from 'vitest';
 import { LIBRARY_LIMITS } from '../../src/modules/oidc/routes.js';
+import { RELOAD_EVERY_S } from '../../src/modules/oidc/signing-keys.js';
+import { SERVER_ROOT } from '../../src/paths.js';
 import { CALLBACK, CLIENTS, ISSUER, SECRET } from '../support/oidc-site.js';
+import { REDIS_URL, SYSTEM_SECRET_KEY } from '../support/services.js';
 import { call, randomClientIp } from '../support/system/http.js';
 import { createPortalUser, login } from '../support/system/portal.js';
 import type { ServerProcess } from '../support/system/server-process.js';
 import { setupTwoProcesses } from '../support/system/two-processes.js';
+import { waitFor } from '../support/wait-for.js';
 
 const PARALLEL = 100;
 
@@ -236,4 +241,52 @@ describe('the provider on two processes', () => {
     expect(refused[0]!.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(refused[0]!.body.error).toBe('temporarily_unavailable');
   });
+
+  it('publishes a rotation made by the operator’s tool on both processes within a re-read period, without a restart', async () => {
+    // The JWKS is application/jwk-set+json: read as text.
+    const kids = async (server: ServerProcess) => {
+      const { body } = await call(server.url, 'GET', '/oidc/jwks');
+      return (JSON.parse(body as string).keys as { kid: string }[]).map((key) => key.kid);
+    };
+    const before = await kids(portal.a);
+    expect(await kids(portal.b)).toEqual(before);
+    const rotated = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'src/admin.ts', 'oidc-keys', 'rotate', '--operator', 'system-test'],
+        {
+          cwd: SERVER_ROOT,
+          env: {
+            PATH: process.env.PATH,
+            HOME: process.env.HOME,
+            DATABASE_URL: portal.scratch.url,
+            REDIS_URL,
+            SECRET_KEY: SYSTEM_SECRET_KEY,
+            OIDC_CLIENTS: JSON.stringify(CLIENTS),
+            PUBLIC_URL: ISSUER,
+          },
+        },
+      );
+      let out = '';
+      child.stdout.on('data', (chunk) => (out += chunk));
+      child.stderr.on('data', (chunk) => (out += chunk));
+      child.on('close', (code) => resolve({ code, out }));
+    });
+    expect(rotated.code, rotated.out).toBe(0);
+    const timeoutMs = (RELOAD_EVERY_S + 15) * 1000;
+    for (const server of [portal.a, portal.b]) {
+      const now = await waitFor(
+        'the new keys in the JWKS',
+        async () => {
+          const published = await kids(server);
+          return published.length === 4 && published;
+        },
+        { timeoutMs, intervalMs: 500 },
+      );
+      // The old keys are still there (and still sign: the new ones only after the delay).
+      expect(now).toEqual(expect.arrayContaining(before));
+    }
+    // Both processes answer the same set.
+    expect((await kids(portal.a)).sort()).toEqual((await kids(portal.b)).sort());
+  }, 120_000);
 });
