@@ -28,6 +28,7 @@ import {
   startPortal,
   WARM_UP_S,
 } from './harness.js';
+import { OIDC_BENCH_ENV, oidcSignInRows } from './oidc-sign-in.js';
 import { scaleScenarios } from './scale-scenarios.js';
 import { slowPhoneTable } from './slow-phone.js';
 import { webBytesRows, webBytesTable } from './web-bytes.js';
@@ -47,6 +48,8 @@ export interface BenchContext {
   payers: SeededUser[];
   /** Signed CONFIRMED notifications, one per distinct pending payment, sent once each. */
   notifications: string[];
+  /** The bench database's settings, for a scenario that starts a portal of its own. */
+  databaseEnv: Record<string, string>;
   /** Requests/s of the first bare twin measured (`Auth/user`'s): the scale scenarios' reference. */
   bareRequestsPerSecond?: number;
 }
@@ -207,6 +210,20 @@ const readsWhileSigningIn: Scenario = async (bench) => {
   ];
 };
 
+/**
+ * A sign-in to a site through the provider against a portal password sign-in (oidc-sign-in.ts),
+ * on a portal of its own that knows the bench's site (the others run without OIDC_CLIENTS).
+ */
+const oidcSignIn: Scenario = async (bench) => {
+  await bench.withDatabase(async () => {});
+  const portal = await startPortal({ ...bench.databaseEnv, ...OIDC_BENCH_ENV });
+  try {
+    return await oidcSignInRows(portal, { userName: bench.user.userName, password: PASSWORD });
+  } finally {
+    await portal.stop();
+  }
+};
+
 /** Signed CONFIRMED notifications, each for a distinct payment; then the ledger is checked. */
 const paymentNotifications: Scenario = async (bench) => {
   const portal = await bench.portal();
@@ -285,6 +302,7 @@ const SCENARIOS: Record<string, Scenario> = {
   ),
   history: signedInRead('authenticated payment history page', 'GET', '/payments/payments/user', 2),
   signIns: readsWhileSigningIn,
+  oidc: oidcSignIn,
   notifications: paymentNotifications,
   // Costs as data grows (scale-scenarios.ts): minutes, most of them seeding; BENCH_SCALE=0 skips.
   scale: async (bench) =>
@@ -321,6 +339,7 @@ async function main() {
   const bench: BenchContext = {
     user: user!,
     payers,
+    databaseEnv: database.env,
     notifications,
     portal: async () => {
       running ??= await startPortal(database.env);

@@ -5,8 +5,8 @@
  * library checks a payload's `exp` and `consumed` itself; the adapter keeps them findable and
  * answers them back as the library wrote them.
  */
-import { and, eq, inArray } from 'drizzle-orm';
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { and, eq, inArray, isNull, or } from 'drizzle-orm';
+import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import type { Clock } from '../../adapters/clock.js';
 import type { Db, Executor } from '../../db/database.js';
 import { oidcModels } from './schema.js';
@@ -52,12 +52,36 @@ export class OidcModelStore implements Adapter {
     return this.findOne(eq(oidcModels.uid, uid));
   }
 
-  /** Marks a code or token used; the library refuses it from then on (and a refresh token's reuse revokes its grant). */
+  /**
+   * Marks a code or token used; the library refuses it from then on (and revokes the grant when
+   * a used one comes back). Only one use wins: the library reads `consumed` first and marks it
+   * after, so two parallel uses both read it unused; here the mark is conditional, and the loser
+   * is what it is, a reuse: the grant is revoked (every model of it and the grant itself, as the
+   * library's reuse rule does) and the request answered `invalid_grant`.
+   */
   async consume(id: string): Promise<void> {
-    await this.deps.db
+    const { db, clock, kind } = this.deps;
+    const marked = await db
       .update(oidcModels)
-      .set({ consumedAt: this.deps.clock.now() })
-      .where(and(eq(oidcModels.kind, this.deps.kind), eq(oidcModels.id, id)));
+      .set({ consumedAt: clock.now() })
+      .where(and(eq(oidcModels.kind, kind), eq(oidcModels.id, id), isNull(oidcModels.consumedAt)))
+      .returning({ id: oidcModels.id });
+    if (marked.length > 0) return;
+    const [row] = await db
+      .select({ grantId: oidcModels.grantId })
+      .from(oidcModels)
+      .where(and(eq(oidcModels.kind, kind), eq(oidcModels.id, id)));
+    if (row?.grantId) {
+      await db
+        .delete(oidcModels)
+        .where(
+          or(
+            eq(oidcModels.grantId, row.grantId),
+            and(eq(oidcModels.kind, 'Grant'), eq(oidcModels.id, row.grantId)),
+          ),
+        );
+    }
+    throw new errors.InvalidGrant(`${kind} already used`);
   }
 
   async destroy(id: string): Promise<void> {

@@ -6,19 +6,20 @@
  * only the browser that began the authorization can finish it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Amr } from '@portal/contracts/security-log';
-import type { InteractionResults, default as Provider } from 'oidc-provider';
+import type { Amr, SignInMethod } from '@portal/contracts/security-log';
+import type { InteractionResults } from 'oidc-provider';
 import type { Clock } from '../../adapters/clock.js';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../http/app-error.js';
 import { findUserById } from '../accounts/index.js';
 import { AccountBlocked, findSessionById } from '../auth/index.js';
 import { findSignInOf } from '../security-log/index.js';
+import type { LiveProvider } from './live-provider.js';
 import { OIDC_MESSAGES } from './messages.js';
 import { ACR, type PortalInteractionResult } from './provider.js';
 
 export interface OidcInteractionsDeps {
-  provider: Provider;
+  provider: Pick<LiveProvider, 'current'>;
   db: Db;
   clock: Clock;
   /** When the account's deletion is due, or null (modules/account-data). */
@@ -33,7 +34,18 @@ export interface RawExchange {
 }
 
 /** Factors beyond the first (RFC 8176 values the sign-in policy records). */
-const SECOND_FACTORS: readonly Amr[] = ['otp', 'hwk', 'mfa'];
+const SECOND_FACTORS: readonly string[] = ['otp', 'hwk', 'mfa'];
+
+/**
+ * The ID token's `amr` for a sign-in as the security log recorded it: the log's values (RFC 8176:
+ * `pwd`, `otp`, `hwk`, `mfa`, `email`), except that a sign-in through Yandex ID, `ext` in the log
+ * (any other provider), is named `yandex` for the sites: the value the product gives it.
+ */
+export function amrForSites(details: { method?: SignInMethod; amr?: Amr[] }): string[] {
+  const amr = details.amr ?? [];
+  if (details.method !== 'yandex') return amr;
+  return amr.map((value) => (value === 'ext' ? 'yandex' : value));
+}
 
 export class OidcInteractions {
   constructor(private readonly deps: OidcInteractionsDeps) {}
@@ -52,8 +64,8 @@ export class OidcInteractions {
     await this.assertMayUseSites(session.userId);
     this.assertFreshEnough(interaction, session.createdAt);
     const signIn = await findSignInOf(this.deps.db, session);
-    const amr = signIn?.details.amr ?? [];
-    const url = await this.deps.provider.interactionResult(
+    const amr = amrForSites(signIn?.details ?? {});
+    const url = await this.deps.provider.current().interactionResult(
       raw.req,
       raw.res,
       {
@@ -75,7 +87,7 @@ export class OidcInteractions {
 
   private async interactionOf(raw: RawExchange, uid: string) {
     try {
-      const interaction = await this.deps.provider.interactionDetails(raw.req, raw.res);
+      const interaction = await this.deps.provider.current().interactionDetails(raw.req, raw.res);
       if (interaction.uid === uid) return interaction;
     } catch {
       // No interaction cookie, or its interaction expired: the same answer.

@@ -1,103 +1,33 @@
 // The provider against the certified relying party library (openid-client), the browser played
 // by hand: discovery, the authorization code with PKCE through the portal's own sign-in, the ID
 // token and userinfo, refresh token rotation, and the protocol's refusals.
+import { createPublicKey, type JsonWebKeyInput, verify } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import * as client from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_API } from '../../../test/support/auth-helpers.js';
-import { createUser, DEFAULT_PASSWORD, signIn } from '../../../test/support/fixtures.js';
+import { createUser, signIn } from '../../../test/support/fixtures.js';
+import {
+  Browser,
+  CALLBACK,
+  CLIENTS,
+  clientsSetting,
+  discoverSite,
+  ISSUER,
+  injectFetch,
+  SECRET,
+  signInToPortal,
+  signInToSite,
+} from '../../../test/support/oidc-site.js';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { createTestDatabase } from '../../../test/support/test-database.js';
 import { ManualClock } from '../../adapters/clock.js';
 import { buildApp } from '../../app.js';
-import { ConfigError, loadConfig, testConfig } from '../../config.js';
+import { ConfigError, testConfig } from '../../config.js';
 import { users } from '../accounts/schema.js';
 import { NO_CLIENT } from '../security-log/index.js';
 import { OIDC_MESSAGES } from './messages.js';
-
-const ISSUER = 'http://portal.test';
-const SECRET = 'hosting-client-secret-0123456789abcdef';
-const CALLBACK = 'https://hosting.example.com/oidc/callback';
-const CLIENTS = [
-  {
-    client_id: 'hosting',
-    client_secret: SECRET,
-    client_name: 'Хостинг',
-    redirect_uris: [CALLBACK],
-    grant_types: ['authorization_code', 'refresh_token'],
-  },
-  {
-    client_id: 'launcher',
-    application_type: 'native',
-    token_endpoint_auth_method: 'none',
-    redirect_uris: ['http://127.0.0.1/callback'],
-    grant_types: ['authorization_code', 'refresh_token'],
-  },
-];
-
-/** The clients as the setting gives them, checked and completed by the configuration. */
-function clientsSetting(clients: object[]) {
-  return loadConfig({
-    SECRET_KEY: 'x'.repeat(32),
-    OIDC_CLIENTS: JSON.stringify(clients),
-  }).OIDC_CLIENTS;
-}
-
-/** openid-client's requests, answered by `app.inject` (the issuer is not on the network). */
-function injectFetch(app: FastifyInstance): client.CustomFetch {
-  return async (url, options) => {
-    const target = new URL(url);
-    const response = await app.inject({
-      method: options.method as 'GET',
-      url: `${target.pathname}${target.search}`,
-      headers: options.headers,
-      payload:
-        options.body === undefined || options.body === null ? undefined : String(options.body),
-    });
-    const headers = new Headers();
-    for (const [key, value] of Object.entries(response.headers)) {
-      if (value !== undefined) headers.set(key, String(value));
-    }
-    const hasBody = ![204, 304].includes(response.statusCode);
-    return new Response(hasBody ? response.rawPayload : null, {
-      status: response.statusCode,
-      headers,
-    });
-  };
-}
-
-/** A browser: follows nothing by itself, keeps the cookies it is given. */
-class Browser {
-  private readonly cookies = new Map<string, string>();
-
-  constructor(private readonly app: FastifyInstance) {}
-
-  async request(method: 'GET' | 'POST', url: string | URL, headers: Record<string, string> = {}) {
-    const target = new URL(url, ISSUER);
-    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    const response = await this.app.inject({
-      method,
-      url: `${target.pathname}${target.search}`,
-      headers: { ...headers, ...(cookie ? { cookie } : {}) },
-    });
-    for (const { name, value } of response.cookies as { name: string; value: string }[]) {
-      if (value) this.cookies.set(name, value);
-      else this.cookies.delete(name);
-    }
-    return response;
-  }
-}
-
-async function signInToPortal({ app }: TestApp, login: string) {
-  const response = await app.inject({
-    method: 'POST',
-    url: `${AUTH_API}/login`,
-    payload: { usernameOrEmail: login, password: DEFAULT_PASSWORD },
-  });
-  expect(response.statusCode).toBe(200);
-  return { authorization: `Bearer ${response.json().token as string}` };
-}
+import { ACR } from './provider.js';
+import { ACTIVATION_DELAY_MS, PUBLISHED_AFTER_RETIREMENT_MS } from './signing-keys.js';
 
 describe('the OpenID provider', () => {
   let testApp: TestApp;
@@ -184,8 +114,8 @@ describe('the OpenID provider', () => {
     const state = client.randomState();
     const callback = await authorize(browser, session, {
       redirect_uri: CALLBACK,
+      // First-party: offline_access gives a refresh token without prompt=consent.
       scope: 'openid profile email offline_access',
-      prompt: 'consent',
       code_challenge: await client.calculatePKCECodeChallenge(verifier),
       code_challenge_method: 'S256',
       nonce,
@@ -254,7 +184,6 @@ describe('the OpenID provider', () => {
       client.buildAuthorizationUrl(launcher, {
         redirect_uri: redirect,
         scope: 'openid offline_access',
-        prompt: 'consent',
         code_challenge: await client.calculatePKCECodeChallenge(verifier),
         code_challenge_method: 'S256',
       }),
@@ -281,6 +210,78 @@ describe('the OpenID provider', () => {
       }),
     );
     expect(elsewhere.json()).toMatchObject({ error: 'invalid_redirect_uri' });
+  });
+
+  it('gives no refresh token to a client that does not declare the grant, offline_access or not', async () => {
+    const shop = await discoverSite(testApp.app, 'shop');
+    const user = await createUser(testApp);
+    const session = await signInToPortal(testApp, user.userName);
+    const tokens = await signInToSite(testApp.app, shop, session, 'openid offline_access');
+    expect(tokens.claims()?.sub).toBe(user.id);
+    expect(tokens.refresh_token).toBeUndefined();
+    // The site that declares it gets one, without asking for offline_access at all.
+    const hosting = await signInToSite(testApp.app, config, session);
+    expect(hosting.refresh_token).toBeTruthy();
+  });
+
+  it('says in amr how the person signed in: pwd, otp, hwk, and yandex for Yandex ID', async () => {
+    const cases = [
+      {
+        signIn: { method: 'password', amr: ['pwd', 'otp'] },
+        amr: ['pwd', 'otp'],
+        twoFactors: true,
+      },
+      { signIn: { method: 'passkey', amr: ['hwk'] }, amr: ['hwk'], twoFactors: true },
+      { signIn: { method: 'yandex', amr: ['ext'] }, amr: ['yandex'], twoFactors: false },
+      {
+        signIn: { method: 'yandex', amr: ['ext', 'otp'] },
+        amr: ['yandex', 'otp'],
+        twoFactors: true,
+      },
+    ] as const;
+    const { app, database } = testApp;
+    for (const { signIn: event, amr, twoFactors } of cases) {
+      const user = await createUser(testApp);
+      const client = { userAgent: `amr-${event.method}`, ipAddress: '203.0.113.7' };
+      // The session and its sign-in entry as the sign-in policy writes them.
+      const { headers } = await signIn(testApp, user.id, client);
+      await app.deps.securityLog.recordSignIn(
+        database.db,
+        user.id,
+        { method: event.method, amr: [...event.amr] },
+        client,
+      );
+      const tokens = await signInToSite(app, config, headers);
+      expect(tokens.claims()?.amr, event.method).toEqual(amr);
+      expect(tokens.claims()?.acr).toBe(twoFactors ? ACR.twoFactors : ACR.oneFactor);
+    }
+  });
+
+  it('ends the provider session from its confirmation form (a form body the portal reads first)', async () => {
+    const user = await createUser(testApp);
+    const session = await signInToPortal(testApp, user.userName);
+    const browser = new Browser(testApp.app);
+    await authorize(browser, session, await pkceParameters());
+    const page = await browser.request('GET', '/oidc/session/end');
+    expect(page.statusCode).toBe(200);
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(page.body)?.[1];
+    expect(xsrf).toBeTruthy();
+    const confirmed = await browser.request(
+      'POST',
+      '/oidc/session/end/confirm',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      `xsrf=${encodeURIComponent(xsrf!)}&logout=yes`,
+    );
+    expect(confirmed.statusCode, confirmed.body).toBe(303);
+    expect(confirmed.headers.location).toMatch(/\/oidc\/session\/end\/success/);
+    // A wrong form is the library's refusal, not a crash.
+    const forged = await testApp.app.inject({
+      method: 'POST',
+      url: '/oidc/session/end/confirm',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'xsrf=forged&logout=yes',
+    });
+    expect(forged.statusCode).toBe(400);
   });
 
   it('refuses an account the portal refuses: blocked, unconfirmed, waiting for deletion', async () => {
@@ -438,4 +439,62 @@ it('stops the start on a client the library would refuse, one line each', async 
   } finally {
     await database.close();
   }
+});
+
+describe('a rotation of the signing keys', () => {
+  it('reaches the running provider: published first, signing after the delay, the old key gone after its tokens', async () => {
+    const clock = new ManualClock(new Date());
+    const testApp = await createTestApp({
+      clock,
+      config: { OIDC_CLIENTS: clientsSetting(CLIENTS) },
+    });
+    const { app, database } = testApp;
+    const site = await discoverSite(app);
+    const session = await signInToPortal(testApp, (await createUser(testApp)).userName);
+    const published = async () =>
+      (await app.inject({ url: '/oidc/jwks' })).json().keys as {
+        kid: string;
+        key_ops?: string[];
+      }[];
+    /** The ID token's key, checked against the published one (RS256, a site's default). */
+    const signedWith = async () => {
+      const tokens = await signInToSite(app, site, session);
+      const [header, payload, signature] = tokens.id_token!.split('.');
+      const { kid, alg } = JSON.parse(Buffer.from(header!, 'base64url').toString());
+      expect(alg).toBe('RS256');
+      const jwk = (await published()).find((key) => key.kid === kid);
+      expect(jwk, `${kid} is published`).toBeDefined();
+      const isValid = verify(
+        'RSA-SHA256',
+        Buffer.from(`${header}.${payload}`),
+        createPublicKey({ key: jwk as JsonWebKeyInput['key'], format: 'jwk' }),
+        Buffer.from(signature!, 'base64url'),
+      );
+      expect(isValid).toBe(true);
+      return kid as string;
+    };
+
+    const oldKid = await signedWith();
+    expect(await published()).toHaveLength(2);
+    const rotated = await database.db.transaction((tx) => app.deps.oidcSigningKeys.rotate(tx));
+    const newKid = rotated!.added.find((key) => key.alg === 'RS256')!.kid;
+    // Not yet re-read: the running provider knows nothing of it.
+    expect((await published()).map((key) => key.kid)).not.toContain(newKid);
+    expect(await app.deps.oidcProvider.refresh()).toBe(true);
+    expect(await app.deps.oidcProvider.refresh()).toBe(false);
+    expect(await published()).toHaveLength(4);
+    expect((await published()).find((key) => key.kid === newKid)?.key_ops).toEqual(['verify']);
+    expect(await signedWith()).toBe(oldKid);
+
+    clock.advance(ACTIVATION_DELAY_MS);
+    expect(await app.deps.oidcProvider.refresh()).toBe(true);
+    expect(await signedWith()).toBe(newKid);
+    expect((await published()).map((key) => key.kid)).toContain(oldKid);
+
+    clock.advance(PUBLISHED_AFTER_RETIREMENT_MS);
+    expect(await app.deps.oidcProvider.refresh()).toBe(true);
+    expect((await published()).map((key) => key.kid)).not.toContain(oldKid);
+    expect(await published()).toHaveLength(2);
+    expect(await signedWith()).toBe(newKid);
+  });
 });

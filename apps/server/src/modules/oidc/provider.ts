@@ -45,6 +45,30 @@ export const LIBRARY_ROUTES = {
 /** Where the library sends the browser to sign in; modules/oidc/routes.ts forwards it to /auth. */
 export const INTERACTION_PATH = `${OIDC_PREFIX}/interaction`;
 
+/**
+ * Lifetimes, in seconds. Access tokens are short: a site learns of a sign-out at its next
+ * refresh. A refresh token, its grant and the provider's session live as long as a remembered
+ * portal session (modules/auth/sessions.ts); an interaction as long as a sign-in with its codes
+ * may take.
+ */
+const TTL = {
+  AccessToken: 10 * 60,
+  AuthorizationCode: 60,
+  DeviceCode: 10 * 60,
+  IdToken: 60 * 60,
+  Interaction: 60 * 60,
+  RefreshToken: 30 * DAY_S,
+  Grant: 30 * DAY_S,
+  Session: 30 * DAY_S,
+} as const;
+
+/**
+ * The longest life of a token signed with the provider's keys: the ID token (access and refresh
+ * tokens are opaque, kept in `oidc_models`). A key that stopped signing stays published this
+ * long (signing-keys.ts).
+ */
+export const SIGNED_TOKEN_TTL_S = TTL.IdToken;
+
 /** How the person proved themselves, as the ID token's `acr`: one factor or two. */
 export const ACR = { oneFactor: 'urn:portal:acr:1fa', twoFactors: 'urn:portal:acr:2fa' } as const;
 
@@ -108,25 +132,18 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
     // portal reached only on this machine may tell a site on this machine (a developer's, the
     // tests') of a logout; any other portal keeps the library's guard.
     ...(isLocalPortal(config.PUBLIC_URL) ? { fetch: fetchAllowingLoopback } : {}),
-    // Seconds. Access tokens are short: a site learns of a sign-out at its next refresh. A
-    // refresh token, its grant and the provider's session live as long as a remembered portal
-    // session (modules/auth/sessions.ts); an interaction as long as a sign-in with its codes may take.
-    ttl: {
-      AccessToken: 10 * 60,
-      AuthorizationCode: 60,
-      DeviceCode: 10 * 60,
-      IdToken: 60 * 60,
-      Interaction: 60 * 60,
-      RefreshToken: 30 * DAY_S,
-      Grant: 30 * DAY_S,
-      Session: 30 * DAY_S,
-    },
+    ttl: TTL,
     // Every client is the brand's own: PKCE (S256, the only method the library knows) always.
     pkce: { required: () => true },
     // First-party: what a client asks for is granted, with no consent screen.
     loadExistingGrant: (ctx) => grantRequestedScopes(ctx, deps.siteSignIns),
     // A refresh token is used once; the library revokes the grant when a used one comes back.
     rotateRefreshToken: () => true,
+    // First-party: a client that declares the refresh_token grant gets a refresh token with its
+    // code, without `prompt=consent` (the library drops `offline_access` without it, as OpenID
+    // Connect asks of a third party). Without `offline_access` kept in the scope, the token ends
+    // with the provider's session (the library's `expiresWithSession`).
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     renderError: (ctx, out) => {
       ctx.type = 'application/json; charset=utf-8';
       ctx.body = out;

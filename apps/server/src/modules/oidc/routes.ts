@@ -3,13 +3,13 @@ import { errorAnswerSchema } from '@portal/contracts/common';
 import { interactionParamsSchema, interactionSignInAnswerSchema } from '@portal/contracts/oidc';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type Provider from 'oidc-provider';
 import { z } from 'zod';
-import { enforceLimit } from '../../adapters/rate-limit.js';
+import { enforceLimit, type LimitRule, type RateLimiter } from '../../adapters/rate-limit.js';
 import type { OidcClientSetting } from '../../config.js';
 import { notFound } from '../../http/app-error.js';
 import { requireSession, sessionOf } from '../auth/index.js';
 import type { OidcInteractions } from './interactions.js';
+import type { LiveProvider } from './live-provider.js';
 import { PAGE_STYLE_HASH } from './pages.js';
 import { INTERACTION_PATH, LIBRARY_ROUTES, OIDC_PREFIX } from './provider.js';
 
@@ -68,27 +68,160 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 /** Per client address: finishing a sign-in checks a session and an interaction. */
 const SIGN_IN_LIMIT = { limit: 60, windowMs: 10 * 60_000 };
 
+const MINUTE_MS = 60_000;
+
+/**
+ * The limits on the library's endpoints, counted before the library does any work. Each counts
+ * per client address; the back-channel ones count a registered confidential client that names
+ * itself (HTTP Basic, or `client_id` in the form; the library checks the secret: a site's server, where every
+ * sign-in and refresh of its users comes from its one address) per client and address, with a
+ * far larger limit. A public client (the launcher) runs on its users' devices: counted per
+ * address. Never per client alone: a client's id is public, and a count anybody could fill would
+ * lock the client out. The first matching prefix wins
+ * (introspection and revocation live under the token endpoint's path).
+ */
+export const LIBRARY_LIMITS: readonly {
+  name: string;
+  path: string;
+  perAddress: LimitRule;
+  perClientAtAddress?: LimitRule;
+}[] = [
+  {
+    name: 'introspection',
+    path: LIBRARY_ROUTES.introspection,
+    perAddress: { limit: 60, windowMs: MINUTE_MS },
+    perClientAtAddress: { limit: 3000, windowMs: MINUTE_MS },
+  },
+  {
+    name: 'revocation',
+    path: LIBRARY_ROUTES.revocation,
+    perAddress: { limit: 60, windowMs: MINUTE_MS },
+    perClientAtAddress: { limit: 3000, windowMs: MINUTE_MS },
+  },
+  {
+    name: 'token',
+    path: LIBRARY_ROUTES.token,
+    perAddress: { limit: 60, windowMs: MINUTE_MS },
+    perClientAtAddress: { limit: 3000, windowMs: MINUTE_MS },
+  },
+  {
+    name: 'device-authorization',
+    path: LIBRARY_ROUTES.device_authorization,
+    perAddress: { limit: 30, windowMs: MINUTE_MS },
+    perClientAtAddress: { limit: 600, windowMs: MINUTE_MS },
+  },
+  // The browser's: one sign-in to a site is two requests here (the start and the resume).
+  {
+    name: 'authorization',
+    path: LIBRARY_ROUTES.authorization,
+    perAddress: { limit: 120, windowMs: MINUTE_MS },
+  },
+  {
+    name: 'end-session',
+    path: LIBRARY_ROUTES.end_session,
+    perAddress: { limit: 30, windowMs: MINUTE_MS },
+  },
+];
+
+/**
+ * The answer past a limit, shaped as the protocol's errors are, so an OAuth client reports it
+ * as one: RFC 6749's `temporarily_unavailable` ("temporary overloading"), with `Retry-After`.
+ * The description is Russian: on the browser's endpoints a person reads it.
+ */
+export function rateLimitedAnswer(retryAfterS: number) {
+  return {
+    error: 'temporarily_unavailable',
+    error_description: `Слишком много запросов. Повторите через ${retryAfterS} с`,
+  };
+}
+
+/**
+ * The registered client a request names, in HTTP Basic or as the form's `client_id` (a secret
+ * in the body, or a public client), if any; the library checks who it really is.
+ */
+function namedClientId(request: FastifyRequest, known: ReadonlySet<string>) {
+  const named =
+    basicName(request.headers.authorization) ??
+    (typeof request.body === 'string' ? new URLSearchParams(request.body).get('client_id') : null);
+  return named !== null && known.has(named) ? named : null;
+}
+
+function basicName(authorization: string | undefined) {
+  if (!authorization?.startsWith('Basic ')) return null;
+  const decoded = Buffer.from(authorization.slice(6), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return null;
+  try {
+    return decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Counts the request against its endpoint's limit; answers the seconds to wait when it is over,
+ * or null.
+ */
+async function overLimit(
+  limiter: RateLimiter,
+  request: FastifyRequest,
+  path: string,
+  sites: ReadonlySet<string>,
+): Promise<number | null> {
+  const rule = LIBRARY_LIMITS.find(
+    (each) => path === each.path || path.startsWith(`${each.path}/`),
+  );
+  if (!rule) return null;
+  const clientId = rule.perClientAtAddress ? namedClientId(request, sites) : null;
+  const [key, limit] = clientId
+    ? [`oidc-${rule.name}:client:${clientId}:ip:${request.ip}`, rule.perClientAtAddress!]
+    : [`oidc-${rule.name}:ip:${request.ip}`, rule.perAddress];
+  const { count, resetInMs } = await limiter.hit(key, limit);
+  return count > limit.limit ? Math.max(1, Math.ceil(resetInMs / 1000)) : null;
+}
+
 /**
  * The provider's own endpoints (discovery, `/oidc/*`): the library's Koa app answers them
  * itself, on the raw request and answer. The request body is left unread for it (no content
  * parser here), and it is told the client's address as the portal decided it (TRUSTED_PROXIES)
  * and the public address the portal is reached at (PUBLIC_URL), whatever the request said.
  */
-export const providerRoutes: FastifyPluginAsync<{ provider: Provider }> = async (
+export const providerRoutes: FastifyPluginAsync<{ provider: LiveProvider }> = async (
   app,
   { provider },
 ) => {
-  const publicUrl = new URL(app.deps.config.PUBLIC_URL);
-  const cspFor = libraryAnswerCsp(app.deps.config.OIDC_CLIENTS);
-  const callback = provider.callback();
+  const { config, rateLimiter } = app.deps;
+  const publicUrl = new URL(config.PUBLIC_URL);
+  const cspFor = libraryAnswerCsp(config.OIDC_CLIENTS);
+  const sites = new Set(
+    config.OIDC_CLIENTS.filter((client) => client.client_secret).map((client) => client.client_id),
+  );
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+  // A form is read here, for the limits to see the client it names; the library then takes it
+  // from `req.body` (its documented fallback for a body already read, which it notes once in
+  // the log). Any other body is left unread for it.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => done(null, body),
+  );
   const answer = async (request: FastifyRequest, reply: FastifyReply) => {
     // Only the library's own endpoints (and what lies under them) go to it; any other address
     // here (the interaction's with a method it does not take, a path made of `..`) gets the
     // portal's JSON 404, not the library's plain-text one.
     const path = request.url.split('?')[0]!;
     if (path !== DISCOVERY_PATH && !isLibraryPath(path)) throw notFound();
+    const retryAfterS = await overLimit(rateLimiter, request, path, sites);
+    if (retryAfterS !== null) {
+      return reply
+        .code(429)
+        .headers({ ...LIBRARY_ANSWER_HEADERS, 'retry-after': String(retryAfterS) })
+        .header('cache-control', 'no-store')
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify(rateLimitedAnswer(retryAfterS)));
+    }
+    if (typeof request.body === 'string') Object.assign(request.raw, { body: request.body });
     const { headers } = request.raw;
     headers['x-forwarded-host'] = publicUrl.host;
     headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
@@ -100,7 +233,7 @@ export const providerRoutes: FastifyPluginAsync<{ provider: Provider }> = async 
     const nonce = randomBytes(16).toString('base64');
     reply.raw.setHeader('content-security-policy', cspFor(nonce));
     reply.hijack();
-    await callback(request.raw, reply.raw);
+    await provider.handle(request.raw, reply.raw);
   };
   const schema = { hide: true };
   app.all(DISCOVERY_PATH, { schema }, answer);

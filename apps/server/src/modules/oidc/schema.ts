@@ -20,12 +20,20 @@ export const oidcModels = pgTable(
   (table) => [primaryKey({ columns: [table.kind, table.id] })],
 );
 
-/** The provider's signing keys, sealed with SECRET_KEY (signing-keys.ts). */
+/**
+ * The provider's signing keys, sealed with SECRET_KEY (signing-keys.ts); `signsFrom` and
+ * `sealedWith` from migrations/0785_oidc_key_rotation.sql.
+ */
 export const oidcSigningKeys = pgTable('oidc_signing_keys', {
   kid: text('kid').primaryKey(),
   alg: text('alg').notNull(),
   sealedJwk: text('sealed_jwk').notNull(),
+  /** The secret box's purpose the JWK is sealed under (signing-keys.ts `SEAL_PURPOSE`). */
+  sealedWith: text('sealed_with').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  /** When it starts signing: later than `createdAt` for a key a rotation brought in. */
+  signsFrom: timestamp('signs_from', { withTimezone: true }).notNull(),
+  /** When it stops signing (the next key's `signsFrom`); published until its tokens expire. */
   retiredAt: timestamp('retired_at', { withTimezone: true }),
 });
 

@@ -1,14 +1,21 @@
 // The provider's storage (adapter.ts) and signing keys (signing-keys.ts) on the portal's database:
 // PGlite by default, PostgreSQL with TEST_DATABASE_URL.
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import type { JWK } from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../../test/support/test-database.js';
 import { ManualClock } from '../../adapters/clock.js';
 import type { Database } from '../../db/database.js';
+import { SecretBox } from '../two-factor/index.js';
 import { OidcModelStore } from './adapter.js';
 import { oidcData } from './data-owner.js';
 import { oidcSigningKeys } from './schema.js';
-import { SigningKeys } from './signing-keys.js';
+import {
+  ACTIVATION_DELAY_MS,
+  PUBLISHED_AFTER_RETIREMENT_MS,
+  SEAL_PURPOSE,
+  SigningKeys,
+} from './signing-keys.js';
 
 const SECRET_KEY = 'oidc-test-secret-key-0123456789-abcdef';
 let database: Database;
@@ -47,6 +54,25 @@ describe('the provider’s storage', () => {
     expect((await codes.find('ac-1'))?.consumed).toBeUndefined();
     await codes.consume('ac-1');
     expect((await codes.find('ac-1'))?.consumed).toBe(Math.floor(clock.now().getTime() / 1000));
+  });
+
+  it('lets one of many parallel uses win; the others are a reuse: the grant goes, invalid_grant', async () => {
+    const codes = store('AuthorizationCode');
+    await store('Grant').upsert('g-race', { accountId: 'a' }, 600);
+    await codes.upsert('ac-race', { grantId: 'g-race' }, 60);
+    await store('AccessToken').upsert('at-race', { grantId: 'g-race' }, 600);
+    await store('AccessToken').upsert('at-other', { grantId: 'g-other' }, 600);
+    const uses = await Promise.allSettled(
+      Array.from({ length: 20 }, () => codes.consume('ac-race')),
+    );
+    expect(uses.filter((use) => use.status === 'fulfilled')).toHaveLength(1);
+    for (const use of uses.filter((each) => each.status === 'rejected')) {
+      expect((use as PromiseRejectedResult).reason).toMatchObject({ error: 'invalid_grant' });
+    }
+    expect(await codes.find('ac-race')).toBeUndefined();
+    expect(await store('AccessToken').find('at-race')).toBeUndefined();
+    expect(await store('Grant').find('g-race')).toBeUndefined();
+    expect(await store('AccessToken').find('at-other')).toBeDefined();
   });
 
   it('revokes a grant: every model of it, of every kind, and nothing else', async () => {
@@ -109,5 +135,75 @@ describe('the signing keys', () => {
     await expect(
       new SigningKeys({ db: database.db, clock, secretKey: `${SECRET_KEY}-other` }).load(),
     ).rejects.toThrow(/не открывается этим SECRET_KEY/);
+  });
+
+  it('rotate: the new keys are published first, sign after the delay, the old leave once their tokens expired', async () => {
+    await database.db.execute(sql`DELETE FROM oidc_signing_keys`);
+    const keys = new SigningKeys({ db: database.db, clock, secretKey: SECRET_KEY });
+    const signing = (jwks: JWK[]) => jwks.filter((key) => !key.key_ops).map((key) => key.kid);
+    const verifyOnly = (jwks: JWK[]) =>
+      jwks.filter((key) => key.key_ops?.join() === 'verify').map((key) => key.kid);
+    const before = await keys.load();
+    expect(signing(before)).toHaveLength(2);
+
+    const rotated = await database.db.transaction((tx) => keys.rotate(tx));
+    expect(rotated?.added.map((key) => [key.alg, key.state])).toEqual([
+      ['RS256', 'next'],
+      ['ES256', 'next'],
+    ]);
+    expect(rotated?.retired.map((key) => key.kid).sort()).toEqual(signing(before).sort());
+    const added = rotated!.added.map((key) => key.kid);
+    // Published at once, but only for verifying; the old keys still sign.
+    const published = await keys.load();
+    expect(signing(published).sort()).toEqual(signing(before).sort());
+    expect(verifyOnly(published).sort()).toEqual([...added].sort());
+    // One rotation at a time.
+    expect(await database.db.transaction((tx) => keys.rotate(tx))).toBeNull();
+
+    clock.advance(ACTIVATION_DELAY_MS - 1);
+    expect(signing(await keys.load()).sort()).toEqual(signing(before).sort());
+    clock.advance(1);
+    const switched = await keys.load();
+    expect(signing(switched).sort()).toEqual([...added].sort());
+    expect(verifyOnly(switched).sort()).toEqual(signing(before).sort());
+    expect((await keys.list()).map((key) => key.state).sort()).toEqual([
+      'retired',
+      'retired',
+      'signing',
+      'signing',
+    ]);
+
+    clock.advance(PUBLISHED_AFTER_RETIREMENT_MS - 1);
+    expect(await keys.load()).toHaveLength(4);
+    expect(await oidcData.purge!(database.db, clock.now())).toMatchObject({ oidc_signing_keys: 0 });
+    clock.advance(1);
+    expect((await keys.load()).map((key) => key.kid).sort()).toEqual([...added].sort());
+    expect(await oidcData.purge!(database.db, clock.now())).toMatchObject({ oidc_signing_keys: 2 });
+    expect((await keys.list()).map((key) => key.kid).sort()).toEqual([...added].sort());
+  });
+
+  it("seal with a key of their own, and seal again the keys sealed with the authenticator secrets' key", async () => {
+    await database.db.execute(sql`DELETE FROM oidc_signing_keys`);
+    const keys = new SigningKeys({ db: database.db, clock, secretKey: SECRET_KEY });
+    const [first] = await keys.load();
+    // The way the first version sealed it.
+    const legacy = new SecretBox({ secretKey: SECRET_KEY });
+    const sealed = legacy.seal(JSON.stringify(first), `oidc-signing-key:${first!.kid}`);
+    await database.db
+      .update(oidcSigningKeys)
+      .set({ sealedJwk: sealed, sealedWith: 'totp-secret:v1' })
+      .where(eq(oidcSigningKeys.kid, first!.kid!));
+
+    expect((await keys.load()).find((key) => key.kid === first!.kid)).toEqual(first);
+    const [row] = await database.db
+      .select()
+      .from(oidcSigningKeys)
+      .where(eq(oidcSigningKeys.kid, first!.kid!));
+    expect(row!.sealedWith).toBe(SEAL_PURPOSE);
+    expect(row!.sealedJwk).not.toBe(sealed);
+    // Not the authenticator secrets' key any more, but its own.
+    expect(legacy.open(row!.sealedJwk, `oidc-signing-key:${first!.kid}`)).toBeNull();
+    const own = new SecretBox({ secretKey: SECRET_KEY, purpose: SEAL_PURPOSE });
+    expect(JSON.parse(own.open(row!.sealedJwk, `oidc-signing-key:${first!.kid}`)!)).toEqual(first);
   });
 });

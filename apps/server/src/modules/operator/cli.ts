@@ -17,6 +17,7 @@ import type { Command, ParsedValues } from './command.js';
 import { EXIT, type OperatorContext, Refusal, UsageError } from './context.js';
 import { lettersCommand } from './letter-commands.js';
 import { creditCommand, debitCommand } from './money-commands.js';
+import { oidcClientsCommand, oidcKeysCommand } from './oidc-commands.js';
 import { reconcileCommand, refundCommand } from './payment-commands.js';
 
 /**
@@ -36,6 +37,8 @@ export const COMMANDS: readonly Command[] = [
   refundCommand,
   reconcileCommand,
   lettersCommand,
+  oidcKeysCommand,
+  oidcClientsCommand,
 ];
 
 const PROGRAM = 'npm run admin --';
@@ -43,7 +46,8 @@ const PROGRAM = 'npm run admin --';
 export function toolHelp(): string[] {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));
   return [
-    'Инструменты поддержки: поиск аккаунта, доступ, корректировки баланса, платежи, письма.',
+    'Инструменты поддержки: поиск аккаунта, доступ, корректировки баланса, платежи, письма,',
+    'ключи и сайты входа через кабинет.',
     '',
     `Использование: ${PROGRAM} <команда> [аргументы] [параметры]`,
     `               ${PROGRAM} <команда> --help     подробно о команде`,

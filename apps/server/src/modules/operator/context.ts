@@ -12,6 +12,7 @@ import type { AppDeps } from '../../deps.js';
  */
 export type OperatorDeps = Pick<
   AppDeps,
+  | 'config'
   | 'database'
   | 'db'
   | 'clock'
@@ -22,6 +23,7 @@ export type OperatorDeps = Pick<
   | 'twoFactor'
   | 'passkeys'
   | 'payments'
+  | 'oidcSigningKeys'
 >;
 
 export interface OperatorContext {

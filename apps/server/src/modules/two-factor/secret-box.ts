@@ -6,6 +6,8 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 const VERSION = 'v1';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+/** The authenticator secrets' box, the default; the first signing keys were sealed with it too. */
+export const TOTP_SECRET_PURPOSE = 'totp-secret:v1';
 
 export function deriveKey(secretKey: string, purpose: string): Buffer {
   return Buffer.from(hkdfSync('sha256', secretKey, '', `portal:${purpose}`, 32));
@@ -14,13 +16,18 @@ export function deriveKey(secretKey: string, purpose: string): Buffer {
 export interface SecretBoxDeps {
   /** SECRET_KEY, from which its own key is derived. */
   secretKey: string;
+  /**
+   * What the box is for: each purpose has its own key derived from SECRET_KEY. The
+   * authenticator secrets' by default; the provider's signing keys have theirs (modules/oidc).
+   */
+  purpose?: string;
 }
 
 export class SecretBox {
   private readonly key: Buffer;
 
   constructor(deps: SecretBoxDeps) {
-    this.key = deriveKey(deps.secretKey, 'totp-secret:v1');
+    this.key = deriveKey(deps.secretKey, deps.purpose ?? TOTP_SECRET_PURPOSE);
   }
 
   seal(plaintext: string, boundTo: string): string {

@@ -12,13 +12,13 @@ export interface TwoProcesses {
 
 /**
  * Starts A and B on a fresh scratch database before the file's tests and stops them (and drops
- * the database) after. The fields are filled in `beforeAll`: read them inside tests and hooks.
+ * the database) after; `extraEnv` adds settings to both (one PUBLIC_URL for the OpenID Provider). The fields are filled in `beforeAll`: read them inside tests and hooks.
  */
-export function setupTwoProcesses(): TwoProcesses {
+export function setupTwoProcesses(extraEnv: Record<string, string> = {}): TwoProcesses {
   const processes = {} as { scratch: ScratchDatabase; a: ServerProcess; b: ServerProcess };
   beforeAll(async () => {
     processes.scratch = await createScratchDatabase();
-    const env = { DATABASE_URL: processes.scratch.url, REDIS_URL };
+    const env = { ...extraEnv, DATABASE_URL: processes.scratch.url, REDIS_URL };
     [processes.a, processes.b] = await Promise.all([startServer(env), startServer(env)]);
   });
   afterAll(async () => {

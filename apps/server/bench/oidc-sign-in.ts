@@ -1,0 +1,128 @@
+// The provider's sign-in against the portal's own: the server's CPU (user + system, from
+// /proc/<pid>/stat, the same figure `process.cpuUsage()` gives inside the process) per password
+// sign-in, and per whole sign-in to a site through the provider: the same password sign-in, the
+// authorization, the interaction finished with the session, the code exchanged, userinfo. The
+// goal: the second no more than 1.5 × the first (argon2 included in both).
+import { randomBytes } from 'node:crypto';
+import * as client from 'openid-client';
+import type { Portal, Row } from './harness.js';
+import { cpuSeconds } from './processes.js';
+
+const SIGN_INS = Number(process.env.BENCH_OIDC_SIGN_INS ?? 40);
+const WARM_UP = 5;
+const SECRET = 'bench-site-secret-0123456789abcdef';
+const CALLBACK = 'https://site.example/callback';
+const API = '/authms/api/Auth';
+
+/** What the portal is started with for this scenario: one site, and the bench as its proxy. */
+export const OIDC_BENCH_ENV = {
+  OIDC_CLIENTS: JSON.stringify([
+    {
+      client_id: 'bench-site',
+      client_secret: SECRET,
+      redirect_uris: [CALLBACK],
+      grant_types: ['authorization_code', 'refresh_token'],
+    },
+  ]),
+  // Each sign-in comes from its own address (X-Forwarded-For), as people do: the per-address
+  // limits are not what is measured.
+  TRUSTED_PROXIES: '127.0.0.1',
+};
+
+const randomIp = () => `10.${[...randomBytes(3)].join('.')}`;
+
+async function passwordSignIn(base: string, userName: string, password: string, ip: string) {
+  const response = await fetch(`${base}${API}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+    body: JSON.stringify({ usernameOrEmail: userName, password }),
+  });
+  if (response.status !== 200) throw new Error(`login: HTTP ${response.status}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** The whole sign-in of a site through the provider, a browser played by hand. */
+async function providerSignIn(
+  base: string,
+  site: client.Configuration,
+  user: { userName: string; password: string },
+  ip: string,
+) {
+  const token = await passwordSignIn(base, user.userName, user.password, ip);
+  const cookies = new Map<string, string>();
+  const browse = async (method: string, url: string, bearer?: string) => {
+    const target = new URL(url, base);
+    const response = await fetch(`${base}${target.pathname}${target.search}`, {
+      method,
+      redirect: 'manual',
+      headers: {
+        'x-forwarded-for': ip,
+        cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+        ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+      },
+    });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [name, value] = cookie.split(';')[0]!.split('=');
+      cookies.set(name!, value ?? '');
+    }
+    return response;
+  };
+  const verifier = client.randomPKCECodeVerifier();
+  const started = await browse(
+    'GET',
+    client
+      .buildAuthorizationUrl(site, {
+        redirect_uri: CALLBACK,
+        scope: 'openid profile email',
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      })
+      .toString(),
+  );
+  const forwarded = await browse('GET', started.headers.get('location')!);
+  const uid = new URL(forwarded.headers.get('location')!, base).searchParams.get('interaction');
+  const finished = await browse('POST', `/oidc/interaction/${uid}/sign-in`, token);
+  if (finished.status !== 200) throw new Error(`interaction: HTTP ${finished.status}`);
+  const back = await browse('GET', ((await finished.json()) as { url: string }).url);
+  const tokens = await client.authorizationCodeGrant(site, new URL(back.headers.get('location')!), {
+    pkceCodeVerifier: verifier,
+    idTokenExpected: true,
+  });
+  await client.fetchUserInfo(site, tokens.access_token, tokens.claims()!.sub);
+}
+
+/** The server's CPU microseconds per call of `once`, run `count` times one after another. */
+async function cpuPerCall(pid: number, count: number, once: () => Promise<void>) {
+  for (let index = 0; index < WARM_UP; index++) await once();
+  const before = cpuSeconds(pid).total;
+  for (let index = 0; index < count; index++) await once();
+  return ((cpuSeconds(pid).total - before) * 1e6) / count;
+}
+
+export async function oidcSignInRows(
+  portal: Portal,
+  user: { userName: string; password: string },
+): Promise<Row[]> {
+  const ip = randomIp;
+  const site = await client.discovery(new URL(portal.base), 'bench-site', SECRET, undefined, {
+    execute: [client.allowInsecureRequests],
+  });
+  const password = await cpuPerCall(portal.pid, SIGN_INS, async () => {
+    await passwordSignIn(portal.base, user.userName, user.password, ip());
+  });
+  const provider = await cpuPerCall(portal.pid, SIGN_INS, () =>
+    providerSignIn(portal.base, site, user, ip()),
+  );
+  const ratio = provider / password;
+  return [
+    {
+      scenario: `sign-in to a site through the provider vs a portal password sign-in (${SIGN_INS} each, one at a time)`,
+      requestsPerSecond: 0,
+      p99Ms: 0,
+      cpuUsPerRequest: provider,
+      goal: 'CPU ≤ 1.5× a password sign-in',
+      met: ratio <= 1.5,
+      note: `password sign-in ${password.toFixed(0)} µs, through the provider ${provider.toFixed(0)} µs: ${ratio.toFixed(2)}×`,
+    },
+  ];
+}

@@ -1,0 +1,120 @@
+/**
+ * The OpenID Provider's keys and clients (modules/oidc): `oidc-keys` lists the signing keys,
+ * `oidc-keys rotate` brings in new ones (recorded), `oidc-clients` lists the clients of
+ * OIDC_CLIENTS. The rotation's timeline is modules/oidc/signing-keys.ts's.
+ */
+import type { KeyInfo, KeyState } from '../oidc/index.js';
+import { recordOperatorAction } from './audit.js';
+import { ACTION_OPTIONS, actorOf, type Command } from './command.js';
+import { Refusal, table, UsageError, when } from './context.js';
+
+const STATE_TEXT: Record<KeyState, string> = {
+  next: 'опубликован, подпишет позже',
+  signing: 'подписывает',
+  retired: 'опубликован, не подписывает',
+  dropped: 'снят',
+};
+
+function keyTable(keys: KeyInfo[]): string[] {
+  return table(
+    ['kid', 'алгоритм', 'создан', 'подписывает с', 'подписывал до', 'в JWKS до', 'состояние'],
+    keys.map((key) => [
+      key.kid,
+      key.alg,
+      when(key.createdAt),
+      when(key.signsFrom),
+      when(key.retiredAt),
+      when(key.droppedAt),
+      STATE_TEXT[key.state],
+    ]),
+  );
+}
+
+export const oidcKeysCommand: Command = {
+  name: 'oidc-keys',
+  summary: 'ключи подписи входа на сайты: список и смена',
+  usage: ['oidc-keys', 'oidc-keys rotate --operator <имя> [--reason "…"]'],
+  help: [
+    'Без аргументов: ключи подписи провайдера OpenID (RS256 и ES256) — когда созданы, с какого',
+    'момента подписывают, до какого подписывали, до какого остаются в JWKS, и состояние.',
+    'rotate: новые ключи сразу публикуются в JWKS, а подписывать начинают через 5 минут —',
+    'за это время каждый процесс портала (они перечитывают ключи раз в минуту) их узнает.',
+    'Старые ключи с того же момента не подписывают, но остаются в JWKS, пока не истекут',
+    'подписанные ими токены (ID-токен живёт час), затем снимаются. Пока новые ключи не начали',
+    'подписывать, следующая смена не принимается.',
+  ],
+  options: { ...ACTION_OPTIONS },
+  async run(ctx, positionals, values) {
+    const { deps, out } = ctx;
+    const [action, ...extra] = positionals;
+    if (extra.length > 0) throw new UsageError(`Лишние аргументы: ${extra.join(' ')}`, 'oidc-keys');
+    if (action === undefined) {
+      for (const line of keyTable(await deps.oidcSigningKeys.list())) out(line);
+      return;
+    }
+    if (action !== 'rotate') throw new UsageError(`Нет такого действия: ${action}`, 'oidc-keys');
+    const actor = actorOf(values, 'oidc-keys', false);
+    const rotated = await deps.db.transaction(async (tx) => {
+      const result = await deps.oidcSigningKeys.rotate(tx);
+      if (!result) return null;
+      await recordOperatorAction(tx, {
+        ...actor,
+        command: 'oidc-keys rotate',
+        accountId: null,
+        details: {
+          added: result.added.map(({ kid, alg, signsFrom }) => ({ kid, alg, signsFrom })),
+          retired: result.retired.map(({ kid, alg, retiredAt }) => ({ kid, alg, retiredAt })),
+        },
+        at: deps.clock.now(),
+      });
+      return result;
+    });
+    if (!rotated) {
+      const next = (await deps.oidcSigningKeys.list()).find((key) => key.state === 'next');
+      throw new Refusal(
+        `Смена ключей уже идёт: новые ключи начнут подписывать ${when(next?.signsFrom)}. ` +
+          'Ничего не изменено; повторите после этого момента.',
+      );
+    }
+    const signsFrom = rotated.added[0]!.signsFrom;
+    out(`Новые ключи опубликованы; подписывать начнут ${when(signsFrom)}:`);
+    for (const line of keyTable(rotated.added)) out(line);
+    out(
+      rotated.retired.length > 0
+        ? `Прежние ключи подписывают до ${when(signsFrom)} и остаются в JWKS до ${when(rotated.retired[0]!.droppedAt)}.`
+        : 'Прежних подписывающих ключей не было.',
+    );
+  },
+};
+
+export const oidcClientsCommand: Command = {
+  name: 'oidc-clients',
+  summary: 'сайты, входящие через кабинет (OIDC_CLIENTS)',
+  usage: ['oidc-clients'],
+  help: [
+    'Клиенты провайдера OpenID из настройки OIDC_CLIENTS: id, название, виды входа (grant types)',
+    'и адреса возврата. Секреты не показываются. Меняются они только в настройке, с перезапуском.',
+  ],
+  options: {},
+  async run(ctx, positionals) {
+    if (positionals.length > 0) {
+      throw new UsageError(`Лишние аргументы: ${positionals.join(' ')}`, 'oidc-clients');
+    }
+    const clients = ctx.deps.config.OIDC_CLIENTS;
+    if (clients.length === 0) {
+      ctx.out('Клиентов нет: OIDC_CLIENTS не задана');
+      return;
+    }
+    for (const line of table(
+      ['id', 'название', 'виды входа', 'адреса возврата'],
+      clients.map((client) => [
+        client.client_id,
+        client.client_name,
+        client.grant_types.join(', '),
+        (client.redirect_uris ?? []).join(' '),
+      ]),
+    )) {
+      ctx.out(line);
+    }
+  },
+};
