@@ -7,7 +7,6 @@
  */
 import type Provider from 'oidc-provider';
 import type { ItemDeliverer } from '../../adapters/mail.js';
-import type { LiveProvider } from './live-provider.js';
 
 /** The outbox's kind of item for a back-channel logout. */
 export const BACKCHANNEL_LOGOUT = 'oidc_backchannel_logout';
@@ -20,12 +19,12 @@ export interface BackchannelLogout {
 }
 
 /** The outbox's deliverer of back-channel logouts, through the library. */
-export function deliverBackchannelLogout(provider: Pick<LiveProvider, 'current'>): ItemDeliverer {
+export function deliverBackchannelLogout(currentProvider: () => Provider): ItemDeliverer {
   return async (payload) => {
     const { clientId, sub, sid } = payload as unknown as BackchannelLogout;
     // Not in the library's types; documented in its docs/README.md (features.backchannelLogout).
-    // Signed with the keys of now: the provider as the last rotation left it.
-    const client = (await provider.current().Client.find(clientId)) as
+    // Signed with the keys of now: the provider as the last rotation left it (live-provider.ts).
+    const client = (await currentProvider().Client.find(clientId)) as
       | (InstanceType<Provider['Client']> & {
           backchannelLogout(sub: string, sid: string): Promise<void>;
         })

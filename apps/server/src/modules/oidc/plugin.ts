@@ -72,7 +72,10 @@ export const oidcPlugin = fp(
     }));
     // Back-channel logouts go through the retried outbox: those of the portal's sign-outs
     // (site-sign-ins.ts), and those a site's own logout could not deliver at once.
-    mail.deliverKind(BACKCHANNEL_LOGOUT, deliverBackchannelLogout(provider));
+    mail.deliverKind(
+      BACKCHANNEL_LOGOUT,
+      deliverBackchannelLogout(() => provider.current()),
+    );
     sessions.onRevoked(siteSignIns.endForPortalSessions);
     devices.useSiteSignIns({
       list: (userId) => siteSignIns.devices(userId),

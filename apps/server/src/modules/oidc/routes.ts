@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
 import { errorAnswerSchema } from '@portal/contracts/common';
 import { interactionParamsSchema, interactionSignInAnswerSchema } from '@portal/contracts/oidc';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -181,6 +183,17 @@ async function overLimit(
 }
 
 /**
+ * The request as the library reads it after the portal has read its form (for the limits to see
+ * the client it names): the same request, its body to be read once more. The library takes a
+ * body read already too (`req.body`), but says so in the log of every process.
+ */
+function toReadAgain(raw: IncomingMessage, body: string): IncomingMessage {
+  const { headers, rawHeaders, method, url, httpVersion, socket } = raw;
+  const again = Readable.from([Buffer.from(body)]);
+  return Object.assign(again, { headers, rawHeaders, method, url, httpVersion, socket }) as never;
+}
+
+/**
  * The provider's own endpoints (discovery, `/oidc/*`): the library's Koa app answers them
  * itself, on the raw request and answer. The request body is left unread for it (no content
  * parser here), and it is told the client's address as the portal decided it (TRUSTED_PROXIES)
@@ -198,9 +211,8 @@ export const providerRoutes: FastifyPluginAsync<{ provider: LiveProvider }> = as
   );
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
-  // A form is read here, for the limits to see the client it names; the library then takes it
-  // from `req.body` (its documented fallback for a body already read, which it notes once in
-  // the log). Any other body is left unread for it.
+  // A form is read here, for the limits to see the client it names; the library then reads it
+  // again (`toReadAgain`). Any other body is left unread for it.
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string' },
@@ -221,7 +233,6 @@ export const providerRoutes: FastifyPluginAsync<{ provider: LiveProvider }> = as
         .type('application/json; charset=utf-8')
         .send(JSON.stringify(rateLimitedAnswer(retryAfterS)));
     }
-    if (typeof request.body === 'string') Object.assign(request.raw, { body: request.body });
     const { headers } = request.raw;
     headers['x-forwarded-host'] = publicUrl.host;
     headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
@@ -233,7 +244,9 @@ export const providerRoutes: FastifyPluginAsync<{ provider: LiveProvider }> = as
     const nonce = randomBytes(16).toString('base64');
     reply.raw.setHeader('content-security-policy', cspFor(nonce));
     reply.hijack();
-    await provider.handle(request.raw, reply.raw);
+    const req =
+      typeof request.body === 'string' ? toReadAgain(request.raw, request.body) : request.raw;
+    await provider.handle(req, reply.raw);
   };
   const schema = { hide: true };
   app.all(DISCOVERY_PATH, { schema }, answer);
