@@ -4,8 +4,11 @@ import type * as client from 'openid-client';
 /** The issuer the test portal is configured with (testConfig's PUBLIC_URL). */
 export const OIDC_ISSUER = 'http://portal.test';
 
+/** The browser's own name, as the devices list describes it. */
+export const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
+
 /** openid-client's requests, answered by `app.inject` (the issuer is not on the network). */
-export function oidcInjectFetch(app: FastifyInstance): client.CustomFetch {
+export function injectFetch(app: FastifyInstance): client.CustomFetch {
   return async (url, options) => {
     const target = new URL(url);
     const response = await app.inject({
@@ -27,29 +30,39 @@ export function oidcInjectFetch(app: FastifyInstance): client.CustomFetch {
   };
 }
 
-/** A browser played by hand: follows nothing by itself, keeps the cookies it is given. */
-export class OidcBrowser {
+/**
+ * A browser played by hand, with its user agent: follows nothing by itself, keeps the cookies it
+ * is given. A body is sent as it is, or as a form when given as fields.
+ */
+export class Browser {
   private readonly cookies = new Map<string, string>();
 
-  constructor(private readonly app: FastifyInstance) {}
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly userAgent = FIREFOX,
+  ) {}
 
   async request(
     method: 'GET' | 'POST',
     url: string | URL,
     headers: Record<string, string> = {},
-    form?: Record<string, string>,
+    body?: string | Record<string, string>,
   ) {
     const target = new URL(url, OIDC_ISSUER);
     const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const isForm = typeof body === 'object';
     const response = await this.app.inject({
       method,
       url: `${target.pathname}${target.search}`,
       headers: {
+        'user-agent': this.userAgent,
         ...headers,
         ...(cookie ? { cookie } : {}),
-        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...(isForm ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
       },
-      ...(form ? { payload: new URLSearchParams(form).toString() } : {}),
+      ...(body === undefined
+        ? {}
+        : { payload: isForm ? new URLSearchParams(body).toString() : body }),
     });
     for (const { name, value } of response.cookies as { name: string; value: string }[]) {
       if (value) this.cookies.set(name, value);

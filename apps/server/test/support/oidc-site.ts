@@ -9,8 +9,9 @@ import { expect } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { AUTH_API } from './auth-helpers.js';
 import { DEFAULT_PASSWORD } from './fixtures.js';
+import { Browser, injectFetch, OIDC_ISSUER } from './oidc-relying-party.js';
 
-export const ISSUER = 'http://portal.test';
+export const ISSUER = OIDC_ISSUER;
 export const SECRET = 'hosting-client-secret-0123456789abcdef';
 export const CALLBACK = 'https://hosting.example.com/oidc/callback';
 /**
@@ -48,29 +49,6 @@ export function clientsSetting(clients: object[]) {
   }).OIDC_CLIENTS;
 }
 
-/** openid-client's requests, answered by `app.inject` (the issuer is not on the network). */
-export function injectFetch(app: FastifyInstance): client.CustomFetch {
-  return async (url, options) => {
-    const target = new URL(url);
-    const response = await app.inject({
-      method: options.method as 'GET',
-      url: `${target.pathname}${target.search}`,
-      headers: options.headers,
-      payload:
-        options.body === undefined || options.body === null ? undefined : String(options.body),
-    });
-    const headers = new Headers();
-    for (const [key, value] of Object.entries(response.headers)) {
-      if (value !== undefined) headers.set(key, String(value));
-    }
-    const hasBody = ![204, 304].includes(response.statusCode);
-    return new Response(hasBody ? response.rawPayload : null, {
-      status: response.statusCode,
-      headers,
-    });
-  };
-}
-
 /** A confidential site (`hosting`, `shop`) as openid-client sees the provider (through `app.inject`). */
 export function discoverSite(
   app: FastifyInstance,
@@ -80,34 +58,6 @@ export function discoverSite(
     execute: [client.allowInsecureRequests],
     [client.customFetch]: injectFetch(app),
   });
-}
-
-/** A browser: follows nothing by itself, keeps the cookies it is given. */
-export class Browser {
-  private readonly cookies = new Map<string, string>();
-
-  constructor(private readonly app: FastifyInstance) {}
-
-  async request(
-    method: 'GET' | 'POST',
-    url: string | URL,
-    headers: Record<string, string> = {},
-    payload?: string,
-  ) {
-    const target = new URL(url, ISSUER);
-    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    const response = await this.app.inject({
-      method,
-      url: `${target.pathname}${target.search}`,
-      headers: { ...headers, ...(cookie ? { cookie } : {}) },
-      ...(payload === undefined ? {} : { payload }),
-    });
-    for (const { name, value } of response.cookies as { name: string; value: string }[]) {
-      if (value) this.cookies.set(name, value);
-      else this.cookies.delete(name);
-    }
-    return response;
-  }
 }
 
 /** A portal sign-in by password through its route; the bearer header of the session. */
@@ -153,3 +103,5 @@ export async function signInToSite(
     idTokenExpected: true,
   });
 }
+
+export { Browser, injectFetch };

@@ -4,7 +4,6 @@
 // `app.inject`; the provider's logout tokens reach the sites over real HTTP.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
 import { createLocalJWKSet, type JSONWebKeySet, type JWTPayload, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
@@ -12,11 +11,11 @@ import { ManualClock } from '../../src/adapters/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { AUTH_API } from './auth-helpers.js';
 import { createUser, DEFAULT_PASSWORD } from './fixtures.js';
+import { Browser, FIREFOX, injectFetch } from './oidc-relying-party.js';
 import { createTestApp, type TestApp } from './test-app.js';
 
 // A portal on this machine: the library may then post logout tokens to a site on it.
 export const ISSUER = 'http://localhost:3000';
-export const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
 export const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const BACKCHANNEL_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
@@ -57,60 +56,6 @@ export class TestSite {
 
 export const hosting = new TestSite();
 export const launcher = new TestSite();
-
-/** openid-client's requests, answered by `app.inject` (the issuer is not on the network). */
-export function injectFetch(app: FastifyInstance): client.CustomFetch {
-  return async (url, options) => {
-    const target = new URL(url);
-    const response = await app.inject({
-      method: options.method as 'GET',
-      url: `${target.pathname}${target.search}`,
-      headers: options.headers,
-      payload:
-        options.body === undefined || options.body === null ? undefined : String(options.body),
-    });
-    const headers = new Headers();
-    for (const [key, value] of Object.entries(response.headers)) {
-      if (value !== undefined) headers.set(key, String(value));
-    }
-    const hasBody = ![204, 304].includes(response.statusCode);
-    return new Response(hasBody ? response.rawPayload : null, {
-      status: response.statusCode,
-      headers,
-    });
-  };
-}
-
-/** A browser: follows nothing by itself, keeps the cookies it is given. */
-export class Browser {
-  private readonly cookies = new Map<string, string>();
-
-  constructor(
-    private readonly app: FastifyInstance,
-    private readonly userAgent = FIREFOX,
-  ) {}
-
-  async request(
-    method: 'GET' | 'POST',
-    url: string | URL,
-    headers: Record<string, string> = {},
-    payload?: string,
-  ) {
-    const target = new URL(url, ISSUER);
-    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    const response = await this.app.inject({
-      method,
-      url: `${target.pathname}${target.search}`,
-      headers: { 'user-agent': this.userAgent, ...headers, ...(cookie ? { cookie } : {}) },
-      ...(payload === undefined ? {} : { payload }),
-    });
-    for (const { name, value } of response.cookies as { name: string; value: string }[]) {
-      if (value) this.cookies.set(name, value);
-      else this.cookies.delete(name);
-    }
-    return response;
-  }
-}
 
 let testApp: TestApp;
 export const sites: Record<'hosting' | 'launcher', client.Configuration> = {} as never;
@@ -314,3 +259,5 @@ export async function expectBothSitesSignedOut(
   await expectLoggedOut('hosting', hosting, { userId: user.id, sid: atHosting.sid });
   await expectLoggedOut('launcher', launcher, { userId: user.id, sid: atLauncher.sid });
 }
+
+export { Browser, FIREFOX, injectFetch };

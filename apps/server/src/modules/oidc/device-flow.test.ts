@@ -8,9 +8,9 @@ import * as client from 'openid-client';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSignedInUser } from '../../../test/support/fixtures.js';
 import {
+  Browser,
+  injectFetch,
   OIDC_ISSUER,
-  OidcBrowser,
-  oidcInjectFetch,
   xsrfOnPage,
 } from '../../../test/support/oidc-relying-party.js';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
@@ -51,7 +51,7 @@ describe('the device authorization grant', () => {
     testApp = await createTestApp({ config: { OIDC_CLIENTS } });
     launcher = await client.discovery(new URL(OIDC_ISSUER), 'console', undefined, client.None(), {
       execute: [client.allowInsecureRequests],
-      [client.customFetch]: oidcInjectFetch(testApp.app),
+      [client.customFetch]: injectFetch(testApp.app),
     });
   });
 
@@ -83,7 +83,7 @@ describe('the device authorization grant', () => {
 
   /** The code page, then the code as typed: answers the confirm page and the browser. */
   async function typeCode(typed: string) {
-    const browser = new OidcBrowser(testApp.app);
+    const browser = new Browser(testApp.app);
     const input = await browser.request('GET', '/oidc/device');
     expect(input.statusCode).toBe(200);
     const confirmPage = await browser.request(
@@ -107,7 +107,7 @@ describe('the device authorization grant', () => {
       `${OIDC_ISSUER}/oidc/device?user_code=${userCode}`,
     );
 
-    const browser = new OidcBrowser(testApp.app);
+    const browser = new Browser(testApp.app);
     const input = await browser.request('GET', response.verification_uri);
     expect(input.headers['content-type']).toMatch(/^text\/html/);
     expect(input.body).toContain(PAGE_TEXTS.deviceEnterCode);
@@ -218,7 +218,7 @@ describe('the device authorization grant', () => {
 
   it('refuses the form without its anti-forgery value', async () => {
     const { userCode } = await start();
-    const browser = new OidcBrowser(testApp.app);
+    const browser = new Browser(testApp.app);
     await browser.request('GET', '/oidc/device');
     const forged = await browser.request('POST', '/oidc/device', {}, { user_code: userCode });
     expect(forged.body).toContain(onPage(PAGE_TEXTS.failed));
@@ -233,7 +233,7 @@ describe('the device authorization grant', () => {
       undefined,
       {
         execute: [client.allowInsecureRequests],
-        [client.customFetch]: oidcInjectFetch(testApp.app),
+        [client.customFetch]: injectFetch(testApp.app),
       },
     );
     await expect(
@@ -245,7 +245,7 @@ describe('the device authorization grant', () => {
   });
 
   it('gives every page a strict CSP that allows its style sheet and nothing else', async () => {
-    const browser = new OidcBrowser(testApp.app);
+    const browser = new Browser(testApp.app);
     const input = await browser.request('GET', '/oidc/device');
     const csp = String(input.headers['content-security-policy']);
     expect(csp).toContain("default-src 'none'");

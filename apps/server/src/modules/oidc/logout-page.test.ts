@@ -4,9 +4,9 @@ import * as client from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSignedInUser } from '../../../test/support/fixtures.js';
 import {
+  Browser,
+  injectFetch,
   OIDC_ISSUER,
-  OidcBrowser,
-  oidcInjectFetch,
   xsrfOnPage,
 } from '../../../test/support/oidc-relying-party.js';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
@@ -46,14 +46,14 @@ describe('RP-initiated logout', () => {
     testApp = await createTestApp({ config: { OIDC_CLIENTS } });
     hosting = await client.discovery(new URL(OIDC_ISSUER), 'hosting', SECRET, undefined, {
       execute: [client.allowInsecureRequests],
-      [client.customFetch]: oidcInjectFetch(testApp.app),
+      [client.customFetch]: injectFetch(testApp.app),
     });
   });
 
   /** A browser signed in to the site through the provider: it holds the provider's session. */
   async function signedInBrowser() {
     const { headers: session } = await createSignedInUser(testApp);
-    const browser = new OidcBrowser(testApp.app);
+    const browser = new Browser(testApp.app);
     const verifier = client.randomPKCECodeVerifier();
     const started = await browser.request(
       'GET',
