@@ -225,6 +225,18 @@ describe('the device authorization grant', () => {
     expect(forged.body).not.toContain(PAGE_TEXTS.confirm);
   });
 
+  it('sends a form posted without a session of its own back to the code page, which starts one', async () => {
+    const { userCode } = await start();
+    // No cookie: the library's own answer would be a 500 (modules/oidc/provider.ts).
+    const browser = new Browser(testApp.app);
+    const posted = await browser.request('POST', '/oidc/device', {}, { user_code: userCode });
+    expect(posted.statusCode).toBe(303);
+    expect(new URL(String(posted.headers.location), OIDC_ISSUER).pathname).toBe('/oidc/device');
+    const page = await browser.request('GET', String(posted.headers.location));
+    expect(page.statusCode).toBe(200);
+    expect(xsrfOnPage(page.body)).toBeTruthy();
+  });
+
   it('refuses the device grant to a client not declared with it', async () => {
     const hosting = await client.discovery(
       new URL(OIDC_ISSUER),

@@ -154,7 +154,28 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
   // (PUBLIC_URL); routes.ts hands both over in X-Forwarded-* headers it writes itself.
   provider.proxy = true;
   endGrantsOnSiteLogout(provider, deps.siteSignIns);
+  restartCodeEntryWithoutSession(provider);
   return provider;
+}
+
+/**
+ * The device flow's code page posted without a session of the library's (no cookie: cleared,
+ * expired, or a form from elsewhere): the library answers the refusal with a fresh form whose
+ * new session it then fails to save (a TypeError, a 500 with no page). The person is sent to the
+ * code page afresh instead, which starts a session and asks for the code again.
+ */
+function restartCodeEntryWithoutSession(provider: Provider) {
+  provider.use(async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      const isUnsavedSession =
+        error instanceof TypeError && /previously persisted Sessions/.test(error.message);
+      if (!isUnsavedSession || ctx.oidc?.route !== 'code_verification') throw error;
+      ctx.status = 303;
+      ctx.redirect(ctx.oidc.urlFor('code_verification'));
+    }
+  });
 }
 
 /**

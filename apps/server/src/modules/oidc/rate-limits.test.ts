@@ -124,6 +124,8 @@ describe('the limits on the library’s endpoints', () => {
       },
       { name: 'revocation', method: 'POST', url: '/oidc/token/revocation', payload: 'token=x' },
       { name: 'end-session', method: 'GET', url: '/oidc/session/end' },
+      // Codes guessed at the device flow's page.
+      { name: 'code-verification', method: 'POST', url: '/oidc/device', payload: 'user_code=1' },
       {
         name: 'authorization',
         method: 'GET',

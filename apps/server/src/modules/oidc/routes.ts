@@ -72,6 +72,30 @@ const SIGN_IN_LIMIT = { limit: 60, windowMs: 10 * 60_000 };
 
 const MINUTE_MS = 60_000;
 
+interface LibraryLimit {
+  name: string;
+  path: string;
+  perAddress: LimitRule;
+  perClientAtAddress?: LimitRule;
+}
+
+/** A limit on `path` per minute: per client address, and per site at an address when given. */
+function perMinute(
+  name: string,
+  path: string,
+  perAddress: number,
+  perClientAtAddress?: number,
+): LibraryLimit {
+  return {
+    name,
+    path,
+    perAddress: { limit: perAddress, windowMs: MINUTE_MS },
+    ...(perClientAtAddress === undefined
+      ? {}
+      : { perClientAtAddress: { limit: perClientAtAddress, windowMs: MINUTE_MS } }),
+  };
+}
+
 /**
  * The limits on the library's endpoints, counted before the library does any work. Each counts
  * per client address; the back-channel ones count a registered confidential client that names
@@ -82,47 +106,17 @@ const MINUTE_MS = 60_000;
  * lock the client out. The first matching prefix wins
  * (introspection and revocation live under the token endpoint's path).
  */
-export const LIBRARY_LIMITS: readonly {
-  name: string;
-  path: string;
-  perAddress: LimitRule;
-  perClientAtAddress?: LimitRule;
-}[] = [
-  {
-    name: 'introspection',
-    path: LIBRARY_ROUTES.introspection,
-    perAddress: { limit: 60, windowMs: MINUTE_MS },
-    perClientAtAddress: { limit: 3000, windowMs: MINUTE_MS },
-  },
-  {
-    name: 'revocation',
-    path: LIBRARY_ROUTES.revocation,
-    perAddress: { limit: 60, windowMs: MINUTE_MS },
-    perClientAtAddress: { limit: 3000, windowMs: MINUTE_MS },
-  },
-  {
-    name: 'token',
-    path: LIBRARY_ROUTES.token,
-    perAddress: { limit: 60, windowMs: MINUTE_MS },
-    perClientAtAddress: { limit: 3000, windowMs: MINUTE_MS },
-  },
-  {
-    name: 'device-authorization',
-    path: LIBRARY_ROUTES.device_authorization,
-    perAddress: { limit: 30, windowMs: MINUTE_MS },
-    perClientAtAddress: { limit: 600, windowMs: MINUTE_MS },
-  },
+export const LIBRARY_LIMITS: readonly LibraryLimit[] = [
+  perMinute('introspection', LIBRARY_ROUTES.introspection, 60, 3000),
+  perMinute('revocation', LIBRARY_ROUTES.revocation, 60, 3000),
+  perMinute('token', LIBRARY_ROUTES.token, 60, 3000),
+  perMinute('device-authorization', LIBRARY_ROUTES.device_authorization, 30, 600),
+  // The person's: typing the launcher's code, confirming, the return from the sign-in (a few
+  // requests a device sign-in); what bounds guessing a code besides its ten minutes.
+  perMinute('code-verification', LIBRARY_ROUTES.code_verification, 30),
   // The browser's: one sign-in to a site is two requests here (the start and the resume).
-  {
-    name: 'authorization',
-    path: LIBRARY_ROUTES.authorization,
-    perAddress: { limit: 120, windowMs: MINUTE_MS },
-  },
-  {
-    name: 'end-session',
-    path: LIBRARY_ROUTES.end_session,
-    perAddress: { limit: 30, windowMs: MINUTE_MS },
-  },
+  perMinute('authorization', LIBRARY_ROUTES.authorization, 120),
+  perMinute('end-session', LIBRARY_ROUTES.end_session, 30),
 ];
 
 /**
