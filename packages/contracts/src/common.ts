@@ -28,7 +28,9 @@ export { normalizeTypedCode };
  * repeat the call; `code_pending` (429) — a code was mailed a moment ago and is still good: type
  * it, and ask for another after `Retry-After`; `login_paused` (429) — the login waits after too
  * many wrong attempts, for `Retry-After` seconds; `sign_in_again` (409) — a site asked for a
- * fresh sign-in (OpenID `prompt=login`, `max_age`): sign in again, then repeat the call.
+ * fresh sign-in (OpenID `prompt=login`, `max_age`): sign in again, then repeat the call;
+ * `staff_proof_required` (403) — a staff call needs a fresh passkey or authenticator proof
+ * (staff.ts), then repeat the call.
  */
 export const errorReasonSchema = z.enum([
   'proof_required',
@@ -36,6 +38,7 @@ export const errorReasonSchema = z.enum([
   'account_blocked',
   'login_paused',
   'sign_in_again',
+  'staff_proof_required',
 ]);
 export type ErrorReason = z.infer<typeof errorReasonSchema>;
 
