@@ -1,3 +1,4 @@
+import { errorAnswerSchema } from '@portal/contracts/common';
 import type { FastifySchema } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -41,4 +42,17 @@ export function openApiTransform(input: TransformInput) {
   const body = input.route.config?.openApiBody;
   if (body) schema.body = body;
   return output;
+}
+
+/**
+ * The refusals a route documents, each `{ message, errors?, reason? }`: `errorAnswers(400, 401, 429)`.
+ * A refusal with its own description is written out beside it instead.
+ */
+export function errorAnswers<Status extends number>(
+  ...statuses: Status[]
+): Record<Status, typeof errorAnswerSchema> {
+  return Object.fromEntries(statuses.map((status) => [status, errorAnswerSchema])) as Record<
+    Status,
+    typeof errorAnswerSchema
+  >;
 }

@@ -22,6 +22,7 @@ import {
   REGISTRATION_CONFIRMED,
 } from '@portal/contracts/messages';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorAnswers } from '../../http/openapi.js';
 import { clientOf } from '../security-log/index.js';
 import { requireSession, requireSessionOfAnySite, sessionOf } from './sessions.js';
 import { checkSiblingKey, siblingKeys } from './siblings.js';
@@ -31,13 +32,7 @@ export const AUTH_PREFIX = '/authms/api/Auth';
 
 const tags = ['auth'];
 const security = [{ bearer: [] }];
-const errors = {
-  400: errorAnswerSchema,
-  401: errorAnswerSchema,
-  403: errorAnswerSchema,
-  409: errorAnswerSchema,
-  429: errorAnswerSchema,
-};
+const errors = errorAnswers(400, 401, 403, 409, 429);
 
 /** Identity calls: register, verify-registration, login, logout, user, verify-token, handoff. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {

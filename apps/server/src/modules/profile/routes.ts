@@ -11,6 +11,7 @@ import {
   updateProfileRequestSchema,
 } from '@portal/contracts/profile';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorAnswers } from '../../http/openapi.js';
 import { requireSession, sessionOf } from '../auth/index.js';
 import { clientOf } from '../security-log/index.js';
 import { PROFILE_MESSAGES } from './messages.js';
@@ -18,13 +19,7 @@ import type { ProfileService } from './profile-service.js';
 
 const tags = ['profile'];
 const security = [{ bearer: [] }];
-const errors = {
-  400: errorAnswerSchema,
-  401: errorAnswerSchema,
-  404: errorAnswerSchema,
-  409: errorAnswerSchema,
-  429: errorAnswerSchema,
-};
+const errors = errorAnswers(400, 401, 404, 409, 429);
 
 /** `update-profile`, `update-avatar` and the e-mail change, all under the authms prefix. */
 export const profileRoutes: FastifyPluginAsyncZod<{ profile: ProfileService }> = async (

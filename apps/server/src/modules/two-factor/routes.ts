@@ -10,19 +10,14 @@ import {
 } from '@portal/contracts/security';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { notFound } from '../../http/app-error.js';
+import { errorAnswers } from '../../http/openapi.js';
 import { findUserById } from '../accounts/index.js';
 import { requireRecentProof, requireSession, sessionOf } from '../auth/index.js';
 import { clientOf } from '../security-log/index.js';
 import { TWO_FACTOR_MESSAGES } from './messages.js';
 
 const PREFIX = '/authms/api/Auth/2fa';
-const errors = {
-  400: errorAnswerSchema,
-  401: errorAnswerSchema,
-  403: errorAnswerSchema,
-  409: errorAnswerSchema,
-  429: errorAnswerSchema,
-};
+const errors = errorAnswers(400, 401, 403, 409, 429);
 const common = { tags: ['two-factor'], security: [{ bearer: [] }] };
 
 /** The authenticator app (`2fa/*`) and its recovery codes. */

@@ -7,16 +7,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { enforceLimit } from '../../adapters/rate-limit.js';
 import { LOCAL_UPLOADS_ROUTE, LocalFileStorage } from '../../adapters/storage.js';
+import { errorAnswers } from '../../http/openapi.js';
 import { requireSession, sessionOf } from '../auth/index.js';
 import { AVATAR_LIMITS, AVATAR_MESSAGES, processAvatar } from './avatar-image.js';
 import { recordUpload } from './repository.js';
 
-const errorResponses = {
-  400: errorAnswerSchema,
-  401: errorAnswerSchema,
-  413: errorAnswerSchema,
-  429: errorAnswerSchema,
-};
+const errorResponses = errorAnswers(400, 401, 413, 429);
 
 /** A stored image's bytes (a Buffer; the document says binary). */
 const imageBytes = z.any().meta({ type: 'string', format: 'binary' });
