@@ -13,7 +13,6 @@ import {
   verifyTokenAnswerSchema,
   verifyTokenRequestSchema,
 } from '@portal/contracts/auth';
-import { errorAnswerSchema } from '@portal/contracts/common';
 import {
   ACCOUNT_BLOCKED,
   ACCOUNT_NOT_CONFIRMED,

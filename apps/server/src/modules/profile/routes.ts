@@ -1,4 +1,3 @@
-import { errorAnswerSchema } from '@portal/contracts/common';
 import {
   emailChangeConfirmAnswerSchema,
   emailChangeConfirmRequestSchema,

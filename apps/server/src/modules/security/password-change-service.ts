@@ -1,37 +1,26 @@
 import { USER_NOT_FOUND } from '@portal/contracts/messages';
 import type { PasswordChangeRequest } from '@portal/contracts/security';
-import type { Clock } from '../../adapters/clock.js';
-import type { Mailer } from '../../adapters/mail.js';
-import type { Config } from '../../config.js';
-import type { Db, Tx } from '../../db/database.js';
+import type { Tx } from '../../db/database.js';
 import { AppError, invalidInput, notFound } from '../../http/app-error.js';
 import { findUserById, updateUser } from '../accounts/index.js';
-import type { LoginThrottle, SessionStore } from '../auth/index.js';
 import {
   assertPasswordAllowed,
   codeRefusal,
   hashPassword,
   isCommonPassword,
-  type OneTimeCodes,
   verifyPassword,
 } from '../auth/index.js';
 import type { EventClient, SecurityLog } from '../security-log/index.js';
-import { type TwoFactorService, wrongCode } from '../two-factor/index.js';
+import { wrongCode } from '../two-factor/index.js';
 import { passwordChangeCodeLetter, passwordChangedLetter } from './letters.js';
 import { mailAccountCode } from './mail-account-code.js';
 import { SECURITY_MESSAGES } from './messages.js';
+import type { ProofDeps } from './proof-service.js';
 
 const PASSWORD_CHANGE_PURPOSE = 'password-change';
 
-export interface PasswordChangeDeps {
-  config: Config;
-  db: Db;
-  clock: Clock;
-  codes: OneTimeCodes;
-  mail: Mailer;
-  sessions: SessionStore;
-  twoFactor: TwoFactorService;
-  loginThrottle: LoginThrottle;
+/** A change asks what a proof asks (the password and a code), and logs what it did. */
+export interface PasswordChangeDeps extends ProofDeps {
   securityLog: SecurityLog;
 }
 
