@@ -33,10 +33,11 @@ import {
   lockBalances,
   type PaymentRow,
   postLedgerEntry,
+  type Reconciliation,
   type RefundOutcome,
+  type Refunds,
   type SinglePaymentOutcome,
 } from '../payments/index.js';
-import type { PaymentsDeps } from '../payments/plugin.js';
 import { recordOperatorAction } from './audit.js';
 import {
   ALREADY_DONE,
@@ -141,8 +142,8 @@ export interface StaffMoneyDeps {
   config: Pick<Config, 'STAFF_APPROVAL_ROUBLES'>;
   db: Db;
   clock: Clock;
-  refunds: PaymentsDeps['refunds'];
-  reconciliation: PaymentsDeps['reconciliation'];
+  refunds: Refunds;
+  reconciliation: Reconciliation;
   log: FastifyBaseLogger;
 }
 
