@@ -76,7 +76,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(corePlugin, options);
   await app.register(accountsPlugin);
-  await app.register(operatorPlugin);
   // Told to the operator's tool, a process with its own environment: a portal with Redis
   // remembers sessions, so the tool must not end them without Redis (modules/operator). Hooked
   // here, where modules are put together, since the core imports no module.
@@ -97,6 +96,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(opsPlugin);
   await app.register(paymentSandboxPlugin, { fetch: options.paymentFetch });
   await app.register(paymentsPlugin, { fetch: options.paymentFetch });
+  // After payments: its staff money service refunds and reconciles through them.
+  await app.register(operatorPlugin);
   await app.register(serversPlugin);
   await app.register(devMailPlugin);
   await app.register(twoFactorRoutesPlugin);

@@ -66,6 +66,18 @@ describe('configuration', () => {
     );
   });
 
+  it('takes the staff approval threshold in whole roubles, 1 000 by default, 0 for every amount', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).STAFF_APPROVAL_ROUBLES).toBe(1000);
+    expect(
+      loadConfig({ DATA_DIR: dataDir, STAFF_APPROVAL_ROUBLES: '0' }).STAFF_APPROVAL_ROUBLES,
+    ).toBe(0);
+    for (const wrong of ['-1', '10.5', 'тысяча']) {
+      expect(() => loadConfig({ DATA_DIR: dataDir, STAFF_APPROVAL_ROUBLES: wrong })).toThrow(
+        `STAFF_APPROVAL_ROUBLES: ожидается целое число рублей, 0 или больше (сейчас «${wrong}»)`,
+      );
+    }
+  });
+
   it('lists every wrong setting at once, in Russian', () => {
     try {
       loadConfig({ DATA_DIR: dataDir, PORT: '70000', DATABASE_URL: 'not a url' });

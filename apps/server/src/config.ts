@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { STAFF_APPROVAL_ROUBLES_DEFAULT } from '@portal/contracts/staff';
 import { z } from 'zod';
 import { RECEIPT_TAXATIONS, RECEIPT_VATS } from './adapters/tbank/receipt-codes.js';
 import { DEFAULT_WEB_DIST_DIR } from './paths.js';
@@ -186,6 +187,15 @@ const envSchema = z.object({
   TBANK_TIMEOUT_MS: z.coerce.number().int().min(1000).default(15_000),
   TOP_UP_MIN_ROUBLES: z.coerce.number().int().min(1).default(10),
   TOP_UP_MAX_ROUBLES: z.coerce.number().int().min(1).default(100_000),
+  /**
+   * A staff refund or correction above this many roubles (points count 1:1) is a request another
+   * finance member approves (modules/operator/money-service.ts); 0: every one is.
+   */
+  STAFF_APPROVAL_ROUBLES: z.coerce
+    .number({ error: 'ожидается целое число рублей, 0 или больше' })
+    .int({ error: 'ожидается целое число рублей, 0 или больше' })
+    .min(0, { error: 'ожидается целое число рублей, 0 или больше' })
+    .default(STAFF_APPROVAL_ROUBLES_DEFAULT),
   /**
    * The fiscal receipt (54-FZ) sent with every Init and refund Cancel (modules/payments/receipt.ts,
    * docs/decisions/0032-receipts.md). A wallet top-up is an advance for services not yet chosen:

@@ -5,6 +5,7 @@
  * 2 a wrong command line.
  */
 import { parseArgs } from 'node:util';
+import { AppError } from '../../http/app-error.js';
 import {
   blockCommand,
   endSessionsCommand,
@@ -17,6 +18,7 @@ import type { Command, ParsedValues } from './command.js';
 import { EXIT, type OperatorContext, Refusal, UsageError } from './context.js';
 import { lettersCommand } from './letter-commands.js';
 import { creditCommand, debitCommand } from './money-commands.js';
+import { moneyRequestsCommand } from './money-request-commands.js';
 import { oidcClientsCommand, oidcKeysCommand } from './oidc-commands.js';
 import { reconcileCommand, refundCommand } from './payment-commands.js';
 
@@ -35,6 +37,7 @@ export const COMMANDS: readonly Command[] = [
   creditCommand,
   debitCommand,
   refundCommand,
+  moneyRequestsCommand,
   reconcileCommand,
   lettersCommand,
   oidcKeysCommand,
@@ -57,7 +60,9 @@ export function toolHelp(): string[] {
     '',
     'Каждое действие (не чтение) требует --operator <имя> и записывается в журнал действий',
     'поддержки (operator_actions), который нельзя изменить; block, reset-second-factors,',
-    'credit, debit, refund и letters drop требуют ещё --reason "…".',
+    'credit, debit, refund, money-requests decline и letters drop требуют ещё --reason "…".',
+    'Возврат или корректировка больше STAFF_APPROVAL_ROUBLES (по умолчанию 1 000 ₽) ждёт',
+    'одобрения другого сотрудника: money-requests.',
     '',
     'База: та же, что у портала (DATABASE_URL или встроенная в DATA_DIR). Встроенную базу',
     'открывает только один процесс: пока портал работает, остановите его или работайте на',
@@ -148,7 +153,8 @@ export async function execute(ctx: OperatorContext, prepared: Prepared): Promise
       usage(ctx, error.message, error.command ?? prepared.command.name);
       return EXIT.usage;
     }
-    if (error instanceof Refusal) {
+    // A service's refusal (money-service.ts, payments' refunds) is in Russian and changed nothing.
+    if (error instanceof Refusal || error instanceof AppError) {
       ctx.err(error.message);
       return EXIT.refused;
     }

@@ -1,6 +1,8 @@
 import type { DataOwner } from '../../db/data-owners.js';
 
-/** The support staff's record and the portal's note about itself (schema.ts). */
+/**
+ * The support staff's record, its money requests and the portal's note about itself (schema.ts).
+ */
 export const operatorData: DataOwner = {
   module: 'operator',
   tables: [
@@ -8,6 +10,11 @@ export const operatorData: DataOwner = {
       name: 'operator_actions',
       onErasure: 'keep',
       why: 'the append-only record of what staff did and why; the database refuses changes',
+    },
+    {
+      name: 'money_requests',
+      onErasure: 'keep',
+      why: 'a money record: what staff asked to move, who decided, and why',
     },
     { name: 'portal_runtime', onErasure: 'keep', why: 'one row about the portal, no account' },
   ],

@@ -1,17 +1,23 @@
 /**
- * Corrections of a balance: `credit` and `debit`, a ledger entry of kind `correction` whose
- * description is the reason (the customer's history shows «Корректировка» and the reason). Through
- * the ledger's own `postLedgerEntry`, in one transaction with the user's balance lock and the
- * record of the action. A debit never takes a balance below zero: the database refuses it.
+ * Corrections of a balance: `credit` and `debit`, through the staff money service
+ * (money-service.ts): a ledger entry of kind `correction` whose description is the reason (the
+ * customer's history shows «Корректировка» and the reason), or above STAFF_APPROVAL_ROUBLES a
+ * request another member approves (money-request-commands.ts). A debit never takes a balance
+ * below zero: the database refuses it.
 
  * `refund` (a payment's money back to the card) is in payment-commands.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { AMOUNT_NOT_POSITIVE } from '@portal/contracts/messages';
-import { InsufficientFundsError, lockBalances, postLedgerEntry } from '../payments/index.js';
-import { recordOperatorAction } from './audit.js';
-import { ACTION_OPTIONS, actorOf, type Command, resolveAccount } from './command.js';
-import { money, type OperatorDeps, Refusal, UsageError } from './context.js';
+import {
+  ACTION_OPTIONS,
+  actorOf,
+  type Command,
+  type ParsedValues,
+  resolveAccount,
+} from './command.js';
+import { money, type OperatorContext, UsageError, when } from './context.js';
+import type { MoneyActor, MoneyOutcome } from './money-service.js';
 
 type Currency = 'rub' | 'points';
 
@@ -67,13 +73,15 @@ function moneyCommand(direction: 'credit' | 'debit'): Command {
         ? []
         : ['Списание больше баланса отклоняется целиком: баланс не уходит ниже нуля.']),
       'Сумма в рублях — «150» или «150,50»; в баллах — целое число.',
+      'Больше STAFF_APPROVAL_ROUBLES (по умолчанию 1 000 ₽; балл считается за рубль) — не',
+      'выполняется сразу: создаётся запрос, его одобряет другой сотрудник (money-requests).',
       'Повтор с тем же --idempotency-key ничего не меняет: так безопасно повторить команду,',
       'ответ которой потерялся. Без ключа он создаётся и печатается.',
       '<аккаунт> — id, почта, никнейм или Telegram id.',
     ],
     options: MONEY_OPTIONS,
     async run(ctx, positionals, values) {
-      const actor = actorOf(values, direction, true);
+      const actor = moneyActorOf(values, direction, true);
       if (positionals.length !== 2) {
         throw new UsageError('Нужны два аргумента: <аккаунт> <сумма>', direction);
       }
@@ -82,95 +90,61 @@ function moneyCommand(direction: 'credit' | 'debit'): Command {
         throw new UsageError('Укажите валюту: --currency rub или --currency points', direction);
       }
       const amount = parseAmount(positionals[1]!, currency, direction);
-      const key =
-        typeof values['idempotency-key'] === 'string' && values['idempotency-key'].trim()
-          ? values['idempotency-key'].trim()
-          : randomUUID();
-      if (key.length > 200) throw new UsageError('Ключ длиннее 200 символов', direction);
+      const key = idempotencyKeyOf(values, direction);
       const user = await resolveAccount(ctx, positionals[0]!);
-      const outcome = await applyCorrection(ctx.deps, {
-        userId: user.id,
+      const outcome = await ctx.deps.staffMoney.correct(actor, {
+        accountId: user.id,
+        direction,
         currency,
-        amount: isCredit ? amount : -amount,
-        reason: actor.reason!,
-        operator: actor.operator,
-        command: direction,
+        amount,
+        reason: actor.reason,
         idempotencyKey: key,
       });
-      if (outcome.kind === 'duplicate') {
-        ctx.out(`Уже выполнено ранее с ключом ${key}: ничего не изменено`);
-        return;
-      }
-      ctx.out(
-        `${isCredit ? 'Начислено' : 'Списано'} ${money(currency, amount)} (${user.userName}); ` +
-          `баланс: ${money(currency, outcome.balance)}; ключ: ${key}`,
-      );
+      printMoneyOutcome(ctx, outcome, key, user.userName);
     },
   };
 }
 
-export interface Correction {
-  userId: string;
-  currency: Currency;
-  /** Signed: positive credits, negative debits. */
-  amount: number;
-  reason: string;
-  operator: string;
-  command: string;
-  idempotencyKey: string;
+/** The command line's actor for staff money: no account and no role, `--operator` its name. */
+export function moneyActorOf(
+  values: ParsedValues,
+  command: string,
+  isReasonRequired: boolean,
+): MoneyActor {
+  const { operator, reason } = actorOf(values, command, isReasonRequired);
+  return { userId: null, name: operator, role: null, reason: reason ?? '', ip: null };
 }
 
-/**
- * One correction: under the user's balance lock, the ledger entry (at most once per key), the
- * balance, and the record of the action, all in one transaction. A debit the balance cannot pay
- * is a `Refusal` and changes nothing.
- */
-export async function applyCorrection(
-  deps: Pick<OperatorDeps, 'db' | 'clock'>,
-  correction: Correction,
-): Promise<{ kind: 'applied'; balance: number } | { kind: 'duplicate' }> {
-  const { userId, currency, amount } = correction;
-  return deps.db.transaction(async (tx) => {
-    const locked = await lockBalances(tx, userId);
-    if (!locked) throw new Refusal('Аккаунт не найден');
-    const before = currency === 'rub' ? locked.kopecks : locked.points;
-    const now = deps.clock.now();
-    let outcome: 'applied' | 'duplicate';
-    try {
-      outcome = await postLedgerEntry(tx, {
-        userId,
-        currency,
-        amount,
-        kind: 'correction',
-        description: correction.reason,
-        reference: `operator:${correction.operator}`,
-        idempotencyKey: `operator:${correction.idempotencyKey}`,
-        createdAt: now,
-      });
-    } catch (error) {
-      if (!(error instanceof InsufficientFundsError)) throw error;
-      throw new Refusal(
-        `Списание отклонено: на балансе ${money(currency, before)}, списать ` +
-          `${money(currency, -amount)} нельзя — баланс не уходит ниже нуля`,
-      );
-    }
-    if (outcome === 'duplicate') return { kind: 'duplicate' as const };
-    await recordOperatorAction(tx, {
-      operator: correction.operator,
-      command: correction.command,
-      accountId: userId,
-      reason: correction.reason,
-      details: {
-        currency,
-        amount,
-        idempotencyKey: correction.idempotencyKey,
-        balanceBefore: before,
-        balanceAfter: before + amount,
-      },
-      at: now,
-    });
-    return { kind: 'applied' as const, balance: before + amount };
-  });
+/** `--idempotency-key`, else a new one (printed, so the command can be repeated safely). */
+export function idempotencyKeyOf(values: ParsedValues, command: string): string {
+  const given =
+    typeof values['idempotency-key'] === 'string' ? values['idempotency-key'].trim() : '';
+  if (given.length > 200) throw new UsageError('Ключ длиннее 200 символов', command);
+  return given || randomUUID();
+}
+
+/** What a money command did: done at once (its message), or the request made and its id. */
+export function printMoneyOutcome(
+  ctx: OperatorContext,
+  outcome: MoneyOutcome,
+  key: string,
+  accountName?: string,
+): void {
+  if (outcome.status === 'pending') {
+    ctx.out(
+      `${outcome.isRepeat ? 'Запрос с этим ключом уже создан' : outcome.message}. ` +
+        `Запрос: ${outcome.requestId}; действует до ${when(outcome.expiresAt)}`,
+    );
+    ctx.out(
+      `Одобрить (другой сотрудник): npm run admin -- money-requests approve ${outcome.requestId} --operator <имя>`,
+    );
+    return;
+  }
+  if (outcome.isRepeat) {
+    ctx.out(`Уже выполнено ранее с ключом ${key}: ничего не изменено`);
+    return;
+  }
+  ctx.out(`${outcome.message}${accountName ? `; аккаунт: ${accountName}` : ''}; ключ: ${key}`);
 }
 
 export const creditCommand = moneyCommand('credit');

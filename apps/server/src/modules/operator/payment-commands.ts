@@ -2,12 +2,15 @@
  * Payments: `reconcile` asks the payment provider about one payment, or about every unsettled one,
  * now; `refund` gives a paid top-up's money back to the card.
  */
-import { AppError } from '../../http/app-error.js';
-import { findPayment } from '../payments/index.js';
 import { recordOperatorAction } from './audit.js';
 import { ACTION_OPTIONS, actorOf, type Command } from './command.js';
-import { money, Refusal, UsageError } from './context.js';
-import { parseAmount } from './money-commands.js';
+import { Refusal, UsageError } from './context.js';
+import {
+  idempotencyKeyOf,
+  moneyActorOf,
+  parseAmount,
+  printMoneyOutcome,
+} from './money-commands.js';
 
 const OUTCOME_TEXTS = {
   unchanged: 'провайдер подтвердил то, что уже записано: ничего не изменилось',
@@ -59,24 +62,13 @@ export const reconcileCommand: Command = {
     if (positionals.length !== 1) {
       throw new UsageError('Укажите один id платежа или --all', 'reconcile');
     }
-    const payment = await findPayment(deps.db, positionals[0]!);
-    if (!payment) throw new Refusal(`Платёж не найден: ${positionals[0]}`);
-    const outcome = await deps.payments.reconciliation.one(log, payment.id);
-    const [after] = await Promise.all([findPayment(deps.db, payment.id)]);
-    await recordOperatorAction(deps.db, {
-      ...actor,
-      command: 'reconcile',
-      accountId: payment.userId,
-      details: {
-        paymentId: payment.id,
-        outcome,
-        statusBefore: payment.status,
-        statusAfter: after?.status ?? null,
-      },
-      at: deps.clock.now(),
-    });
+    const { payment, outcome, statusAfter } = await deps.staffMoney.reconcile(
+      moneyActorOf(values, 'reconcile', false),
+      positionals[0]!,
+      actor.reason,
+    );
     out(`Платёж ${payment.id}: ${OUTCOME_TEXTS[outcome]}`);
-    out(`Статус: ${payment.status} → ${after?.status ?? '—'}`);
+    out(`Статус: ${payment.status} → ${statusAfter ?? '—'}`);
     if (outcome === 'failed' || outcome === 'no_provider' || outcome === 'other_provider') {
       throw new Refusal('Платёж не сверен');
     }
@@ -95,47 +87,24 @@ export const refundCommand: Command = {
     'Если провайдер не ответил, деньги остаются списанными, а возврат помечен «неизвестно»:',
     'проверьте платёж у банка, прежде чем повторять. Повтор с тем же --idempotency-key',
     'отвечает первым возвратом и ничего не возвращает второй раз.',
+    'Возврат больше STAFF_APPROVAL_ROUBLES (по умолчанию 1 000 ₽) не выполняется сразу: создаётся',
+    'запрос на эту сумму, его одобряет другой сотрудник (money-requests).',
   ],
   options: { ...ACTION_OPTIONS, 'idempotency-key': { type: 'string' } },
   async run(ctx, positionals, values) {
-    const actor = actorOf(values, 'refund', true);
+    const actor = moneyActorOf(values, 'refund', true);
     if (positionals.length < 1 || positionals.length > 2) {
       throw new UsageError('Нужны аргументы: <id платежа> [<сумма>]', 'refund');
     }
     const amountKopecks =
       positionals[1] === undefined ? undefined : parseAmount(positionals[1], 'rub', 'refund');
-    const payment = await findPayment(ctx.deps.db, positionals[0]!);
-    if (!payment) throw new Refusal(`Платёж не найден: ${positionals[0]}`);
-    const key =
-      typeof values['idempotency-key'] === 'string' ? values['idempotency-key'].trim() : '';
-    let outcome: Awaited<ReturnType<typeof ctx.deps.payments.refunds.refund>>;
-    try {
-      outcome = await ctx.deps.payments.refunds.refund({
-        paymentId: payment.id,
-        reason: actor.reason!,
-        operator: actor.operator,
-        ...(amountKopecks === undefined ? {} : { amountKopecks }),
-        ...(key ? { idempotencyKey: key } : {}),
-      });
-    } catch (error) {
-      // The payments module's refusals (nothing to refund, over the limit, refused by the bank)
-      // are already in Russian and changed nothing.
-      if (error instanceof AppError) throw new Refusal(error.message);
-      throw error;
-    }
-    await recordOperatorAction(ctx.deps.db, {
-      ...actor,
-      command: 'refund',
-      accountId: payment.userId,
-      details: { ...outcome },
-      at: ctx.deps.clock.now(),
+    const key = idempotencyKeyOf(values, 'refund');
+    const outcome = await ctx.deps.staffMoney.refund(actor, {
+      paymentId: positionals[0]!,
+      amountKopecks,
+      reason: actor.reason,
+      idempotencyKey: key,
     });
-    ctx.out(
-      outcome.status === 'completed'
-        ? `Возвращено ${money('rub', outcome.amountKopecks)}; всего возвращено по платежу: ` +
-            `${money('rub', outcome.refundedTotalKopecks)}`
-        : `Провайдер не ответил: ${money('rub', outcome.amountKopecks)} списано и помечено ` +
-            '«неизвестно» — проверьте платёж у банка',
-    );
+    printMoneyOutcome(ctx, outcome, key);
   },
 };

@@ -12,10 +12,11 @@ export { InsufficientFundsError, lockBalances, postLedgerEntry } from './ledger.
 export { findPayment, recentLedgerEntries, recentPayments } from './operator-reads.js';
 export { type PaymentStats, paymentStats } from './payment-stats.js';
 export { choosePaymentProvider, isLocalPortal } from './provider-choice.js';
-export type { ReconcileCounts, SinglePaymentOutcome } from './reconcile.js';
+export type { ReconcileCounts, Reconciliation, SinglePaymentOutcome } from './reconcile.js';
 export {
   type RefundOutcome,
   type RefundPaymentInput,
+  type Refunds,
   refundableKopecks,
 } from './refund.js';
 export type { LedgerEntryRow, PaymentRow } from './schema.js';

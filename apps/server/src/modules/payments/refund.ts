@@ -5,7 +5,7 @@ import type { Clock } from '../../adapters/clock.js';
 import type { Mailer } from '../../adapters/mail.js';
 import { PaymentProviderError } from '../../adapters/tbank/client.js';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Tx } from '../../db/database.js';
 import { AppError, invalidInput, notFound } from '../../http/app-error.js';
 import { findUserById } from '../accounts/index.js';
 import { lockBalances, postLedgerEntry } from './ledger.js';
@@ -38,6 +38,13 @@ export interface RefundPaymentInput {
   operator: string;
   /** With it, a repeat answers the first refund and refunds nothing more. */
   idempotencyKey?: string | undefined;
+  /**
+   * Runs in the debit's transaction, under the payment's and the user's locks, once the amount is
+   * chosen and allowed and before anything is written; what it throws rolls the refund back and
+   * is thrown on. Staff money holds a refund above its approval threshold with it, and claims an
+   * approved request in the very transaction of the debit (modules/operator/money-service.ts).
+   */
+  beforeDebit?: ((tx: Tx, amountKopecks: number) => Promise<void>) | undefined;
 }
 
 export interface RefundOutcome {
@@ -147,6 +154,7 @@ export class Refunds {
       if (available === 0) throw new AppError('conflict', REFUND_NOTHING_LEFT);
       const amount = input.amountKopecks ?? available;
       if (amount > available) throw new AppError('conflict', REFUND_TOO_LARGE(available));
+      await input.beforeDebit?.(tx, amount);
       const total = payment.refundedKopecks + amount;
       const now = deps.clock.now();
       const [created] = await tx
