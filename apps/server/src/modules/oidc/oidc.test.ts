@@ -338,6 +338,26 @@ describe('the OpenID provider', () => {
       setClock(0);
     }
   });
+
+  it('asks prompt=login for a sign-in again even when the session the browser signed in to sites with is of the same second', async () => {
+    // The interaction's start is known to the second (the library's `iat`); a session made in
+    // that second, before it, would pass a comparison of times. The one this browser's library
+    // session signed in with is the one prompt=login must not take, however recent.
+    const { clock } = testApp;
+    clock.advance(Date.now() + 2_000 - +clock.now());
+    const user = await createUser(testApp);
+    const session = await signInToPortal(testApp, user.userName);
+    const browser = new Browser(testApp.app);
+    await authorize(browser, session, await pkceParameters());
+    const uid = await begin(browser, await pkceParameters({ prompt: 'login' }));
+    const refused = await browser.request('POST', `/oidc/interaction/${uid}/sign-in`, session);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json()).toMatchObject({ reason: 'sign_in_again' });
+    const fresh = await signInToPortal(testApp, user.userName);
+    const finished = await browser.request('POST', `/oidc/interaction/${uid}/sign-in`, fresh);
+    expect(finished.statusCode, finished.body).toBe(200);
+    clock.advance(Date.now() - +clock.now());
+  });
 });
 
 describe('the OpenID provider refuses', () => {
