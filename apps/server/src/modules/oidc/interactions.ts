@@ -64,7 +64,17 @@ export class OidcInteractions {
     const session = await findSessionById(this.deps.db, sessionId);
     if (!session) throw new AppError('invalid_input', OIDC_MESSAGES.interactionGone);
     await this.assertMayUseSites(session.userId);
-    await this.assertFreshEnough(interaction, session);
+    if (!(await this.isFreshEnough(interaction, session))) {
+      // The web app ends this session on the refusal, and the library's session of this browser
+      // with it (site-sign-ins.ts); the interaction would then refer to a session that is gone
+      // (the library's "session not found"), and the sign-in asked for could never finish.
+      // Unbound from it, the interaction takes the new sign-in into a new library session.
+      if (interaction.session) {
+        delete interaction.session;
+        await interaction.persist();
+      }
+      throw new AppError('conflict', OIDC_MESSAGES.signInAgain, { reason: 'sign_in_again' });
+    }
     const signIn = await findSignInOf(this.deps.db, session);
     const amr = amrForSites(signIn?.details ?? {});
     const url = await this.deps.provider.current().interactionResult(
@@ -116,10 +126,10 @@ export class OidcInteractions {
    * this browser's library session already signed in to a site with is refused too, however
    * recent: it is the sign-in the site asks to repeat.
    */
-  private async assertFreshEnough(
+  private async isFreshEnough(
     interaction: { iat?: number; params: Record<string, unknown>; session?: { uid?: string } },
     session: { id: string; createdAt: Date },
-  ) {
+  ): Promise<boolean> {
     const signedInS = session.createdAt.getTime() / 1000;
     const prompts = String(interaction.params.prompt ?? '').split(' ');
     const isLoginPrompted =
@@ -130,8 +140,6 @@ export class OidcInteractions {
     const maxAge = Number(interaction.params.max_age);
     const nowS = this.deps.clock.now().getTime() / 1000;
     const isTooOld = Number.isFinite(maxAge) && nowS - signedInS > maxAge;
-    if (isLoginPrompted || isTooOld) {
-      throw new AppError('conflict', OIDC_MESSAGES.signInAgain, { reason: 'sign_in_again' });
-    }
+    return !isLoginPrompted && !isTooOld;
   }
 }
