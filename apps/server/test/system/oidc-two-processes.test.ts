@@ -6,9 +6,11 @@
 import { spawn } from 'node:child_process';
 import * as client from 'openid-client';
 import { describe, expect, it } from 'vitest';
-import { LIBRARY_LIMITS } from '../../src/modules/oidc/routes.js';
+import { PAGE_TEXTS } from '../../src/modules/oidc/pages.js';
+import { LIBRARY_LIMITS, rateLimitedAnswer } from '../../src/modules/oidc/routes.js';
 import { RELOAD_EVERY_S } from '../../src/modules/oidc/signing-keys.js';
 import { SERVER_ROOT } from '../../src/paths.js';
+import { xsrfOnPage } from '../support/oidc-relying-party.js';
 import { CALLBACK, CLIENTS, ISSUER, SECRET } from '../support/oidc-site.js';
 import { REDIS_URL, SYSTEM_SECRET_KEY } from '../support/services.js';
 import { call, randomClientIp } from '../support/system/http.js';
@@ -43,16 +45,25 @@ class Browser {
 
   constructor(private readonly ip: string) {}
 
-  async request(server: ServerProcess, method: string, url: string, token?: string) {
+  /** A request of this browser; `form`, when given, is posted as a form. */
+  async request(
+    server: ServerProcess,
+    method: string,
+    url: string,
+    token?: string,
+    form?: Record<string, string>,
+  ) {
     const target = new URL(url, ISSUER);
     const headers: Record<string, string> = { 'x-forwarded-for': this.ip };
     if (this.cookies.size > 0) {
       headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     }
     if (token) headers.authorization = `Bearer ${token}`;
+    if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
     const response = await fetch(`${server.url}${target.pathname}${target.search}`, {
       method,
       headers,
+      body: form ? new URLSearchParams(form).toString() : undefined,
       redirect: 'manual',
     });
     for (const cookie of response.headers.getSetCookie()) {
@@ -240,6 +251,49 @@ describe('the provider on two processes', () => {
     expect(PARALLEL - refused.length).toBe(limit);
     expect(refused[0]!.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(refused[0]!.body.error).toBe('temporarily_unavailable');
+  });
+
+  it('counts the device flow’s code page per address across both processes: the request past the limit in a minute is refused', async () => {
+    // A browser guessing a launcher's code: the page once, then wrong codes, alternating between
+    // A and B. The library's session of the page (in the database) goes along to either.
+    const ip = randomClientIp();
+    const browser = new Browser(ip);
+    const { limit } = LIBRARY_LIMITS.find((each) => each.name === 'code-verification')!.perAddress;
+    const onPage = await browser.request(portal.a, 'GET', '/oidc/device');
+    expect(onPage.status).toBe(200);
+    let xsrf = xsrfOnPage(await onPage.text());
+    const processOf = (request: number) => (request % 2 === 0 ? portal.a : portal.b);
+    for (let request = 2; request <= limit; request += 1) {
+      const answer = await browser.request(processOf(request), 'POST', '/oidc/device', undefined, {
+        xsrf,
+        user_code: String(100_000_000 + request),
+      });
+      const html = await answer.text();
+      expect(answer.status, `request ${request}`).toBe(200);
+      expect(html).toContain(PAGE_TEXTS.codeWrong);
+      xsrf = xsrfOnPage(html);
+    }
+
+    // The next one, on either process, is refused before the library reads the code.
+    for (const server of [processOf(limit + 1), processOf(limit + 2)]) {
+      const refused = await browser.request(server, 'POST', '/oidc/device', undefined, {
+        xsrf,
+        user_code: '123456789',
+      });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('cache-control')).toBe('no-store');
+      const retryAfter = refused.headers.get('retry-after')!;
+      expect(retryAfter).toMatch(/^\d+$/);
+      expect(Number(retryAfter)).toBeLessThanOrEqual(60);
+      expect(await refused.json()).toEqual(rateLimitedAnswer(Number(retryAfter)));
+    }
+    // The page itself too; another address is not held back by this one's count.
+    expect((await browser.request(portal.b, 'GET', '/oidc/device')).status).toBe(429);
+    for (const server of [portal.a, portal.b]) {
+      expect((await call(server.url, 'GET', '/oidc/device', { ip: randomClientIp() })).status).toBe(
+        200,
+      );
+    }
   });
 
   it('publishes a rotation made by the operator’s tool on both processes within a re-read period, without a restart', async () => {

@@ -5,7 +5,7 @@
  * library checks a payload's `exp` and `consumed` itself; the adapter keeps them findable and
  * answers them back as the library wrote them.
  */
-import { and, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, or } from 'drizzle-orm';
 import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import type { Clock } from '../../adapters/clock.js';
 import type { Db, Executor } from '../../db/database.js';
@@ -117,11 +117,15 @@ function payloadOf(row: ModelRow): AdapterPayload {
 /**
  * Every model of these grants gone at once (the grant, its codes, access and refresh tokens),
  * as the library's own revocation does through `revokeByGrantId`; with `executor` the portal's
- * transaction that ends the portal session (site-sign-ins.ts).
+ * transaction that ends the portal session (site-sign-ins.ts). An interaction in progress names
+ * the grant it would extend but is none of its models (the library never revokes one): it stays,
+ * so a sign-in asked for again (`prompt=login`, interactions.ts) can still finish.
  */
 export async function revokeGrants(executor: Executor, grantIds: string[]): Promise<void> {
   if (grantIds.length === 0) return;
-  await executor.delete(oidcModels).where(inArray(oidcModels.grantId, grantIds));
+  await executor
+    .delete(oidcModels)
+    .where(and(inArray(oidcModels.grantId, grantIds), ne(oidcModels.kind, 'Interaction')));
 }
 
 /** The library's sessions by their `uid`: the next authorization there needs a sign-in. */

@@ -24,6 +24,8 @@ export interface OidcInteractionsDeps {
   clock: Clock;
   /** When the account's deletion is due, or null (modules/account-data). */
   deletionDueAt: (userId: string) => Promise<Date | null>;
+  /** The portal session a library session last signed in to a site with (site-sign-ins.ts). */
+  portalSessionOf: (providerSessionUid: string) => Promise<string | undefined>;
   supportUrl: string;
 }
 
@@ -62,7 +64,17 @@ export class OidcInteractions {
     const session = await findSessionById(this.deps.db, sessionId);
     if (!session) throw new AppError('invalid_input', OIDC_MESSAGES.interactionGone);
     await this.assertMayUseSites(session.userId);
-    this.assertFreshEnough(interaction, session.createdAt);
+    if (!(await this.isFreshEnough(interaction, session))) {
+      // The web app ends this session on the refusal, and the library's session of this browser
+      // with it (site-sign-ins.ts); the interaction would then refer to a session that is gone
+      // (the library's "session not found"), and the sign-in asked for could never finish.
+      // Unbound from it, the interaction takes the new sign-in into a new library session.
+      if (interaction.session) {
+        delete interaction.session;
+        await interaction.persist();
+      }
+      throw new AppError('conflict', OIDC_MESSAGES.signInAgain, { reason: 'sign_in_again' });
+    }
     const signIn = await findSignInOf(this.deps.db, session);
     const amr = amrForSites(signIn?.details ?? {});
     const url = await this.deps.provider.current().interactionResult(
@@ -109,20 +121,25 @@ export class OidcInteractions {
 
   /**
    * `prompt=login` wants a sign-in made for this authorization, `max_age` one at most that old:
-   * an older portal session is refused, and the web app asks the person to sign in again.
+   * an older portal session is refused, and the web app asks the person to sign in again. The
+   * interaction's start is known only to the second (`iat`), so under `prompt=login` the session
+   * this browser's library session already signed in to a site with is refused too, however
+   * recent: it is the sign-in the site asks to repeat.
    */
-  private assertFreshEnough(
-    interaction: { iat?: number; params: Record<string, unknown> },
-    signedInAt: Date,
-  ) {
-    const signedInS = signedInAt.getTime() / 1000;
+  private async isFreshEnough(
+    interaction: { iat?: number; params: Record<string, unknown>; session?: { uid?: string } },
+    session: { id: string; createdAt: Date },
+  ): Promise<boolean> {
+    const signedInS = session.createdAt.getTime() / 1000;
     const prompts = String(interaction.params.prompt ?? '').split(' ');
-    const isLoginPrompted = prompts.includes('login') && signedInS < (interaction.iat ?? 0);
+    const isLoginPrompted =
+      prompts.includes('login') &&
+      (signedInS < (interaction.iat ?? 0) ||
+        (interaction.session?.uid !== undefined &&
+          (await this.deps.portalSessionOf(interaction.session.uid)) === session.id));
     const maxAge = Number(interaction.params.max_age);
     const nowS = this.deps.clock.now().getTime() / 1000;
     const isTooOld = Number.isFinite(maxAge) && nowS - signedInS > maxAge;
-    if (isLoginPrompted || isTooOld) {
-      throw new AppError('conflict', OIDC_MESSAGES.signInAgain, { reason: 'sign_in_again' });
-    }
+    return !isLoginPrompted && !isTooOld;
   }
 }

@@ -5,6 +5,7 @@ import { createPublicKey, type JsonWebKeyInput, verify } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import * as client from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_API } from '../../../test/support/auth-helpers.js';
 import { createUser, signIn } from '../../../test/support/fixtures.js';
 import {
   Browser,
@@ -337,6 +338,58 @@ describe('the OpenID provider', () => {
       expect(finished.statusCode, finished.body).toBe(200);
       setClock(0);
     }
+  });
+
+  it('asks prompt=login for a sign-in again even when the session the browser signed in to sites with is of the same second', async () => {
+    // The interaction's start is known to the second (the library's `iat`); a session made in
+    // that second, before it, would pass a comparison of times. The one this browser's library
+    // session signed in with is the one prompt=login must not take, however recent.
+    const { clock } = testApp;
+    clock.advance(Date.now() + 2_000 - +clock.now());
+    const user = await createUser(testApp);
+    const session = await signInToPortal(testApp, user.userName);
+    const browser = new Browser(testApp.app);
+    await authorize(browser, session, await pkceParameters());
+    const uid = await begin(browser, await pkceParameters({ prompt: 'login' }));
+    const refused = await browser.request('POST', `/oidc/interaction/${uid}/sign-in`, session);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json()).toMatchObject({ reason: 'sign_in_again' });
+    const fresh = await signInToPortal(testApp, user.userName);
+    const finished = await browser.request('POST', `/oidc/interaction/${uid}/sign-in`, fresh);
+    expect(finished.statusCode, finished.body).toBe(200);
+    clock.advance(Date.now() - +clock.now());
+  });
+
+  it('finishes prompt=login after the web app ended the old session, and with it the library’s session of this browser', async () => {
+    const user = await createUser(testApp);
+    const old = await signInToPortal(testApp, user.userName);
+    const browser = new Browser(testApp.app);
+    await authorize(browser, old, await pkceParameters());
+    const verifier = client.randomPKCECodeVerifier();
+    const uid = await begin(browser, {
+      ...(await pkceParameters({ prompt: 'login' })),
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    });
+    const refused = await browser.request('POST', `/oidc/interaction/${uid}/sign-in`, old);
+    expect(refused.statusCode, refused.body).toBe(409);
+    // What the web app does on that answer: signs the old session out (which ends the library's
+    // session it signed in to sites with), then the person signs in again.
+    const signedOut = await testApp.app.inject({
+      method: 'POST',
+      url: `${AUTH_API}/logout`,
+      headers: old,
+    });
+    expect(signedOut.statusCode).toBe(200);
+    const fresh = await signInToPortal(testApp, user.userName);
+    const finished = await browser.request('POST', `/oidc/interaction/${uid}/sign-in`, fresh);
+    expect(finished.statusCode, finished.body).toBe(200);
+    const back = await browser.request('GET', finished.json().url as string);
+    expect(back.statusCode, back.body).toBe(303);
+    const tokens = await client.authorizationCodeGrant(config, new URL(back.headers.location!), {
+      pkceCodeVerifier: verifier,
+      idTokenExpected: true,
+    });
+    expect(tokens.claims()?.sub).toBe(user.id);
   });
 });
 

@@ -86,6 +86,7 @@ export const oidcPlugin = fp(
       db,
       clock,
       deletionDueAt: async (userId) => (await accountDeletion.status(userId)).dueAt,
+      portalSessionOf: (uid) => siteSignIns.portalSessionOf(uid),
       supportUrl: config.SUPPORT_URL,
     });
     await app.register(providerRoutes, { provider });
