@@ -37,7 +37,8 @@ export function settleStaffProof(proven: boolean): void {
   changed();
 }
 
-const isAsked = () => waiting.length > 0;
+/** Whether a staff call waits for a proof now. */
+export const isStaffProofAsked = () => waiting.length > 0;
 
 /** Whether a staff call waits for a proof (the dialog is open while it does). */
 export function useStaffProofAsked(): boolean {
@@ -46,8 +47,8 @@ export function useStaffProofAsked(): boolean {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    isAsked,
-    isAsked,
+    isStaffProofAsked,
+    isStaffProofAsked,
   );
 }
 
