@@ -98,7 +98,11 @@ export function AccountPage() {
         head={['Когда', 'Событие', 'IP']}
         rows={data.securityLog.map((event, index) => ({
           key: `${event.at}-${index}`,
-          cells: [formatMoment(event.at), SECURITY_EVENT_TEXTS[event.kind], event.ip ?? '—'],
+          cells: [
+            formatMoment(event.at),
+            SECURITY_EVENT_TEXTS[event.kind] ?? event.kind,
+            event.ip ?? '—',
+          ],
         }))}
       />
 

@@ -14,6 +14,7 @@ import { failureOf } from '@/shared/api/api-failure';
 import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
 import { Modal, ModalClose, whenClosed } from '@/shared/ui/modal';
+import modalStyles from '@/shared/ui/modal.module.css';
 import { TextField } from '@/shared/ui/text-field';
 import { notify } from '@/shared/ui/toast';
 import styles from './staff.module.css';
@@ -109,7 +110,8 @@ function ReasonForm<Values extends FieldValues>({
       <p className={styles.error} role="alert">
         {refusal}
       </p>
-      <div className={styles.actions}>
+      {/* Laid out as a modal's footer, as the customer's proof step does. */}
+      <div className={modalStyles.footer}>
         <ModalClose>
           <Button variant="secondary" disabled={isSubmitting}>
             Отмена

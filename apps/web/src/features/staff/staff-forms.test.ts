@@ -1,3 +1,8 @@
+import {
+  AMOUNT_NOT_POSITIVE,
+  AMOUNT_REQUIRED,
+  AMOUNT_TOO_PRECISE,
+} from '@portal/contracts/messages';
 import { STAFF_REASON_REQUIRED } from '@portal/contracts/staff';
 import { describe, expect, it } from 'vitest';
 import { correctionFormSchema, refundFormSchema, STAFF_CHANGE_FORMS } from './staff-forms';
@@ -33,12 +38,10 @@ describe("the staff's change dialogs", () => {
     const correction = (amount: string) =>
       correctionFormSchema.safeParse({ ...filled.correction, amount, reason: 'Обращение 42' });
     expect(correction('1 500,50').data?.amount).toBe(1500.5);
-    expect(correction('').error?.issues[0]?.message).toBe('Введите сумму');
+    expect(correction('').error?.issues[0]?.message).toBe(AMOUNT_REQUIRED);
     expect(correction('сто').error?.issues[0]?.message).toMatch(/числом/);
-    expect(correction('1,005').error?.issues[0]?.message).toBe(
-      'Не больше двух знаков после запятой',
-    );
-    expect(correction('0').error?.issues[0]?.message).toBe('Сумма должна быть больше нуля');
+    expect(correction('1,005').error?.issues[0]?.message).toBe(AMOUNT_TOO_PRECISE);
+    expect(correction('0').error?.issues[0]?.message).toBe(AMOUNT_NOT_POSITIVE);
   });
 
   it('refunds all of a payment when no amount is typed', () => {

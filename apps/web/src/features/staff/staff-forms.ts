@@ -1,4 +1,5 @@
 import { hasAtMostTwoDecimals } from '@portal/contracts/common';
+import { AMOUNT_REQUIRED, AMOUNT_TOO_PRECISE } from '@portal/contracts/messages';
 import {
   STAFF_ACCOUNT_ACTIONS,
   type StaffAccountAction,
@@ -10,7 +11,6 @@ import {
 } from '@portal/contracts/staff';
 import { z } from 'zod';
 
-const AMOUNT_REQUIRED = 'Введите сумму';
 const AMOUNT_NOT_NUMBER = 'Введите сумму числом, например 1500 или 99,90';
 
 /** "1 500,50" as typed → 1500.5; anything else → NaN (the check below says what is wrong). */
@@ -27,7 +27,7 @@ function typedAmountSchema(rule: z.ZodType<number, number>) {
     .min(1, AMOUNT_REQUIRED)
     .transform(typedAmount)
     .refine((amount) => !Number.isNaN(amount), AMOUNT_NOT_NUMBER)
-    .refine(hasAtMostTwoDecimals, 'Не больше двух знаков после запятой')
+    .refine(hasAtMostTwoDecimals, AMOUNT_TOO_PRECISE)
     .pipe(rule);
 }
 
