@@ -15,6 +15,7 @@ const serverPaths = [
   '/authms',
   '/paymentms',
   '/serversms',
+  '/staffms',
   '/telegrambotms',
   '/payments',
   '/upload',

@@ -92,17 +92,20 @@ export async function webBytesRows(): Promise<WebBytesRow[]> {
             .filter((file) => file.type === 'XHR' || file.type === 'Fetch')
             .map((file) => file.bytes),
         ),
+        // The support desk's chunks load only with /staff: a customer's first visit takes none.
+        staff: totalBytes(files.filter((file) => /\/staff-/.test(new URL(file.url).pathname))),
       };
       const met =
         (visit.scriptsGoal === undefined || totals.scripts <= visit.scriptsGoal) &&
-        (visit.allGoal === undefined || totals.all <= visit.allGoal);
+        (visit.allGoal === undefined || totals.all <= visit.allGoal) &&
+        totals.staff === 0;
       rows.push({
         scenario: `first visit: ${visit.scenario}`,
-        measured: `scripts ${kb(totals.scripts)}, all ${kb(totals.all)}, largest API answer ${kb(totals.largestApiAnswer)}`,
+        measured: `scripts ${kb(totals.scripts)}, all ${kb(totals.all)}, largest API answer ${kb(totals.largestApiAnswer)}, staff area ${kb(totals.staff)}`,
         goal:
           visit.scriptsGoal === undefined
             ? '—'
-            : `scripts ≤ ${kb(visit.scriptsGoal)}${visit.allGoal ? `, all ≤ ${kb(visit.allGoal)}` : ''}`,
+            : `scripts ≤ ${kb(visit.scriptsGoal)}${visit.allGoal ? `, all ≤ ${kb(visit.allGoal)}` : ''}, staff area 0`,
         met,
       });
     }

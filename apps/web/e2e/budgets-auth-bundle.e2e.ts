@@ -1,3 +1,4 @@
+import { STAFF_API } from '@portal/contracts/staff';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { setupBrowser } from '../test/support/e2e/browser';
@@ -45,6 +46,21 @@ async function visit(page: Page, path: string, afterShown?: () => Promise<void>)
   return files;
 }
 
+/**
+ * Nothing of the support desk (features/staff, loaded only by /staff) comes with a customer's
+ * first visit: no file of its chunks, and no script that holds its calls' address.
+ */
+async function expectNoStaffCode(page: Page, files: WireFile[]) {
+  const scripts = files.filter((file) => file.type === 'Script');
+  expect(
+    scripts.map((file) => new URL(file.url).pathname).filter((name) => /staff/.test(name)),
+  ).toEqual([]);
+  for (const script of scripts) {
+    const text = await (await page.request.get(script.url)).text();
+    expect(text.includes(STAFF_API), script.url).toBe(false);
+  }
+}
+
 /** The build compressed every script worth it, and the server sent the brotli copy. */
 function expectScriptsCompressed(files: WireFile[]) {
   const scripts = files.filter((file) => file.type === 'Script');
@@ -63,6 +79,7 @@ it('/auth downloads at most 110 KB of scripts and 125 KB in all on its first vis
   // What the first paint does not need waits for the visitor: no schema, no registration form.
   const names = files.map((file) => new URL(file.url).pathname);
   expect(names.filter((name) => /\/(register-form|zod|common)-/.test(name))).toEqual([]);
+  await expectNoStaffCode(page, files);
 });
 
 it('a signed-in page downloads at most 170 KB of scripts on its first visit', async () => {
@@ -71,6 +88,7 @@ it('a signed-in page downloads at most 170 KB of scripts on its first visit', as
     const files = await visit(page, path);
     expectScriptsCompressed(files);
     expect(totalBytes(files, 'Script'), path).toBeLessThanOrEqual(SIGNED_IN_SCRIPTS_BUDGET);
+    await expectNoStaffCode(page, files);
     await page.close();
   }
 });

@@ -30,6 +30,17 @@ const CancelDeletionPage = lazyPart(
 );
 const ReceiptPage = lazyPart(() => import('@/features/wallet/receipt-page'), 'page');
 const NotFoundPage = lazyPart(() => import('@/features/not-found/not-found-page'), 'page');
+// The support desk: its own chunks, loaded only when /staff is opened (a customer's visit to any
+// other page takes none of it); to anyone not staff it shows the not-found page
+// (docs/decisions/0044-support-desk.md).
+const StaffArea = lazyPart(() => import('@/features/staff/staff-area'), 'page');
+
+/**
+ * The staff area's address, STAFF_PAGES.search of packages/contracts/src/staff.ts written out:
+ * that module brings zod, which the first paint must not (decision 34); router.test.ts holds the
+ * two equal.
+ */
+export const STAFF_AREA_PATH = '/staff/*';
 
 /** How long the first render waits for the page of the address, whose code is on its way. */
 const FIRST_PAGE_WAIT_MS = 250;
@@ -67,6 +78,7 @@ export function AppRoutes() {
         <Route path={paths.cancelDeletion.path} element={<CancelDeletionPage />} />
       </Route>
       <Route element={<RequireAuth />}>
+        <Route path={STAFF_AREA_PATH} element={<StaffArea notFound={<NotFoundPage />} />} />
         <Route element={<AppFrame />}>
           <Route path={paths.home.path} element={<HomePage />} />
           <Route path={paths.profile.path} element={<ProfilePage />} />

@@ -37,6 +37,7 @@ const reasons: ReadonlySet<unknown> = new Set<ErrorReason>([
   'account_blocked',
   'login_paused',
   'sign_in_again',
+  'staff_proof_required',
 ]);
 
 function isErrorReason(value: unknown): value is ErrorReason {
