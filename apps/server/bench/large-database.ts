@@ -36,6 +36,77 @@ export const accountId = (index: number) =>
 /** Session n (from 1) belongs to account ((n - 1) mod accounts) + 1; its bearer token is this. */
 export const sessionToken = (index: number) => `scale-session-${String(index).padStart(10, '0')}`;
 
+/** The names the accounts are given, in turn: each pair holds 1 account in 500. */
+export const FIRST_NAMES = [
+  'Иван',
+  'Анна',
+  'Сергей',
+  'Мария',
+  'Алексей',
+  'Ольга',
+  'Дмитрий',
+  'Елена',
+  'Павел',
+  'Наталья',
+];
+export const LAST_NAMES = [
+  'Смирнов',
+  'Иванов',
+  'Кузнецов',
+  'Попов',
+  'Васильев',
+  'Петров',
+  'Соколов',
+  'Михайлов',
+  'Новиков',
+  'Фёдоров',
+  'Морозов',
+  'Волков',
+  'Алексеев',
+  'Лебедев',
+  'Семёнов',
+  'Егоров',
+  'Павлов',
+  'Козлов',
+  'Степанов',
+  'Николаев',
+  'Орлов',
+  'Андреев',
+  'Макаров',
+  'Никитин',
+  'Захаров',
+  'Зайцев',
+  'Соловьёв',
+  'Борисов',
+  'Яковлев',
+  'Григорьев',
+  'Романов',
+  'Воробьёв',
+  'Сергеев',
+  'Кузьмин',
+  'Фролов',
+  'Александров',
+  'Дмитриев',
+  'Королёв',
+  'Гусев',
+  'Киселёв',
+  'Ильин',
+  'Максимов',
+  'Поляков',
+  'Сорокин',
+  'Виноградов',
+  'Ковалёв',
+  'Белов',
+  'Медведев',
+  'Антонов',
+  'Тарасов',
+];
+const sqlList = (values: string[]) => values.map((value) => `'${value}'`).join(', ');
+
+/** Account n's phone, as the Telegram bot stores one: '+7900' and n in 7 digits. */
+export const accountPhone = (index: number) => `+7900${String(index).padStart(7, '0')}`;
+const SQL_PHONE = (expression: string) => `'+7900' || lpad(${expression}::text, 7, '0')`;
+
 const SQL_ACCOUNT_ID = (expression: string) =>
   `('00000000-0000-4000-8000-' || lpad(to_hex(${expression}), 12, '0'))::uuid`;
 
@@ -44,11 +115,15 @@ export async function seedDatabase(database: Database, size: DatabaseSize, passw
   await migrate(database);
   const started = performance.now();
   const statements = [
+    // Names and phones vary as real ones do, so a search by a part of a name finds some
+    // accounts, not all of them (scale-scenarios.ts measures the staff search here).
     `INSERT INTO users (id, email, email_key, user_name, user_name_key, password_hash,
-       first_name, last_name, confirmed_at, created_at)
+       first_name, last_name, phone, confirmed_at, created_at)
      SELECT ${SQL_ACCOUNT_ID('i')}, 'scale_' || i || '@example.com', 'scale_' || i || '@example.com',
-       'scale_' || i, 'scale_' || i, '${passwordHash}', 'Бенч', 'Тестов', now(),
-       now() - i * interval '1 minute'
+       'scale_' || i, 'scale_' || i, '${passwordHash}',
+       (ARRAY[${sqlList(FIRST_NAMES)}])[1 + i % ${FIRST_NAMES.length}],
+       (ARRAY[${sqlList(LAST_NAMES)}])[1 + (i / ${FIRST_NAMES.length}) % ${LAST_NAMES.length}],
+       ${SQL_PHONE('i')}, now(), now() - i * interval '1 minute'
      FROM generate_series(1, ${size.accounts}) i`,
     `INSERT INTO sessions (user_id, token_hash, user_agent, ip_address, remember_me, created_at,
        last_activity_at, expires_at)

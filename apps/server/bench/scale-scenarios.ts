@@ -4,15 +4,20 @@
 // account; resident memory; the restart of the built portal to /ready. Each portal runs twice: with
 // its caches (what customers get), then with ACCOUNT_CACHE_ACCOUNTS=0 (every read asks the
 // database, which is what grows); both are started by the harness's `startPortal`, as every other
-// scenario's portal is, so they run as `npm start` runs it.
+// scenario's portal is, so they run as `npm start` runs it. On the large database, before its portal
+// starts, support's account search (accounts/account-search.ts) is timed in this process.
 import autocannon from 'autocannon';
 import type { Database } from '../src/db/database.js';
+import { addAccountReference, searchAccounts } from '../src/modules/accounts/index.js';
 import { hashPassword } from '../src/modules/auth/passwords.js';
+import { paymentOwnerIds } from '../src/modules/payments/operator-reads.js';
 import { openBenchDatabase, type Portal, type Row, startPortal } from './harness.js';
 import {
   accountId,
+  accountPhone,
   type DatabaseSize,
   LARGE,
+  LAST_NAMES,
   SHORT_HISTORY,
   seedDatabase,
   sessionToken,
@@ -114,6 +119,68 @@ async function lastPageCursor(open: () => Promise<Database>) {
   }
 }
 
+/** Searches timed per kind of query, each for a different account (after a few unmeasured). */
+const SEARCHES = 300;
+const SEARCH_WARM_UP = 30;
+/** The staff page's one more than a page (STAFF_PAGE_SIZE + 1), as the tool's `find` asks too. */
+const SEARCH_PAGE = { limit: 51, offset: 0 };
+const SEARCH_GOAL_MS = 50;
+
+/** What support types, per kind; `n` is an account of the large database. */
+const SEARCH_QUERIES: { kind: string; query: (n: number) => string }[] = [
+  { kind: 'exact e-mail', query: (n) => `SCALE_${n}@example.com` },
+  { kind: 'exact phone, typed 8 …', query: (n) => `8${accountPhone(n).slice(2)}` },
+  // The number and the domain: a part every address but a few hundred lacks.
+  { kind: 'partial e-mail', query: (n) => `${n}@exam` },
+  // A surname's stem: 2% of the accounts hold it (large-database.ts), newest first.
+  { kind: 'partial name', query: (n) => LAST_NAMES[n % LAST_NAMES.length]!.slice(0, 5) },
+  {
+    kind: 'partial name and first name',
+    query: (n) => `${LAST_NAMES[n % LAST_NAMES.length]!.slice(0, 5)} анна`,
+  },
+  // The worst part: every account holds it.
+  { kind: 'partial e-mail held by all', query: () => 'example.com' },
+];
+
+interface SearchTiming {
+  kind: string;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  /** Whether every search found at least one account (a wrong query would be fast and useless). */
+  allFound: boolean;
+}
+
+const percentile = (sorted: number[], share: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!;
+
+/** Each kind of query SEARCHES times, for accounts spread over the database, one after another. */
+async function timeSearches(database: Database, accounts: number): Promise<SearchTiming[]> {
+  // What the payments plugin hands over in the portal: a payment's id finds its payer.
+  addAccountReference({ matchedBy: 'payment', ownersOf: paymentOwnerIds });
+  const timings: SearchTiming[] = [];
+  for (const { kind, query } of SEARCH_QUERIES) {
+    const millis: number[] = [];
+    let allFound = true;
+    for (let index = 0; index < SEARCH_WARM_UP + SEARCHES; index++) {
+      const n = 1 + Math.floor(Math.random() * accounts);
+      const started = performance.now();
+      const hits = await searchAccounts(database.db, query(n), SEARCH_PAGE);
+      if (index >= SEARCH_WARM_UP) millis.push(performance.now() - started);
+      if (hits.length === 0) allFound = false;
+    }
+    millis.sort((a, b) => a - b);
+    timings.push({
+      kind,
+      p50Ms: percentile(millis, 0.5),
+      p95Ms: percentile(millis, 0.95),
+      p99Ms: percentile(millis, 0.99),
+      allFound,
+    });
+  }
+  return timings;
+}
+
 interface SizeRun {
   seedSeconds: number;
   cached: Map<string, Measured>;
@@ -122,6 +189,8 @@ interface SizeRun {
   residentMb: number;
   firstStartMs: number;
   restartMs: number;
+  /** Support's account search, timed on the large database only. */
+  search: SearchTiming[];
 }
 
 async function runSize(size: DatabaseSize, passwordHash: string): Promise<SizeRun> {
@@ -129,6 +198,7 @@ async function runSize(size: DatabaseSize, passwordHash: string): Promise<SizeRu
   try {
     const database = await bench.open();
     const seedSeconds = await seedDatabase(database, size, passwordHash);
+    const search = size === LARGE ? await timeSearches(database, size.accounts) : [];
     await database.close();
     const cursor = size.longHistory > 0 ? await lastPageCursor(bench.open) : undefined;
     const reader = sessionToken(1);
@@ -187,6 +257,7 @@ async function runSize(size: DatabaseSize, passwordHash: string): Promise<SizeRu
       residentMb,
       firstStartMs: portal.readyMs,
       restartMs: restarted.readyMs,
+      search,
     };
   } finally {
     await bench.drop();
@@ -258,6 +329,18 @@ export async function scaleScenarios(bareRequestsPerSecond: number): Promise<Row
       large.uncached.get(`history ${page} page, 50,000 entries`),
       large.uncached.get('history page'),
     );
+  }
+  for (const timing of large.search) {
+    rows.push({
+      scenario: `staff account search, ${timing.kind}, ${LARGE.accounts.toLocaleString('en')} accounts (in process, one at a time)`,
+      requestsPerSecond: 0,
+      p99Ms: Math.round(timing.p99Ms),
+      goal: `p95 < ${SEARCH_GOAL_MS} ms`,
+      note: verdict(
+        `p50 ${timing.p50Ms.toFixed(1)} ms, p95 ${timing.p95Ms.toFixed(1)} ms${timing.allFound ? '' : ', some found nothing'}`,
+        timing.p95Ms < SEARCH_GOAL_MS && timing.allFound,
+      ),
+    });
   }
   for (const [label, run] of [
     ['bench accounts only', empty],

@@ -20,11 +20,10 @@ import '../../../scripts/require-node.mjs';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { DataDirLocked, lockDataDir } from './db/data-dir-lock.js';
-import { openPglite } from './db/database.js';
+import { createPglite, openPglite } from './db/database.js';
 
 interface Manifest {
   createdAt: string;
@@ -132,7 +131,7 @@ async function restore(source: string, config: Config) {
         );
       }
       const tarball = new Blob([readFileSync(path.join(source, FILES.embedded))]);
-      const client = await PGlite.create(pgdata, { loadDataDir: tarball });
+      const client = await createPglite(pgdata, { loadDataDir: tarball });
       await client.close();
     } finally {
       release();

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -162,13 +163,25 @@ async function listenPostgres(url: string, channel: string, handlers: ChannelHan
   };
 }
 
+/**
+ * Every embedded database is made here, with the extensions the migrations create: PGlite
+ * ships each one as a bundle that must be loaded when the database starts
+ * (`pg_trgm`: the account search's index, migrations/0805_account_search.sql).
+ */
+export function createPglite(
+  dataDir: string | undefined,
+  options: Pick<PGliteOptions, 'loadDataDir'> = {},
+): Promise<PGlite> {
+  return PGlite.create(dataDir, { ...options, extensions: { pg_trgm } });
+}
+
 /** Embedded PostgreSQL: a directory on disk, or memory when `dataDir` is undefined. */
 export async function openPglite(
   dataDir: string | undefined,
   options: { loadDataDir?: Blob } = {},
 ): Promise<Database> {
   if (dataDir) mkdirSync(path.dirname(dataDir), { recursive: true });
-  const client = await PGlite.create(dataDir, { loadDataDir: options.loadDataDir });
+  const client = await createPglite(dataDir, { loadDataDir: options.loadDataDir });
   return pgliteDatabase(client);
 }
 

@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { connectPostgres, pgliteDatabase } from '../../src/db/database.js';
+import { connectPostgres, createPglite, pgliteDatabase } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
 import { withDatabaseName } from './database-url.js';
 
@@ -21,7 +20,7 @@ declare module 'vitest' {
 /** Migrates once per run; test files then copy the result instead of migrating again. */
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(path.join(tmpdir(), 'portal-test-'));
-  const client = await PGlite.create();
+  const client = await createPglite(undefined);
   await migrate(pgliteDatabase(client));
   const dump = await client.dumpDataDir('none');
   await client.close();

@@ -1,6 +1,13 @@
 // The accounts module's public entry: what other modules may use of it. Its plugin
 // (plugin.ts) and its tables (schema.ts) are reached directly.
 
+export {
+  type AccountReference,
+  type AccountSearchHit,
+  addAccountReference,
+  PARTIAL_MIN_LENGTH,
+  searchAccounts,
+} from './account-search.js';
 export { emailKey, loginKeys, normalizeUserName, userNameKey } from './identity.js';
 export type { LockedBalances, UserRow } from './repository.js';
 export {
@@ -19,7 +26,6 @@ export {
   isUserNameKeyTaken,
   lockUserBalances,
   readBalances,
-  searchUsers,
   setUserBlocked,
   unlinkUserTelegram,
   unlinkUserYandex,

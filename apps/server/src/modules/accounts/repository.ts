@@ -206,34 +206,6 @@ export async function isUserBlockedForSignIn(executor: Executor, userId: string)
   return row?.blockedAt != null;
 }
 
-/**
- * Accounts a support query names: an id, an e-mail, a username, a Telegram or a Yandex id; exact
- * matches only (case-insensitive for e-mail and username), at most `limit`.
- */
-export async function searchUsers(
-  executor: Executor,
-  query: string,
-  limit = 20,
-): Promise<UserRow[]> {
-  const text = query.trim();
-  const keys = loginKeys(text);
-  const conditions = [
-    eq(users.emailKey, keys.emailKey),
-    eq(users.userNameKey, keys.userNameKey),
-    eq(users.yandexId, text),
-  ];
-  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)) {
-    conditions.push(eq(users.id, text.toLowerCase()));
-  }
-  if (/^\d{1,15}$/.test(text)) conditions.push(eq(users.telegramId, Number(text)));
-  return executor
-    .select()
-    .from(users)
-    .where(or(...conditions))
-    .orderBy(users.createdAt)
-    .limit(limit);
-}
-
 // ---------------------------------------------------------------- balances (modules/payments)
 
 export type BalanceCurrency = 'rub' | 'points';

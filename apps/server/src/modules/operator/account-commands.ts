@@ -1,33 +1,43 @@
 /** Reads: `find` and `show`. They change nothing and record nothing. */
 import { SECURITY_EVENT_TEXTS } from '@portal/contracts/security-log';
-import { findUserById, searchUsers } from '../accounts/index.js';
+import { STAFF_PAGE_SIZE } from '@portal/contracts/staff';
+import { PARTIAL_MIN_LENGTH, searchAccounts } from '../accounts/index.js';
 import { loginCounterKeys } from '../auth/index.js';
-import { findPayment, recentLedgerEntries, recentPayments } from '../payments/index.js';
+import { recentLedgerEntries, recentPayments } from '../payments/index.js';
 import { listServicesOf } from '../servers/index.js';
 import { recentOperatorActions } from './audit.js';
-import { accountState, accountTable, type Command, resolveAccount, single } from './command.js';
+import { accountState, type Command, hitTable, resolveAccount, single } from './command.js';
 import { fields, money, points, Refusal, roubles, table, UsageError, when } from './context.js';
 
 export const findCommand: Command = {
   name: 'find',
-  summary: 'найти аккаунт по почте, никнейму, id, Telegram id или id платежа',
-  usage: ['find <почта|никнейм|id|telegram id|id платежа>'],
-  help: [
-    'Ищет точное совпадение (почта и никнейм — без учёта регистра), а также аккаунт, которому',
-    'принадлежит платёж с этим id (нашим или id платежа у провайдера).',
+  summary:
+    'найти аккаунт по почте, никнейму, id, телефону, Telegram id, id платежа или части почты и имени',
+  usage: [
+    'find <почта|никнейм|id|телефон|telegram id|id платежа|часть почты или имени> [--page N]',
   ],
-  options: {},
-  async run(ctx, positionals) {
+  help: [
+    'Сначала точные совпадения: id, почта и никнейм (без учёта регистра), телефон (+7…, 8…,',
+    'с пробелами и скобками), Telegram id, Yandex ID и аккаунт, которому принадлежит платёж',
+    'с этим id (нашим или id платежа у провайдера). Затем аккаунты, в почте, никнейме или имени',
+    `которых есть каждое слово запроса (слово от ${PARTIAL_MIN_LENGTH} знаков). Новые аккаунты первыми,`,
+    `по ${STAFF_PAGE_SIZE} на странице (--page N): то же, что находит страница поиска сотрудников.`,
+  ],
+  options: { page: { type: 'string' } },
+  async run(ctx, positionals, values) {
     const query = single(positionals, 'что искать', 'find');
-    const rows = await searchUsers(ctx.deps.db, query, 20);
-    const payment = await findPayment(ctx.deps.db, query);
-    if (payment && !rows.some((row) => row.id === payment.userId)) {
-      const owner = await findUserById(ctx.deps.db, payment.userId);
-      if (owner) rows.push(owner);
+    const page = values.page === undefined ? 1 : Number(values.page);
+    if (!Number.isInteger(page) || page < 1) {
+      throw new UsageError('--page: целое число от 1', 'find');
     }
-    if (rows.length === 0) throw new Refusal(`Ничего не найдено: ${query}`);
-    for (const line of accountTable(rows)) ctx.out(line);
-    if (payment) ctx.out(`Платёж ${payment.id} принадлежит аккаунту ${payment.userId}.`);
+    // One more than a page: whether there is a next one.
+    const hits = await searchAccounts(ctx.deps.db, query, {
+      limit: STAFF_PAGE_SIZE + 1,
+      offset: (page - 1) * STAFF_PAGE_SIZE,
+    });
+    if (hits.length === 0) throw new Refusal(`Ничего не найдено: ${query}`);
+    for (const line of hitTable(hits.slice(0, STAFF_PAGE_SIZE))) ctx.out(line);
+    if (hits.length > STAFF_PAGE_SIZE) ctx.out(`Это не все: следующие — --page ${page + 1}`);
   },
 };
 

@@ -2,7 +2,12 @@ import type { ParseArgsConfig } from 'node:util';
 
 export type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 
-import { findUserById, searchUsers, type UserRow } from '../accounts/index.js';
+import {
+  type AccountSearchHit,
+  findUserById,
+  searchAccounts,
+  type UserRow,
+} from '../accounts/index.js';
 import { type OperatorContext, Refusal, table, UsageError } from './context.js';
 
 export type ParsedValues = Record<string, string | boolean | undefined>;
@@ -55,12 +60,24 @@ export function single(positionals: string[], what: string, command: string): st
   return positionals[0]!;
 }
 
+/** What names an account for an action: its own identifiers, never a part or a payment. */
+const RESOLVING_MATCHES: ReadonlySet<AccountSearchHit['matchedBy']> = new Set([
+  'id',
+  'email',
+  'username',
+  'phone',
+  'telegram',
+]);
+
 /**
- * The one account a command names (id, e-mail, username, Telegram or Yandex id). None, or several,
- * is a refusal that lists them: the operator chooses by id.
+ * The one account a command names (id, e-mail, username, phone, Telegram or Yandex id): the
+ * exact matches of support's search (`find`'s), never a partial one, so an action never lands on
+ * an account the operator did not name. None, or several, is a refusal that lists them: the
+ * operator chooses by id.
  */
 export async function resolveAccount(ctx: OperatorContext, query: string): Promise<UserRow> {
-  const found = await searchUsers(ctx.deps.db, query, 10);
+  const hits = await searchAccounts(ctx.deps.db, query, { limit: 10, offset: 0 });
+  const found = hits.filter((hit) => RESOLVING_MATCHES.has(hit.matchedBy)).map((hit) => hit.user);
   if (found.length === 1) {
     // Read again by id: the search's row and this one are the same account.
     const row = await findUserById(ctx.deps.db, found[0]!.id);
@@ -71,10 +88,35 @@ export async function resolveAccount(ctx: OperatorContext, query: string): Promi
   throw new Refusal(`Под «${query}» подходят несколько аккаунтов: укажите id`);
 }
 
+const ACCOUNT_COLUMNS = ['id', 'никнейм', 'почта', 'telegram', 'состояние'];
+const accountCells = (row: UserRow) => [
+  row.id,
+  row.userName,
+  row.email,
+  row.telegramId,
+  accountState(row),
+];
+
 export function accountTable(rows: UserRow[]): string[] {
+  return table(ACCOUNT_COLUMNS, rows.map(accountCells));
+}
+
+/** What matched, as `find` shows it beside the row. */
+const MATCHED_BY: Record<AccountSearchHit['matchedBy'], string> = {
+  id: 'id',
+  email: 'почта',
+  username: 'никнейм',
+  phone: 'телефон',
+  telegram: 'Telegram',
+  payment: 'платёж',
+  partial: 'часть',
+};
+
+/** The accounts support's search found, with what matched. */
+export function hitTable(hits: AccountSearchHit[]): string[] {
   return table(
-    ['id', 'никнейм', 'почта', 'telegram', 'состояние'],
-    rows.map((row) => [row.id, row.userName, row.email, row.telegramId, accountState(row)]),
+    [...ACCOUNT_COLUMNS, 'совпадение'],
+    hits.map((hit) => [...accountCells(hit.user), MATCHED_BY[hit.matchedBy]]),
   );
 }
 

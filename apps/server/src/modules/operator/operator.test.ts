@@ -132,6 +132,20 @@ describe('reads', () => {
     expect(byPayment.code).toBe(0);
     expect(byPayment.out).toContain(user.id);
 
+    expect(byPayment.out).toContain('платёж');
+
+    // A part finds the account; an action never takes a part for the account.
+    const part = user.userName.slice(2);
+    const byPart = await admin('find', part.toUpperCase());
+    expect(byPart.code).toBe(0);
+    expect(byPart.out).toContain(user.id);
+    expect(byPart.out).toContain('часть');
+    const action = await admin('show', part);
+    expect(action.code).toBe(1);
+    expect(action.err).toContain(`Аккаунт не найден: ${part}`);
+    expect((await admin('find', part, '--page', '2')).code).toBe(1);
+    expect((await admin('find', part, '--page', '0')).code).toBe(2);
+
     const none = await admin('find', 'nobody-at-all@example.com');
     expect(none.code).toBe(1);
     expect(none.err).toContain('Ничего не найдено');

@@ -8,19 +8,31 @@ import { type LedgerEntryRow, ledgerEntries, type PaymentRow, payments } from '.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Our id (the provider's OrderId) or the provider's PaymentId: the condition of both reads below. */
+function paymentNamed(id: string) {
+  const text = id.trim();
+  return UUID.test(text)
+    ? or(eq(payments.id, text.toLowerCase()), eq(payments.providerPaymentId, text))
+    : eq(payments.providerPaymentId, text);
+}
+
 /** The payment with our id (the provider's OrderId) or the provider's PaymentId. */
 export async function findPayment(executor: Executor, id: string): Promise<PaymentRow | undefined> {
-  const text = id.trim();
-  const [row] = await executor
-    .select()
-    .from(payments)
-    .where(
-      UUID.test(text)
-        ? or(eq(payments.id, text.toLowerCase()), eq(payments.providerPaymentId, text))
-        : eq(payments.providerPaymentId, text),
-    )
-    .limit(1);
+  const [row] = await executor.select().from(payments).where(paymentNamed(id)).limit(1);
   return row;
+}
+
+/**
+ * The accounts that made the payment `id` names (either id; two providers may have given the same
+ * PaymentId): support's account search finds a payment's payer by it (plugin.ts hands it over).
+ */
+export async function paymentOwnerIds(executor: Executor, id: string): Promise<string[]> {
+  const rows = await executor
+    .selectDistinct({ userId: payments.userId })
+    .from(payments)
+    .where(paymentNamed(id))
+    .limit(10);
+  return rows.map((row) => row.userId);
 }
 
 /** The account's latest payments, newest first. */

@@ -2,11 +2,13 @@ import fp from 'fastify-plugin';
 import type { FetchLike } from '../../adapters/tbank/client.js';
 import type {} from '../../core-plugin.js';
 import { schedulePeriodicJob } from '../../jobs/periodic-job.js';
+import { addAccountReference } from '../accounts/index.js';
 import type {} from '../auth/plugin.js';
 import type {} from '../metrics/plugin.js';
 import type {} from '../payment-sandbox/plugin.js';
 import { paymentsData } from './data-owner.js';
 import { Notifications } from './notifications.js';
+import { paymentOwnerIds } from './operator-reads.js';
 import { createPaymentProvider, type PaymentProvider } from './provider.js';
 import { isLocalPortal } from './provider-choice.js';
 import { Reconciliation } from './reconcile.js';
@@ -45,6 +47,8 @@ export interface PaymentsOptions {
 export const paymentsPlugin = fp<PaymentsOptions>(
   async (app, options) => {
     app.deps.dataOwners.register(paymentsData);
+    // Support's account search finds a payment's payer by the payment's id (either one).
+    addAccountReference({ matchedBy: 'payment', ownersOf: paymentOwnerIds });
     const { config, db, clock, rateLimiter, mail, paymentSandbox, metrics } = app.deps;
     const provider = createPaymentProvider(config, paymentSandbox, options.fetch);
     const reconciliation = new Reconciliation({ config, db, clock, provider });
