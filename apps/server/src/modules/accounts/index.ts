@@ -1,6 +1,7 @@
 // The accounts module's public entry: what other modules may use of it. Its plugin
 // (plugin.ts) and its tables (schema.ts) are reached directly.
 
+export { type AccountSearchHit, searchAccounts } from './account-search.js';
 export { emailKey, loginKeys, normalizeUserName, userNameKey } from './identity.js';
 export type { LockedBalances, UserRow } from './repository.js';
 export {
