@@ -5,6 +5,7 @@
  * 2 a wrong command line.
  */
 import { parseArgs } from 'node:util';
+import { AppError } from '../../http/app-error.js';
 import {
   blockCommand,
   endSessionsCommand,
@@ -148,7 +149,8 @@ export async function execute(ctx: OperatorContext, prepared: Prepared): Promise
       usage(ctx, error.message, error.command ?? prepared.command.name);
       return EXIT.usage;
     }
-    if (error instanceof Refusal) {
+    // A service's refusal (modules/staff: `SupportRefusal`, a wrong code…) is the tool's too.
+    if (error instanceof Refusal || error instanceof AppError) {
       ctx.err(error.message);
       return EXIT.refused;
     }

@@ -24,6 +24,7 @@ export type OperatorDeps = Pick<
   | 'passkeys'
   | 'payments'
   | 'oidcSigningKeys'
+  | 'staff'
 >;
 
 export interface OperatorContext {
