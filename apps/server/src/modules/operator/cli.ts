@@ -20,6 +20,7 @@ import { lettersCommand } from './letter-commands.js';
 import { creditCommand, debitCommand } from './money-commands.js';
 import { oidcClientsCommand, oidcKeysCommand } from './oidc-commands.js';
 import { reconcileCommand, refundCommand } from './payment-commands.js';
+import { staffCommand } from './staff-commands.js';
 
 /**
  * Every command, in the order `--help` lists them. A new one is one `Command` in a file of its
@@ -40,6 +41,7 @@ export const COMMANDS: readonly Command[] = [
   lettersCommand,
   oidcKeysCommand,
   oidcClientsCommand,
+  staffCommand,
 ];
 
 const PROGRAM = 'npm run admin --';
@@ -48,7 +50,7 @@ export function toolHelp(): string[] {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));
   return [
     'Инструменты поддержки: поиск аккаунта, доступ, корректировки баланса, платежи, письма,',
-    'ключи и сайты входа через кабинет.',
+    'ключи и сайты входа через кабинет, сотрудники поддержки.',
     '',
     `Использование: ${PROGRAM} <команда> [аргументы] [параметры]`,
     `               ${PROGRAM} <команда> --help     подробно о команде`,
@@ -58,7 +60,7 @@ export function toolHelp(): string[] {
     '',
     'Каждое действие (не чтение) требует --operator <имя> и записывается в журнал действий',
     'поддержки (operator_actions), который нельзя изменить; block, reset-second-factors,',
-    'credit, debit, refund и letters drop требуют ещё --reason "…".',
+    'credit, debit, refund, letters drop и staff grant|revoke требуют ещё --reason "…".',
     '',
     'База: та же, что у портала (DATABASE_URL или встроенная в DATA_DIR). Встроенную базу',
     'открывает только один процесс: пока портал работает, остановите его или работайте на',
