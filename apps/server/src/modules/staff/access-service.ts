@@ -11,7 +11,7 @@ import type { Mailer } from '../../adapters/mail.js';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/database.js';
 import { AppError } from '../../http/app-error.js';
-import { setUserBlocked, type UserRow } from '../accounts/index.js';
+import { lockUserBalances, setUserBlocked, type UserRow } from '../accounts/index.js';
 import {
   codeRefusal,
   issueMailedCode,
@@ -78,6 +78,10 @@ export class SupportAccessService {
   async endSessions(actor: StaffActor, user: UserRow): Promise<number> {
     const { db, sessions, securityLog } = this.deps;
     return db.transaction(async (tx) => {
+      // The account's row first, as a block takes it: a block and an end of sessions running
+      // together then queue on the row, instead of each holding what the other waits for (the
+      // sessions' rows here, the row's lock there, which the log's foreign key needs).
+      await lockUserBalances(tx, user.id);
       const count = await sessions.revokeAll(user.id, {}, tx);
       await securityLog.record(tx, user.id, 'sessions_ended_by_support', NO_CLIENT);
       await this.record(tx, actor, 'end-sessions', user.id, { sessionsEnded: count });

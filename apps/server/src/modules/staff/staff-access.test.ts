@@ -126,7 +126,13 @@ const CALLS: Record<string, StaffCall> = {
     allowed: 400,
     ability: 'support',
   },
-  'letters resend': { method: 'POST', url: stuckLetter, body: reason, allowed: 200, ability: 'support' },
+  'letters resend': {
+    method: 'POST',
+    url: stuckLetter,
+    body: reason,
+    allowed: 200,
+    ability: 'support',
+  },
   roles: { method: 'GET', url: async () => `${STAFF_API}/roles`, allowed: 200, ability: 'admin' },
   grant: {
     method: 'POST',
@@ -227,7 +233,11 @@ describe('the staff proof', () => {
       message: STAFF_PROOF_REQUIRED,
       reason: 'staff_proof_required',
     });
-    const me = await t.app.inject({ method: 'GET', url: `${STAFF_API}/me`, headers: member.headers });
+    const me = await t.app.inject({
+      method: 'GET',
+      url: `${STAFF_API}/me`,
+      headers: member.headers,
+    });
     expect(me.json()).toMatchObject({
       role: 'support',
       proofMethods: ['authenticator'],
