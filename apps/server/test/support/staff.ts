@@ -2,6 +2,7 @@
 // authenticator (a member needs one) and a session proven by its code.
 import { STAFF_API, type StaffRole } from '@portal/contracts/staff';
 import { expect } from 'vitest';
+import { runAdmin } from '../../src/modules/operator/cli.js';
 import type { StaffActor } from '../../src/modules/operator/index.js';
 import { totpCode } from '../../src/modules/two-factor/totp.js';
 import { nextTotpStep, turnOnAuthenticator } from './auth-helpers.js';
@@ -54,4 +55,14 @@ export async function proveStaff(
     payload: { code: totpCode(member.secret, t.clock.now()) },
   });
   expect(answer.statusCode, answer.body).toBe(200);
+}
+
+/** One command line of `npm run admin` in the test's app; expects exit code 0. */
+export async function adminCommand({ app }: Pick<TestApp, 'app'>, ...argv: string[]) {
+  const err: string[] = [];
+  const code = await runAdmin(
+    { deps: app.deps, log: app.log, out: () => {}, err: (line) => err.push(line) },
+    argv,
+  );
+  expect(code, err.join('\n')).toBe(0);
 }

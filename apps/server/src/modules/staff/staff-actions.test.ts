@@ -12,8 +12,10 @@ import {
   signIn,
 } from '../../../test/support/fixtures.js';
 import {
+  adminCommand,
   cliActor,
   createStaffMember,
+  proveStaff,
   STAFF_API,
   type StaffMemberFixture,
 } from '../../../test/support/staff.js';
@@ -22,7 +24,6 @@ import { mailOutbox } from '../../adapters/mail-schema.js';
 import { users } from '../accounts/schema.js';
 import { loginCounterKeys } from '../auth/index.js';
 import { loginThrottles } from '../auth/schema.js';
-import { runAdmin } from '../operator/cli.js';
 import { operatorActions } from '../operator/schema.js';
 import { securityEvents } from '../security-log/schema.js';
 
@@ -38,14 +39,7 @@ function post(url: string, payload: Record<string, unknown>) {
   return t.app.inject({ method: 'POST', url, headers: member.headers, payload });
 }
 
-async function admin(...argv: string[]) {
-  const err: string[] = [];
-  const code = await runAdmin(
-    { deps: t.app.deps, log: t.app.log, out: () => {}, err: (line) => err.push(line) },
-    argv,
-  );
-  expect(code, err.join('\n')).toBe(0);
-}
+const admin = (...argv: string[]) => adminCommand(t, ...argv);
 
 async function recordsOf(accountId: string) {
   return t.database.db
@@ -339,7 +333,6 @@ describe('roles on the page', () => {
     // The member's session that carries a staff proof ends with the role; another session stays.
     const other = await signIn(t, candidate.user.id);
     const staffSession = { headers: candidate.headers, secret };
-    const { proveStaff } = await import('../../../test/support/staff.js');
     await proveStaff(t, staffSession);
     const revoke = await call('POST', `${STAFF_API}/roles/${candidate.user.id}/revoke`, {
       reason: 'ушёл',
