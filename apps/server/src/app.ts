@@ -25,6 +25,7 @@ import { profilePlugin } from './modules/profile/plugin.js';
 import { securityPlugin } from './modules/security/plugin.js';
 import { securityLogPlugin } from './modules/security-log/plugin.js';
 import { serversPlugin } from './modules/servers/plugin.js';
+import { staffPlugin } from './modules/staff/plugin.js';
 import { telegramPlugin } from './modules/telegram/plugin.js';
 import {
   type TwoFactorOptions,
@@ -111,6 +112,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // After account-data: a sign-in to a site is refused while the account waits for deletion;
   // after security: a site's sign-in is a row of its devices list.
   await app.register(oidcPlugin);
+  // After account-data (an account's page shows its deletion) and the factors' modules.
+  await app.register(staffPlugin);
   // After account-data: its hourly run also erases the accounts whose deletion is due.
   await app.register(housekeepingPlugin);
   await app.register(webAppPlugin);

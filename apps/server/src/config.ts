@@ -240,6 +240,11 @@ const envSchema = z.object({
   ACCOUNT_CACHE_MB: z.coerce.number().int().min(1).default(32),
   /** The clients of the portal's OpenID provider (modules/oidc), checked at start. */
   OIDC_CLIENTS: oidcClients,
+  /**
+   * Where the support desk answers (modules/staff): set, the staff's calls answer only at this
+   * address's host (404 elsewhere); unset, at the portal's own.
+   */
+  STAFF_URL: optionalUrl,
   /** Lets a scraper off this machine read GET /metrics with `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.preprocess(
     (value) => (value === '' ? undefined : value),

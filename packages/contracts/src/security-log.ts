@@ -31,10 +31,13 @@ export const SECURITY_EVENT_KINDS = [
   'not_me',
   'deletion_scheduled',
   'deletion_cancelled',
-  // By support, with the operator's tool (apps/server/src/modules/operator).
+  // By support, with the operator's tool (apps/server/src/modules/operator) or the staff pages
+  // (apps/server/src/modules/staff): the log says that support acted, never who.
   'blocked',
   'unblocked',
   'sessions_ended_by_support',
+  'sign_in_unlocked_by_support',
+  'second_factors_reset_by_support',
 ] as const;
 export const securityEventKindSchema = z.enum(SECURITY_EVENT_KINDS);
 export type SecurityEventKind = z.infer<typeof securityEventKindSchema>;
@@ -141,6 +144,9 @@ export const SECURITY_EVENT_TEXTS: Record<SecurityEventKind, string> = {
   blocked: 'Аккаунт заблокирован службой поддержки',
   unblocked: 'Аккаунт разблокирован службой поддержки',
   sessions_ended_by_support: 'Все сеансы завершены службой поддержки',
+  sign_in_unlocked_by_support: 'Служба поддержки сняла ожидание входа после неверных попыток',
+  second_factors_reset_by_support:
+    'Служба поддержки выключила второй шаг входа: приложение-аутентификатор и ключи доступа',
 };
 
 const SIGN_IN_TEXTS: Record<SignInMethod, string> = {

@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { emailSchema, roublesSchema, timestampSchema } from './common';
+import { passkeyAssertionSchema } from './passkeys';
 import { securityEventKindSchema } from './security-log';
 
 /** Base of the staff calls (under the page's origin, or STAFF_URL's when it is set). */
@@ -113,6 +114,8 @@ export const staffCodeProofRequestSchema = z.object({ code: z.string().trim().mi
  * `POST …/proof/passkey` takes the browser's answer `{ credential }`.
  */
 export const staffProofAnswerSchema = z.object({ provenUntil: timestampSchema });
+/** `POST …/proof/passkey`: the browser's answer to the options (added with the server). */
+export const staffPasskeyProofRequestSchema = z.object({ credential: passkeyAssertionSchema });
 export type StaffProofAnswer = z.infer<typeof staffProofAnswerSchema>;
 
 // ---------------------------------------------------------------- finding an account

@@ -3,7 +3,7 @@
  * again, one dropped. The sender (mail.ts) does the sending: a letter made due here is sent by a
  * running portal's next pass (within seconds).
  */
-import { and, asc, eq, gt, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lte, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { type MailOutboxRow, mailOutbox } from './mail-schema.js';
 
@@ -83,4 +83,25 @@ export async function dropLetter(executor: Executor, id: string, now: Date) {
     )
     .returning();
   return row;
+}
+
+/** The latest letters to an address (the staff's account page), newest first. */
+export function lettersToAddress(executor: Executor, address: string, limit: number) {
+  return executor
+    .select({
+      id: mailOutbox.id,
+      subject: mailOutbox.subject,
+      status: mailOutbox.status,
+      attempts: mailOutbox.attempts,
+      createdAt: mailOutbox.createdAt,
+    })
+    .from(mailOutbox)
+    .where(
+      and(
+        sql`lower(${mailOutbox.toAddress}) = ${address.trim().toLowerCase()}`,
+        eq(mailOutbox.kind, 'letter'),
+      ),
+    )
+    .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.seq))
+    .limit(limit);
 }

@@ -14,6 +14,7 @@ export * from '../modules/profile/schema.js';
 export * from '../modules/security/schema.js';
 export * from '../modules/security-log/schema.js';
 export * from '../modules/servers/schema.js';
+export * from '../modules/staff/schema.js';
 export * from '../modules/telegram/schema.js';
 export * from '../modules/two-factor/schema.js';
 export * from '../modules/uploads/schema.js';

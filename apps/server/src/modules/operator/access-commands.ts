@@ -1,15 +1,11 @@
 /**
  * Access to an account: `unlock` (the wait after wrong passwords), `end-sessions`, `block`,
- * `unblock` and `reset-second-factors`. Each records who did it and why (`operator_actions`), and
- * the ones the customer should know about are written into the account's security log, in the
- * transaction of the change.
+ * `unblock` and `reset-second-factors`. The rules are the support desk's services
+ * (`app.deps.staff.access`, modules/staff/access-service.ts), which the staff pages call too;
+ * a command reads its line, names the account and prints the outcome.
  */
-import { setUserBlocked } from '../accounts/index.js';
-import { loginCounterKeys } from '../auth/index.js';
-import { NO_CLIENT } from '../security-log/index.js';
-import { recordOperatorAction } from './audit.js';
-import { ACTION_OPTIONS, actorOf, type Command, resolveAccount, single } from './command.js';
-import { Refusal, when } from './context.js';
+import { ACTION_OPTIONS, type Command, resolveAccount, single, staffActorOf } from './command.js';
+import { when } from './context.js';
 import { refuseWithoutRedisBesideRedisPortal } from './portal-runtime.js';
 
 const ACCOUNT_HINT = '<аккаунт> — id, почта, никнейм или Telegram id.';
@@ -26,27 +22,12 @@ export const unlockCommand: Command = {
   ],
   options: { ...ACTION_OPTIONS },
   async run(ctx, positionals, values) {
-    const actor = actorOf(values, 'unlock', false);
+    const actor = staffActorOf(values, 'unlock', false);
     const user = await resolveAccount(ctx, single(positionals, 'аккаунт', 'unlock'));
-    const { deps } = ctx;
-    const subject = loginCounterKeys.account(user.id);
-    const before = await deps.loginThrottle.state(subject);
-    await deps.db.transaction(async (tx) => {
-      await recordOperatorAction(tx, {
-        ...actor,
-        command: 'unlock',
-        accountId: user.id,
-        details: {
-          failures: before?.failures ?? 0,
-          lockedUntil: before?.lockedUntil?.toISOString() ?? null,
-        },
-        at: deps.clock.now(),
-      });
-    });
-    await deps.loginThrottle.reset(subject);
+    const { lockedUntil } = await ctx.deps.staff.access.unlock(actor, user);
     ctx.out(
-      before?.lockedUntil && before.lockedUntil > deps.clock.now()
-        ? `Ожидание входа снято (было до ${when(before.lockedUntil)}): ${user.userName}`
+      lockedUntil
+        ? `Ожидание входа снято (было до ${when(lockedUntil)}): ${user.userName}`
         : `Счётчик неверных попыток обнулён (ожидания не было): ${user.userName}`,
     );
   },
@@ -65,22 +46,10 @@ export const endSessionsCommand: Command = {
   ],
   options: { ...ACTION_OPTIONS },
   async run(ctx, positionals, values) {
-    const actor = actorOf(values, 'end-sessions', false);
+    const actor = staffActorOf(values, 'end-sessions', false);
     const user = await resolveAccount(ctx, single(positionals, 'аккаунт', 'end-sessions'));
-    const { deps } = ctx;
-    await refuseWithoutRedisBesideRedisPortal(deps);
-    const ended = await deps.db.transaction(async (tx) => {
-      const count = await deps.sessions.revokeAll(user.id, {}, tx);
-      await deps.securityLog.record(tx, user.id, 'sessions_ended_by_support', NO_CLIENT);
-      await recordOperatorAction(tx, {
-        ...actor,
-        command: 'end-sessions',
-        accountId: user.id,
-        details: { sessionsEnded: count },
-        at: deps.clock.now(),
-      });
-      return count;
-    });
+    await refuseWithoutRedisBesideRedisPortal(ctx.deps);
+    const ended = await ctx.deps.staff.access.endSessions(actor, user);
     ctx.out(`Завершено сеансов: ${ended} (${user.userName})`);
   },
 };
@@ -97,33 +66,11 @@ export const blockCommand: Command = {
   ],
   options: { ...ACTION_OPTIONS },
   async run(ctx, positionals, values) {
-    const actor = actorOf(values, 'block', true);
+    const actor = staffActorOf(values, 'block', true);
     const user = await resolveAccount(ctx, single(positionals, 'аккаунт', 'block'));
-    if (user.blockedAt) {
-      throw new Refusal(
-        `Аккаунт уже заблокирован с ${when(user.blockedAt)}: ${user.blockedReason ?? ''}`,
-      );
-    }
-    const { deps } = ctx;
-    await refuseWithoutRedisBesideRedisPortal(deps);
-    const ended = await deps.db.transaction(async (tx) => {
-      const now = deps.clock.now();
-      // The row first: a sign-in running now waits for this transaction and then sees the block
-      // (auth/sessions.ts `create`); a session it created before is ended just below.
-      if (!(await setUserBlocked(tx, user.id, { reason: actor.reason! }, now))) {
-        throw new Refusal(`Аккаунт ${user.userName} уже заблокирован`);
-      }
-      const count = await deps.sessions.revokeAll(user.id, {}, tx);
-      await deps.securityLog.record(tx, user.id, 'blocked', NO_CLIENT);
-      await recordOperatorAction(tx, {
-        ...actor,
-        command: 'block',
-        accountId: user.id,
-        details: { sessionsEnded: count },
-        at: now,
-      });
-      return count;
-    });
+    // An account blocked already is refused by the service, whatever Redis.
+    if (!user.blockedAt) await refuseWithoutRedisBesideRedisPortal(ctx.deps);
+    const ended = await ctx.deps.staff.access.block(actor, user);
     ctx.out(`Аккаунт ${user.userName} заблокирован; завершено сеансов: ${ended}`);
   },
 };
@@ -135,24 +82,9 @@ export const unblockCommand: Command = {
   help: ['Аккаунт снова может входить; прежние сеансы не возвращаются.', ACCOUNT_HINT],
   options: { ...ACTION_OPTIONS },
   async run(ctx, positionals, values) {
-    const actor = actorOf(values, 'unblock', false);
+    const actor = staffActorOf(values, 'unblock', false);
     const user = await resolveAccount(ctx, single(positionals, 'аккаунт', 'unblock'));
-    if (!user.blockedAt) throw new Refusal(`Аккаунт ${user.userName} не заблокирован`);
-    const { deps } = ctx;
-    await deps.db.transaction(async (tx) => {
-      const now = deps.clock.now();
-      if (!(await setUserBlocked(tx, user.id, null, now))) {
-        throw new Refusal(`Аккаунт ${user.userName} не заблокирован`);
-      }
-      await deps.securityLog.record(tx, user.id, 'unblocked', NO_CLIENT);
-      await recordOperatorAction(tx, {
-        ...actor,
-        command: 'unblock',
-        accountId: user.id,
-        details: { blockedAt: user.blockedAt?.toISOString(), blockedReason: user.blockedReason },
-        at: now,
-      });
-    });
+    await ctx.deps.staff.access.unblock(actor, user);
     ctx.out(`Блокировка снята: ${user.userName}`);
   },
 };
@@ -170,26 +102,12 @@ export const resetSecondFactorsCommand: Command = {
   ],
   options: { ...ACTION_OPTIONS },
   async run(ctx, positionals, values) {
-    const actor = actorOf(values, 'reset-second-factors', true);
+    const actor = staffActorOf(values, 'reset-second-factors', true);
     const user = await resolveAccount(ctx, single(positionals, 'аккаунт', 'reset-second-factors'));
-    const { deps } = ctx;
-    const { wasAuthenticatorOn, passkeysRemoved } = await deps.db.transaction(async (tx) => {
-      const result = {
-        wasAuthenticatorOn: await deps.twoFactor.disableBySupport(tx, user.id, NO_CLIENT),
-        passkeysRemoved: await deps.passkeys.removeAllBySupport(tx, user.id, NO_CLIENT),
-      };
-      if (!result.wasAuthenticatorOn && result.passkeysRemoved === 0) {
-        throw new Refusal(`У аккаунта ${user.userName} нет второго шага входа: менять нечего`);
-      }
-      await recordOperatorAction(tx, {
-        ...actor,
-        command: 'reset-second-factors',
-        accountId: user.id,
-        details: result,
-        at: deps.clock.now(),
-      });
-      return result;
-    });
+    const { wasAuthenticatorOn, passkeysRemoved } = await ctx.deps.staff.access.resetSecondFactors(
+      actor,
+      user,
+    );
     ctx.out(
       `${user.userName}: приложение-аутентификатор ${wasAuthenticatorOn ? 'выключено' : 'не было включено'}; ` +
         `удалено ключей доступа: ${passkeysRemoved}`,

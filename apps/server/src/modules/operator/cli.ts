@@ -21,6 +21,7 @@ import { creditCommand, debitCommand } from './money-commands.js';
 import { moneyRequestsCommand } from './money-request-commands.js';
 import { oidcClientsCommand, oidcKeysCommand } from './oidc-commands.js';
 import { reconcileCommand, refundCommand } from './payment-commands.js';
+import { staffCommand } from './staff-commands.js';
 
 /**
  * Every command, in the order `--help` lists them. A new one is one `Command` in a file of its
@@ -42,6 +43,7 @@ export const COMMANDS: readonly Command[] = [
   lettersCommand,
   oidcKeysCommand,
   oidcClientsCommand,
+  staffCommand,
 ];
 
 const PROGRAM = 'npm run admin --';
@@ -50,7 +52,7 @@ export function toolHelp(): string[] {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));
   return [
     'Инструменты поддержки: поиск аккаунта, доступ, корректировки баланса, платежи, письма,',
-    'ключи и сайты входа через кабинет.',
+    'ключи и сайты входа через кабинет, сотрудники поддержки.',
     '',
     `Использование: ${PROGRAM} <команда> [аргументы] [параметры]`,
     `               ${PROGRAM} <команда> --help     подробно о команде`,
@@ -60,7 +62,7 @@ export function toolHelp(): string[] {
     '',
     'Каждое действие (не чтение) требует --operator <имя> и записывается в журнал действий',
     'поддержки (operator_actions), который нельзя изменить; block, reset-second-factors,',
-    'credit, debit, refund, money-requests decline и letters drop требуют ещё --reason "…".',
+    'credit, debit, refund, money-requests decline, letters drop и staff grant|revoke требуют ещё --reason "…".',
     'Возврат или корректировка больше STAFF_APPROVAL_ROUBLES (по умолчанию 1 000 ₽) ждёт',
     'одобрения другого сотрудника: money-requests.',
     '',
@@ -153,7 +155,7 @@ export async function execute(ctx: OperatorContext, prepared: Prepared): Promise
       usage(ctx, error.message, error.command ?? prepared.command.name);
       return EXIT.usage;
     }
-    // A service's refusal (money-service.ts, payments' refunds) is in Russian and changed nothing.
+    // A service's refusal (money-service.ts, modules/staff, payments' refunds) is in Russian and changed nothing.
     if (error instanceof Refusal || error instanceof AppError) {
       ctx.err(error.message);
       return EXIT.refused;

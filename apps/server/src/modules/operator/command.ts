@@ -8,6 +8,7 @@ import {
   searchAccounts,
   type UserRow,
 } from '../accounts/index.js';
+import type { StaffActor } from './audit.js';
 import { type OperatorContext, Refusal, table, UsageError } from './context.js';
 
 export type ParsedValues = Record<string, string | boolean | undefined>;
@@ -49,6 +50,16 @@ export function actorOf(values: ParsedValues, command: string, isReasonRequired:
     throw new UsageError(`Причина длиннее ${MAX_REASON} символов`, command);
   }
   return { operator, reason: reason || null };
+}
+
+/** The command line as a `StaffActor` of the services it shares with the staff pages. */
+export function staffActorOf(
+  values: ParsedValues,
+  command: string,
+  isReasonRequired: boolean,
+): StaffActor {
+  const { operator, reason } = actorOf(values, command, isReasonRequired);
+  return { userId: null, name: operator, role: null, reason, ip: null };
 }
 
 /** The one positional argument a command needs. */

@@ -25,6 +25,7 @@ export type OperatorDeps = Pick<
   | 'payments'
   | 'oidcSigningKeys'
   | 'staffMoney'
+  | 'staff'
 >;
 
 export interface OperatorContext {

@@ -12,9 +12,11 @@ import { users } from '../accounts/schema.js';
 import { payments } from '../payments/schema.js';
 
 /**
- * What support did with the operator's tool (migrations/0750_operator.sql): append-only, a
- * trigger refuses UPDATE, DELETE and TRUNCATE. `accountId` has no foreign key: the record
- * outlives the account.
+ * What support did, with the operator's tool or on the staff pages (migrations/0750_operator.sql,
+ * 0800_staff.sql): the one audit, append-only, a trigger refuses UPDATE, DELETE and TRUNCATE.
+ * `accountId` has no foreign key: the record outlives the account. `operator` is who acted (the
+ * member's username, or the command line's `--operator`); `actorUserId` and `role` are null for
+ * the command line; `command` is the kind of action (`block`, `account_opened`, `role_granted`…).
  */
 export const operatorActions = pgTable('operator_actions', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -25,6 +27,9 @@ export const operatorActions = pgTable('operator_actions', {
   accountId: uuid('account_id'),
   details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
   reason: text('reason'),
+  actorUserId: uuid('actor_user_id'),
+  role: text('role').$type<'support' | 'finance' | 'admin'>(),
+  ip: text('ip'),
 });
 
 export type OperatorActionRow = typeof operatorActions.$inferSelect;
