@@ -90,48 +90,94 @@ describe('session cache', () => {
   });
 
   it('tells every process through Redis: revoked in one, refused by the other on its next call', async () => {
-    const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
-    probe.on('error', () => {});
-    const hasRedis = await probe.connect().then(
-      () => true,
-      () => false,
-    );
-    probe.disconnect();
-    if (!hasRedis) return expect.soft(hasRedis, 'Redis is not running; skipped').toBe(true);
-
     const testApp = await createTestApp();
     const user = await createUser(testApp);
-    const clock = new ManualClock();
-    const prefix = `portal-test:${randomBytes(4).toString('hex')}:`;
-    const redisA = new RedisConnection(REDIS_URL, { settleMs: 0 });
-    const redisB = new RedisConnection(REDIS_URL, { settleMs: 0 });
-    const processA = new SessionStore({
-      db: testApp.database.db,
-      clock,
-      marks: new RedisRevocationMarks(redisA, prefix),
-    });
-    const processB = new SessionStore({
-      db: testApp.database.db,
-      clock,
-      marks: new RedisRevocationMarks(redisB, prefix),
-    });
-    try {
-      await waitFor(
-        'both connections to trust the marks',
-        () => redisA.trustedEpoch() !== null && redisB.trustedEpoch() !== null,
-        { timeoutMs: 5_000, intervalMs: 10 },
-      );
+    await withTwoProcesses(testApp, async ({ processA, processB }) => {
       const { token, session } = await processA.create({ userId: user.id });
       expect(await processB.authenticate(token)).not.toBeNull(); // now cached in B
       await processA.revoke(user.id, session.id);
       // No waiting: the mark was written before revoke returned.
       expect(await processB.authenticate(token)).toBeNull();
-    } finally {
-      await redisA.close();
-      await redisB.close();
-    }
+    });
+  });
+
+  it('marks a revocation in the caller\'s transaction only once it commits, and never one that rolled back', async () => {
+    const testApp = await createTestApp();
+    const user = await createUser(testApp);
+    const { db } = testApp.database;
+    await withTwoProcesses(testApp, async ({ processA, processB, isMarked }) => {
+      const { token, session } = await processA.create({ userId: user.id });
+      expect(await processB.authenticate(token)).not.toBeNull(); // now cached in B
+      const answers: boolean[] = [];
+      processB.onCacheLookup((isHit) => answers.push(isHit));
+
+      const rolledBack = db.transaction(async (tx) => {
+        expect(await processA.revokeAll(user.id, {}, tx)).toBe(1);
+        throw new Error('the rest of the change failed');
+      });
+      await expect(rolledBack).rejects.toThrow('the rest of the change failed');
+      expect(await isMarked(session.id)).toBe(false);
+      // Still live, and B still answers it from its cache: nothing sent it to the database.
+      expect(await processB.authenticate(token)).not.toBeNull();
+      expect(answers).toEqual([true]);
+
+      await db.transaction(async (tx) => {
+        expect(await processA.revoke(user.id, session.id, tx)).toBe(true);
+        expect(await isMarked(session.id)).toBe(false);
+      });
+      expect(await isMarked(session.id)).toBe(true);
+      expect(await processB.authenticate(token)).toBeNull();
+    });
   });
 });
+
+/**
+ * Two processes' session stores over one database, each with its own Redis connection, and a
+ * probe of the marks; the test is skipped (softly failed) when Redis is not running.
+ */
+async function withTwoProcesses(
+  testApp: TestApp,
+  run: (processes: {
+    processA: SessionStore;
+    processB: SessionStore;
+    isMarked: (sessionId: string) => Promise<boolean>;
+  }) => Promise<void>,
+) {
+  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
+  probe.on('error', () => {});
+  const hasRedis = await probe.connect().then(
+    () => true,
+    () => false,
+  );
+  if (!hasRedis) return expect.soft(hasRedis, 'Redis is not running; skipped').toBe(true);
+
+  const clock = new ManualClock();
+  const prefix = `portal-test:${randomBytes(4).toString('hex')}:`;
+  const redisA = new RedisConnection(REDIS_URL, { settleMs: 0 });
+  const redisB = new RedisConnection(REDIS_URL, { settleMs: 0 });
+  const processOn = (redis: RedisConnection) =>
+    new SessionStore({
+      db: testApp.database.db,
+      clock,
+      marks: new RedisRevocationMarks(redis, prefix),
+    });
+  try {
+    await waitFor(
+      'both connections to trust the marks',
+      () => redisA.trustedEpoch() !== null && redisB.trustedEpoch() !== null,
+      { timeoutMs: 5_000, intervalMs: 10 },
+    );
+    await run({
+      processA: processOn(redisA),
+      processB: processOn(redisB),
+      isMarked: async (sessionId) => (await probe.exists(prefix + sessionId)) === 1,
+    });
+  } finally {
+    probe.disconnect();
+    await redisA.close();
+    await redisB.close();
+  }
+}
 
 /** Marks whose answers the test sets. */
 class ScriptedMarks implements RevocationMarks {
