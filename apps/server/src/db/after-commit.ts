@@ -7,18 +7,20 @@
  * the commit, before its promise resolves.
  */
 import { is } from 'drizzle-orm';
-import { PgTransaction } from 'drizzle-orm/pg-core';
-import type { Db, Executor } from './database.js';
+import { type PgDatabase, type PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+
+/** The database or one of its transactions (database.ts's `Executor`, named without a cycle). */
+type AnyExecutor = PgDatabase<PgQueryResultHKT, Record<string, unknown>>;
 
 /** Must not throw: the transaction has committed, and its caller expects its own answer. */
 export type AfterCommitWork = () => Promise<void>;
 
-const pending = new WeakMap<Executor, AfterCommitWork[]>();
+const pending = new WeakMap<AnyExecutor, AfterCommitWork[]>();
 
 /** Makes every `db.transaction` run, once committed, what `afterCommit` was given inside it. */
-export function runAfterCommit(db: Db): Db {
+export function runAfterCommit<Db extends AnyExecutor>(db: Db): Db {
   const begin = db.transaction.bind(db);
-  const transaction: Db['transaction'] = async (body, config) => {
+  const transaction: AnyExecutor['transaction'] = async (body, config) => {
     const works: AfterCommitWork[] = [];
     const result = await begin((tx) => {
       pending.set(tx, works);
@@ -37,7 +39,7 @@ export function runAfterCommit(db: Db): Db {
  * when it resolves. A transaction not begun by the wrapped `db.transaction` (a nested one) is
  * refused loudly rather than the work being lost.
  */
-export async function afterCommit(executor: Executor, work: AfterCommitWork): Promise<void> {
+export async function afterCommit(executor: AnyExecutor, work: AfterCommitWork): Promise<void> {
   const works = pending.get(executor);
   if (works) {
     works.push(work);

@@ -8,7 +8,7 @@ import Provider, { type Configuration, type JWK, type KoaContextWithOIDC } from 
 import type { Clock } from '../../adapters/clock.js';
 import { type Config, ConfigError, type OidcClientSetting } from '../../config.js';
 import type { Db } from '../../db/database.js';
-import { isLocalPortal } from '../payments/index.js';
+import { isLocalPortal } from '../../local-portal.js';
 import { deriveKey } from '../two-factor/index.js';
 import { findAccount } from './accounts.js';
 import { OidcModelStore } from './adapter.js';
