@@ -101,7 +101,7 @@ describe('session cache', () => {
     });
   });
 
-  it('marks a revocation in the caller\'s transaction only once it commits, and never one that rolled back', async () => {
+  it("marks a revocation in the caller's transaction only once it commits, and never one that rolled back", async () => {
     const testApp = await createTestApp();
     const user = await createUser(testApp);
     const { db } = testApp.database;
