@@ -74,6 +74,49 @@ describe('session cache', () => {
     expect(await store.authenticate(second.token)).toBeNull();
   });
 
+  it('tells whether one session is live by the rule of the live sessions list', async () => {
+    const testApp = await createTestApp();
+    const user = await createUser(testApp);
+    const stranger = await createUser(testApp);
+    const store = new SessionStore({ db: testApp.database.db, clock: testApp.clock });
+    const normal = (await store.create({ userId: user.id })).session;
+    const { token: rememberedToken, session: remembered } = await store.create({
+      userId: user.id,
+      rememberMe: true,
+    });
+    const revoked = (await store.create({ userId: user.id })).session;
+    await store.revoke(user.id, revoked.id);
+    const states = async () => {
+      const listed = (await store.listActive(user.id)).map((session) => session.id);
+      const answers: Record<string, [boolean, boolean]> = {};
+      for (const [name, { id }] of Object.entries({ normal, remembered, revoked })) {
+        answers[name] = [await store.isLive(user.id, id), listed.includes(id)];
+      }
+      return answers;
+    };
+    expect(await states()).toEqual({
+      normal: [true, true],
+      remembered: [true, true],
+      revoked: [false, false],
+    });
+    expect(await store.isLive(stranger.id, normal.id)).toBe(false);
+    // Idle for a day and a minute: past the normal idle limit, not the remembered one.
+    testApp.clock.advance(24 * 60 * 60_000 + 60_000);
+    expect(await states()).toEqual({
+      normal: [false, false],
+      remembered: [true, true],
+      revoked: [false, false],
+    });
+    // Active every 20 days, never idle too long, until past its absolute limit (90 days).
+    for (let day = 20; day <= 80; day += 20) {
+      testApp.clock.advance(20 * 24 * 60 * 60_000);
+      expect(await store.authenticate(rememberedToken)).not.toBeNull();
+    }
+    expect((await states()).remembered).toEqual([true, true]);
+    testApp.clock.advance(15 * 24 * 60 * 60_000);
+    expect((await states()).remembered).toEqual([false, false]);
+  });
+
   it('refuses after the commit a session read while its revocation was uncommitted', async () => {
     const testApp = await createTestApp();
     if (testApp.database.kind === 'pglite') return; // one connection: no concurrent reader exists
