@@ -1,8 +1,9 @@
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInByForm, startSiblingSite } from '../test/support/e2e/auth-helpers';
+import { startSiblingSite } from '../test/support/e2e/auth-helpers';
 import { MOBILE_VIEWPORT, setupBrowser } from '../test/support/e2e/browser';
 import { newSignedInAccount, setupPortalWithSmtp } from '../test/support/e2e/fixtures';
+import { discoverPublicClient, signInToSiteThroughAuth } from '../test/support/e2e/oidc-site';
 
 // A brand site signs the person out through the portal (RP-initiated logout): the portal's
 // Russian confirm page, then back to the site. The page's CSP allows its form to post to the
@@ -30,33 +31,13 @@ const browser = setupBrowser();
 
 describe('a brand site’s sign-out through the portal', () => {
   it('asks on the Russian page at 375 px, and «Выйти» returns to the site', async () => {
-    const { portal } = world();
     const account = await newSignedInAccount(world());
-    const config = await client.discovery(
-      new URL(portal.baseUrl),
-      'hosting',
-      undefined,
-      client.None(),
-      { execute: [client.allowInsecureRequests] },
-    );
-    const verifier = client.randomPKCECodeVerifier();
+    const config = await discoverPublicClient(world().portal.baseUrl);
     const page = await browser.newPage({ viewport: MOBILE_VIEWPORT });
-    await page.goto(
-      client
-        .buildAuthorizationUrl(config, {
-          redirect_uri: `${site.origin}/callback`,
-          scope: 'openid',
-          code_challenge: await client.calculatePKCECodeChallenge(verifier),
-          code_challenge_method: 'S256',
-        })
-        .toString(),
-    );
-    await page.waitForURL((address) => address.pathname === '/auth');
-    await signInByForm(page, account.username, account.password);
-    await page.waitForURL((address) => address.origin === site.origin);
-    const tokens = await client.authorizationCodeGrant(config, new URL(page.url()), {
-      pkceCodeVerifier: verifier,
-      idTokenExpected: true,
+    const tokens = await signInToSiteThroughAuth(page, config, {
+      redirectUri: `${site.origin}/callback`,
+      login: account.username,
+      password: account.password,
     });
 
     await page.goto(

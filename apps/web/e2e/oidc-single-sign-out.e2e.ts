@@ -1,11 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
-import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInByForm } from '../test/support/e2e/auth-helpers';
 import { setupBrowser } from '../test/support/e2e/browser';
 import { newSignedInAccount, setupPortalWithSmtp } from '../test/support/e2e/fixtures';
+import { discoverPublicClient, signInToSiteThroughAuth } from '../test/support/e2e/oidc-site';
 
 // Single sign-out in the browser: a site signs in through the portal (openid-client as the site),
 // its sign-in shows in «Привязанные устройства» as its own row, «Выйти» on that row signs out of
@@ -65,30 +64,12 @@ describe('a site signed in through the portal, in «Привязанные ус�
   it('is its own row; «Выйти» on it signs out of that site, which receives a valid logout token', async () => {
     const { portal } = world();
     const account = await newSignedInAccount(world());
-    const config = await client.discovery(
-      new URL(portal.baseUrl),
-      'hosting',
-      undefined,
-      client.None(),
-      { execute: [client.allowInsecureRequests] },
-    );
-    const verifier = client.randomPKCECodeVerifier();
-    const authorizationUrl = client.buildAuthorizationUrl(config, {
-      redirect_uri: `${site.origin}/callback`,
-      scope: 'openid',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-    });
-
+    const config = await discoverPublicClient(portal.baseUrl);
     const page = await browser.newPage();
-    await page.goto(authorizationUrl.href);
-    await page.waitForURL((address) => address.pathname === '/auth');
-    await signInByForm(page, account.username, account.password);
-    await page.waitForURL(
-      (address) => address.origin === site.origin && address.pathname === '/callback',
-    );
-    const tokens = await client.authorizationCodeGrant(config, new URL(page.url()), {
-      pkceCodeVerifier: verifier,
+    const tokens = await signInToSiteThroughAuth(page, config, {
+      redirectUri: `${site.origin}/callback`,
+      login: account.username,
+      password: account.password,
     });
     const { sub, sid } = tokens.claims()!;
     expect(sub).toBe(account.userId);
