@@ -4,6 +4,7 @@
  * one at once (recorded), `oidc-clients` lists the clients of OIDC_CLIENTS. The rotation's
  * timeline is modules/oidc/signing-keys.ts's.
  */
+import type { Executor } from '../../db/database.js';
 import type { KeyInfo, KeyState } from '../oidc/index.js';
 import { recordOperatorAction } from './audit.js';
 import { ACTION_OPTIONS, actorOf, type Command, type ParsedValues } from './command.js';
@@ -64,21 +65,13 @@ export const oidcKeysCommand: Command = {
     }
     if (action !== 'rotate') throw new UsageError(`Нет такого действия: ${action}`, 'oidc-keys');
     if (values.now) return rotateNow(ctx, values);
-    const actor = actorOf(values, 'oidc-keys', false);
-    const rotated = await deps.db.transaction(async (tx) => {
-      const result = await deps.oidcSigningKeys.rotate(tx);
-      if (!result) return null;
-      await recordOperatorAction(tx, {
-        ...actor,
-        command: 'oidc-keys rotate',
-        accountId: null,
-        details: {
-          added: result.added.map(({ kid, alg, signsFrom }) => ({ kid, alg, signsFrom })),
-          retired: result.retired.map(({ kid, alg, retiredAt }) => ({ kid, alg, retiredAt })),
-        },
-        at: deps.clock.now(),
-      });
-      return result;
+    const rotated = await changeKeys(ctx, {
+      actor: actorOf(values, 'oidc-keys', false),
+      command: 'oidc-keys rotate',
+      change: (tx) => deps.oidcSigningKeys.rotate(tx),
+      details: (result) => ({
+        retired: result.retired.map(({ kid, alg, retiredAt }) => ({ kid, alg, retiredAt })),
+      }),
     });
     if (!rotated) {
       const next = (await deps.oidcSigningKeys.list()).find((key) => key.state === 'next');
@@ -99,22 +92,16 @@ export const oidcKeysCommand: Command = {
 };
 
 /** `oidc-keys rotate --now`: a leaked key replaced at once, every old key withdrawn. */
-async function rotateNow({ deps, out }: OperatorContext, values: ParsedValues) {
-  const actor = actorOf(values, 'oidc-keys', true);
-  const rotated = await deps.db.transaction(async (tx) => {
-    const result = await deps.oidcSigningKeys.rotateNow(tx);
-    await recordOperatorAction(tx, {
-      ...actor,
-      command: 'oidc-keys rotate --now',
-      accountId: null,
-      details: {
-        added: result.added.map(({ kid, alg, signsFrom }) => ({ kid, alg, signsFrom })),
-        withdrawn: result.withdrawn.map(({ kid, alg, state }) => ({ kid, alg, state })),
-      },
-      at: deps.clock.now(),
-    });
-    return result;
-  });
+async function rotateNow(ctx: OperatorContext, values: ParsedValues) {
+  const { deps, out } = ctx;
+  const rotated = (await changeKeys(ctx, {
+    actor: actorOf(values, 'oidc-keys', true),
+    command: 'oidc-keys rotate --now',
+    change: (tx) => deps.oidcSigningKeys.rotateNow(tx),
+    details: (result) => ({
+      withdrawn: result.withdrawn.map(({ kid, alg, state }) => ({ kid, alg, state })),
+    }),
+  }))!;
   out('Новые ключи подписывают с этого момента:');
   for (const line of keyTable(rotated.added)) out(line);
   const withdrawn = rotated.withdrawn.map((key) => key.kid).join(', ');
@@ -124,6 +111,36 @@ async function rotateNow({ deps, out }: OperatorContext, values: ParsedValues) {
       : 'Прежних опубликованных ключей не было.',
   );
   out('Работающие процессы портала перейдут на новые ключи в течение минуты.');
+}
+
+/**
+ * A change of the keys in one transaction with its record: the added keys' kid, algorithm and
+ * start, and what `details` tells of the rest. Null, and nothing recorded, when `change` refused.
+ */
+async function changeKeys<Change extends { added: KeyInfo[] }>(
+  { deps }: OperatorContext,
+  options: {
+    actor: ReturnType<typeof actorOf>;
+    command: string;
+    change: (tx: Executor) => Promise<Change | null>;
+    details: (change: Change) => Record<string, unknown>;
+  },
+): Promise<Change | null> {
+  return deps.db.transaction(async (tx) => {
+    const result = await options.change(tx);
+    if (!result) return null;
+    await recordOperatorAction(tx, {
+      ...options.actor,
+      command: options.command,
+      accountId: null,
+      details: {
+        added: result.added.map(({ kid, alg, signsFrom }) => ({ kid, alg, signsFrom })),
+        ...options.details(result),
+      },
+      at: deps.clock.now(),
+    });
+    return result;
+  });
 }
 
 export const oidcClientsCommand: Command = {
