@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSiblingSite } from '../test/support/e2e/auth-helpers';
+import { describe, expect, it } from 'vitest';
 import { setupBrowser } from '../test/support/e2e/browser';
-import { newSignedInAccount, setupPortalWithSmtp } from '../test/support/e2e/fixtures';
+import { newSignedInAccount } from '../test/support/e2e/fixtures';
 import {
   codeAtCallback,
   discoverPublicClient,
+  setupPortalWithSite,
   signInToSiteThroughAuth,
   siteAuthorization,
 } from '../test/support/e2e/oidc-site';
@@ -12,29 +12,18 @@ import {
 // A brand site signs a person in with the portal's OpenID provider, the way any certified
 // library does (openid-client here): the browser goes to the portal, signs in on /auth, and comes
 // back to the site's callback with a code the site exchanges for the person's ID token.
-let site: Awaited<ReturnType<typeof startSiblingSite>>;
-const env: Record<string, string> = {};
-beforeAll(async () => {
-  site = await startSiblingSite();
-  env.OIDC_CLIENTS = JSON.stringify([
-    {
-      client_id: 'hosting',
-      token_endpoint_auth_method: 'none',
-      redirect_uris: [`${site.origin}/callback`],
-    },
-  ]);
-});
-afterAll(async () => {
-  await site?.close();
-});
-const world = setupPortalWithSmtp(env);
+const { site, world } = setupPortalWithSite((origin) => ({
+  client_id: 'hosting',
+  token_endpoint_auth_method: 'none',
+  redirect_uris: [`${origin}/callback`],
+}));
 const browser = setupBrowser();
 
 describe('a brand site’s sign-in through the portal', () => {
   it('walks /auth to the site’s callback, and the site gets the person; signed in, it goes straight back', async () => {
     const account = await newSignedInAccount(world());
     const config = await discoverPublicClient(world().portal.baseUrl);
-    const redirectUri = `${site.origin}/callback`;
+    const redirectUri = `${site().origin}/callback`;
 
     const page = await browser.newPage();
     const tokens = await signInToSiteThroughAuth(page, config, {

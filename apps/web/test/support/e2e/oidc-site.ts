@@ -1,9 +1,41 @@
 import * as client from 'openid-client';
 import type { Page } from 'playwright-core';
-import { signInByForm } from './auth-helpers';
+import { afterAll, beforeAll } from 'vitest';
+import { signInByForm, startSiblingSite } from './auth-helpers';
+import { type PortalWithSmtp, setupPortalWithSmtp } from './fixtures';
 
 // A brand site signing in through the portal's OpenID provider in the browser tests, with
 // openid-client as any certified library does it: a public client, PKCE (S256) and `state`.
+
+type Site = { origin: string; close(): Promise<void> };
+
+/**
+ * For the whole test file: a site on 127.0.0.1 (`startSite`, by default a page for any path),
+ * and one portal with it as its one client of OIDC_CLIENTS, made by `clientOf` from the site's
+ * origin. Both are read inside a test.
+ */
+export function setupPortalWithSite<S extends Site>(
+  clientOf: (origin: string) => Record<string, unknown>,
+  startSite: () => Promise<S> = startSiblingSite as () => Promise<S>,
+): { site: () => S; world: () => PortalWithSmtp } {
+  let site: S | undefined;
+  const env: Record<string, string> = {};
+  beforeAll(async () => {
+    site = await startSite();
+    env.OIDC_CLIENTS = JSON.stringify([clientOf(site.origin)]);
+  });
+  afterAll(async () => {
+    await site?.close();
+  });
+  const world = setupPortalWithSmtp(env);
+  return {
+    site: () => {
+      if (!site) throw new Error('setupPortalWithSite(): use it inside a test');
+      return site;
+    },
+    world,
+  };
+}
 
 /** The public client `clientId` as openid-client sees the portal at `portalUrl` (plain http). */
 export function discoverPublicClient(
