@@ -24,7 +24,7 @@ export interface SiteSignInsDeps {
   clients: readonly OidcClientSetting[];
   mail: Mailer & Pick<MailOutbox, 'enqueueItem'>;
   securityLog: SecurityLog;
-  sessions: Pick<SessionStore, 'listActive'>;
+  sessions: Pick<SessionStore, 'isLive'>;
 }
 
 export interface NewSiteSignIn {
@@ -95,9 +95,8 @@ export class SiteSignIns {
    * Whether the portal session still lives (not ended, not expired, not idle too long): a single
    * sign-on from a library session whose portal session has lapsed asks for a sign-in again.
    */
-  async isPortalSessionLive(userId: string, portalSessionId: string): Promise<boolean> {
-    const live = await this.deps.sessions.listActive(userId);
-    return live.some((session) => session.id === portalSessionId);
+  isPortalSessionLive(userId: string, portalSessionId: string): Promise<boolean> {
+    return this.deps.sessions.isLive(userId, portalSessionId);
   }
 
   /** The account's live site sign-ins as rows of the devices list, newest first. */
