@@ -8,6 +8,7 @@ import Provider, { type Configuration, type JWK, type KoaContextWithOIDC } from 
 import type { Clock } from '../../adapters/clock.js';
 import { type Config, ConfigError, type OidcClientSetting } from '../../config.js';
 import type { Db } from '../../db/database.js';
+import type { UserReadCache } from '../../db/user-reads.js';
 import { isLocalPortal } from '../../local-portal.js';
 import { deriveKey } from '../two-factor/index.js';
 import { findAccount } from './accounts.js';
@@ -76,6 +77,8 @@ export interface OidcProviderDeps {
   config: Pick<Config, 'PUBLIC_URL' | 'SECRET_KEY' | 'OIDC_CLIENTS'>;
   db: Db;
   clock: Clock;
+  /** The account's reads for the claims, remembered per process (accounts.ts). */
+  userReads: Pick<UserReadCache, 'read'>;
   signingKeys: JWK[];
   /** Each authorization's grant is recorded as a site sign-in of a portal session. */
   siteSignIns: SiteSignIns;
@@ -99,7 +102,8 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
       long: { secure: isHttps(config.PUBLIC_URL) },
       short: { secure: isHttps(config.PUBLIC_URL) },
     },
-    findAccount: (_ctx, sub) => findAccount({ db, publicUrl: config.PUBLIC_URL }, sub),
+    findAccount: (_ctx, sub) =>
+      findAccount({ db, userReads: deps.userReads, publicUrl: config.PUBLIC_URL }, sub),
     claims: {
       sid: null,
       iss: null,
