@@ -111,11 +111,22 @@ describe("a site's sign-in in the devices list", () => {
     const browser = new Browser(oidcApp().app);
     await signInToSite(browser, 'hosting', session);
     const row = (await devicesOf(session)).find((device) => device.kind === 'site')!;
+    const { db } = oidcApp().database;
+    const grantsOfUser = () =>
+      db
+        .select({ id: oidcModels.id })
+        .from(oidcModels)
+        .where(
+          and(eq(oidcModels.kind, 'Grant'), sql`${oidcModels.payload}->>'accountId' = ${user.id}`),
+        );
+    expect(await grantsOfUser()).toHaveLength(1);
     await oidcApp().app.inject({
       method: 'DELETE',
       url: `${AUTH_API}/devices/${row.id}`,
       headers: session,
     });
+    // The grant's own row goes with its tokens, not only what names it.
+    expect(await grantsOfUser()).toEqual([]);
     const again = await authorize(browser, 'hosting');
     expect(again.statusCode).toBe(303);
     expect(again.headers.location).toMatch(/^\/oidc\/interaction\//);
