@@ -4,7 +4,7 @@
 // same state as the command line's. The payments answer in-process (createWalletTestApp).
 
 import { randomUUID } from 'node:crypto';
-import { PAYMENT_NOT_FOUND } from '@portal/contracts/messages';
+import { AMOUNT_NOT_POSITIVE, PAYMENT_NOT_FOUND } from '@portal/contracts/messages';
 import {
   type MoneyRequest,
   STAFF_OWN_REQUEST,
@@ -125,7 +125,7 @@ describe('a correction', () => {
     }
     const zero = await correction(anna, user.id, 0);
     expect(zero.statusCode).toBe(400);
-    expect(zero.json().errors.amount).toEqual(['Сумма должна быть больше нуля']);
+    expect(zero.json().errors.amount).toEqual([AMOUNT_NOT_POSITIVE]);
     const halfPoint = await correction(anna, user.id, 1.5, { currency: 'points' });
     expect(halfPoint.statusCode).toBe(400);
     const debit = await correction(anna, user.id, 10, { direction: 'debit' });
