@@ -11,6 +11,13 @@ import { repoRoot, webDistDir } from './paths';
 export type Portal = {
   /** Where the portal answers, e.g. http://127.0.0.1:41234 (no trailing slash). */
   baseUrl: string;
+  /**
+   * `npm run admin -- …args` on this portal's data (e.g. naming the first admin): on the embedded
+   * database the tool refuses while a portal runs on it, so the portal is stopped, the command
+   * run, and the portal started again on the same data and port. Answers the command's output;
+   * throws when it exits with a code other than 0.
+   */
+  admin(args: string[]): Promise<string>;
   stop(): Promise<void>;
 };
 
@@ -60,18 +67,23 @@ export async function startPortal(
   delete childEnv.DATABASE_URL;
   if (database) childEnv.DATABASE_URL = database.url;
 
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
-    cwd: repoRoot,
-    env: childEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const launch = () =>
+    spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+      cwd: repoRoot,
+      env: childEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  let child = launch();
   const output: string[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output.push(chunk.toString());
-    // Warnings and errors of the server are worth seeing next to a failing test.
-    process.stderr.write(chunk);
-  });
+  const watch = (started: ChildProcess) => {
+    started.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    started.stderr?.on('data', (chunk: Buffer) => {
+      output.push(chunk.toString());
+      // Warnings and errors of the server are worth seeing next to a failing test.
+      process.stderr.write(chunk);
+    });
+  };
+  watch(child);
 
   const cleanUp = async () => {
     await stopChild(child);
@@ -89,11 +101,43 @@ export async function startPortal(
   let stopped: Promise<void> | undefined;
   return {
     baseUrl,
+    async admin(args) {
+      // PostgreSQL is shared by the portal and the tool; only the embedded database is one process's.
+      if (!database) await stopChild(child);
+      const result = await runAdmin(args, childEnv);
+      if (!database) {
+        child = launch();
+        watch(child);
+        await waitForHealth(`http://127.0.0.1:${port}`, child, output);
+      }
+      if (result.code !== 0) {
+        throw new Error(
+          `npm run admin -- ${args.join(' ')} exited ${result.code}:\n${result.text}`,
+        );
+      }
+      return result.text;
+    },
     stop: () => {
       stopped ??= cleanUp();
       return stopped;
     },
   };
+}
+
+/** `apps/server/src/admin.ts` with the portal's environment: its exit code and what it printed. */
+function runAdmin(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const tool = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/admin.ts', ...args], {
+      cwd: repoRoot,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const text: string[] = [];
+    tool.stdout?.on('data', (chunk: Buffer) => text.push(chunk.toString()));
+    tool.stderr?.on('data', (chunk: Buffer) => text.push(chunk.toString()));
+    tool.on('error', reject);
+    tool.on('exit', (code) => resolve({ code: code ?? 1, text: text.join('') }));
+  });
 }
 
 /**
