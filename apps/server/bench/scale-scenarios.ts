@@ -8,7 +8,7 @@
 // starts, support's account search (accounts/account-search.ts) is timed in this process.
 import autocannon from 'autocannon';
 import type { Database } from '../src/db/database.js';
-import { addAccountReference, searchAccounts } from '../src/modules/accounts/index.js';
+import { AccountSearch } from '../src/modules/accounts/index.js';
 import { hashPassword } from '../src/modules/auth/passwords.js';
 import { paymentOwnerIds } from '../src/modules/payments/operator-reads.js';
 import { openBenchDatabase, type Portal, type Row, startPortal } from './harness.js';
@@ -157,7 +157,8 @@ const percentile = (sorted: number[], share: number) =>
 /** Each kind of query SEARCHES times, for accounts spread over the database, one after another. */
 async function timeSearches(database: Database, accounts: number): Promise<SearchTiming[]> {
   // What the payments plugin hands over in the portal: a payment's id finds its payer.
-  addAccountReference({ matchedBy: 'payment', ownersOf: paymentOwnerIds });
+  const search = new AccountSearch();
+  search.addReference({ matchedBy: 'payment', ownersOf: paymentOwnerIds });
   const timings: SearchTiming[] = [];
   for (const { kind, query } of SEARCH_QUERIES) {
     const millis: number[] = [];
@@ -165,7 +166,7 @@ async function timeSearches(database: Database, accounts: number): Promise<Searc
     for (let index = 0; index < SEARCH_WARM_UP + SEARCHES; index++) {
       const n = 1 + Math.floor(Math.random() * accounts);
       const started = performance.now();
-      const hits = await searchAccounts(database.db, query(n), SEARCH_PAGE);
+      const hits = await search.search(database.db, query(n), SEARCH_PAGE);
       if (index >= SEARCH_WARM_UP) millis.push(performance.now() - started);
       if (hits.length === 0) allFound = false;
     }

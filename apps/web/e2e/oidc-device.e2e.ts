@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { enableAuthenticator, signInByForm, totpCode } from '../test/support/e2e/auth-helpers';
 import { MOBILE_VIEWPORT, setupBrowser } from '../test/support/e2e/browser';
 import { newSignedInAccount, setupPortalWithSmtp } from '../test/support/e2e/fixtures';
+import { discoverPublicClient } from '../test/support/e2e/oidc-site';
 
 // The launcher without a browser of its own signs in with the device authorization grant
 // (RFC 8628), the way any certified library does (openid-client here): it shows a link (as a QR
@@ -24,13 +25,7 @@ const world = setupPortalWithSmtp({
 const browser = setupBrowser();
 
 async function launcher() {
-  const config = await client.discovery(
-    new URL(world().portal.baseUrl),
-    'console',
-    undefined,
-    client.None(),
-    { execute: [client.allowInsecureRequests] },
-  );
+  const config = await discoverPublicClient(world().portal.baseUrl, 'console');
   const started = await client.initiateDeviceAuthorization(config, { scope: 'openid' });
   return { config, started };
 }

@@ -1,69 +1,42 @@
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInByForm, startSiblingSite } from '../test/support/e2e/auth-helpers';
+import { describe, expect, it } from 'vitest';
 import { MOBILE_VIEWPORT, setupBrowser } from '../test/support/e2e/browser';
-import { newSignedInAccount, setupPortalWithSmtp } from '../test/support/e2e/fixtures';
+import { newSignedInAccount } from '../test/support/e2e/fixtures';
+import {
+  discoverPublicClient,
+  setupPortalWithSite,
+  signInToSiteThroughAuth,
+} from '../test/support/e2e/oidc-site';
 
 // A brand site signs the person out through the portal (RP-initiated logout): the portal's
 // Russian confirm page, then back to the site. The page's CSP allows its form to post to the
 // portal only, and the answer's redirect to the site's declared address: a browser applies
 // `form-action` to that redirect too, and a refusal would be a console error, failing the test.
-let site: Awaited<ReturnType<typeof startSiblingSite>>;
-const env: Record<string, string> = {};
-beforeAll(async () => {
-  site = await startSiblingSite();
-  env.OIDC_CLIENTS = JSON.stringify([
-    {
-      client_id: 'hosting',
-      client_name: 'Хостинг',
-      token_endpoint_auth_method: 'none',
-      redirect_uris: [`${site.origin}/callback`],
-      post_logout_redirect_uris: [`${site.origin}/signed-out`],
-    },
-  ]);
-});
-afterAll(async () => {
-  await site?.close();
-});
-const world = setupPortalWithSmtp(env);
+const { site, world } = setupPortalWithSite((origin) => ({
+  client_id: 'hosting',
+  client_name: 'Хостинг',
+  token_endpoint_auth_method: 'none',
+  redirect_uris: [`${origin}/callback`],
+  post_logout_redirect_uris: [`${origin}/signed-out`],
+}));
 const browser = setupBrowser();
 
 describe('a brand site’s sign-out through the portal', () => {
   it('asks on the Russian page at 375 px, and «Выйти» returns to the site', async () => {
-    const { portal } = world();
     const account = await newSignedInAccount(world());
-    const config = await client.discovery(
-      new URL(portal.baseUrl),
-      'hosting',
-      undefined,
-      client.None(),
-      { execute: [client.allowInsecureRequests] },
-    );
-    const verifier = client.randomPKCECodeVerifier();
+    const config = await discoverPublicClient(world().portal.baseUrl);
     const page = await browser.newPage({ viewport: MOBILE_VIEWPORT });
-    await page.goto(
-      client
-        .buildAuthorizationUrl(config, {
-          redirect_uri: `${site.origin}/callback`,
-          scope: 'openid',
-          code_challenge: await client.calculatePKCECodeChallenge(verifier),
-          code_challenge_method: 'S256',
-        })
-        .toString(),
-    );
-    await page.waitForURL((address) => address.pathname === '/auth');
-    await signInByForm(page, account.username, account.password);
-    await page.waitForURL((address) => address.origin === site.origin);
-    const tokens = await client.authorizationCodeGrant(config, new URL(page.url()), {
-      pkceCodeVerifier: verifier,
-      idTokenExpected: true,
+    const tokens = await signInToSiteThroughAuth(page, config, {
+      redirectUri: `${site().origin}/callback`,
+      login: account.username,
+      password: account.password,
     });
 
     await page.goto(
       client
         .buildEndSessionUrl(config, {
           id_token_hint: tokens.id_token!,
-          post_logout_redirect_uri: `${site.origin}/signed-out`,
+          post_logout_redirect_uri: `${site().origin}/signed-out`,
           state: 'bye',
         })
         .toString(),
@@ -76,7 +49,7 @@ describe('a brand site’s sign-out through the portal', () => {
     }));
     expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
     await page.getByRole('button', { name: 'Выйти', exact: true }).click();
-    await page.waitForURL((address) => address.origin === site.origin);
+    await page.waitForURL((address) => address.origin === site().origin);
     const back = new URL(page.url());
     expect(back.pathname).toBe('/signed-out');
     expect(back.searchParams.get('state')).toBe('bye');

@@ -1,11 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
-import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInByForm } from '../test/support/e2e/auth-helpers';
+import { describe, expect, it } from 'vitest';
 import { setupBrowser } from '../test/support/e2e/browser';
-import { newSignedInAccount, setupPortalWithSmtp } from '../test/support/e2e/fixtures';
+import { newSignedInAccount } from '../test/support/e2e/fixtures';
+import {
+  discoverPublicClient,
+  setupPortalWithSite,
+  signInToSiteThroughAuth,
+} from '../test/support/e2e/oidc-site';
 
 // Single sign-out in the browser: a site signs in through the portal (openid-client as the site),
 // its sign-in shows in «Привязанные устройства» as its own row, «Выйти» on that row signs out of
@@ -40,55 +43,30 @@ async function startSite() {
   };
 }
 
-let site: Awaited<ReturnType<typeof startSite>>;
-const env: Record<string, string> = {};
-beforeAll(async () => {
-  site = await startSite();
-  env.OIDC_CLIENTS = JSON.stringify([
-    {
-      client_id: 'hosting',
-      client_name: 'Хостинг',
-      token_endpoint_auth_method: 'none',
-      redirect_uris: [`${site.origin}/callback`],
-      backchannel_logout_uri: `${site.origin}/backchannel-logout`,
-      backchannel_logout_session_required: true,
-    },
-  ]);
-});
-afterAll(async () => {
-  await site?.close();
-});
-const world = setupPortalWithSmtp(env);
+const { site: startedSite, world } = setupPortalWithSite(
+  (origin) => ({
+    client_id: 'hosting',
+    client_name: 'Хостинг',
+    token_endpoint_auth_method: 'none',
+    redirect_uris: [`${origin}/callback`],
+    backchannel_logout_uri: `${origin}/backchannel-logout`,
+    backchannel_logout_session_required: true,
+  }),
+  startSite,
+);
 const browser = setupBrowser();
 
 describe('a site signed in through the portal, in «Привязанные устройства»', () => {
   it('is its own row; «Выйти» on it signs out of that site, which receives a valid logout token', async () => {
     const { portal } = world();
+    const site = startedSite();
     const account = await newSignedInAccount(world());
-    const config = await client.discovery(
-      new URL(portal.baseUrl),
-      'hosting',
-      undefined,
-      client.None(),
-      { execute: [client.allowInsecureRequests] },
-    );
-    const verifier = client.randomPKCECodeVerifier();
-    const authorizationUrl = client.buildAuthorizationUrl(config, {
-      redirect_uri: `${site.origin}/callback`,
-      scope: 'openid',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-    });
-
+    const config = await discoverPublicClient(portal.baseUrl);
     const page = await browser.newPage();
-    await page.goto(authorizationUrl.href);
-    await page.waitForURL((address) => address.pathname === '/auth');
-    await signInByForm(page, account.username, account.password);
-    await page.waitForURL(
-      (address) => address.origin === site.origin && address.pathname === '/callback',
-    );
-    const tokens = await client.authorizationCodeGrant(config, new URL(page.url()), {
-      pkceCodeVerifier: verifier,
+    const tokens = await signInToSiteThroughAuth(page, config, {
+      redirectUri: `${site.origin}/callback`,
+      login: account.username,
+      password: account.password,
     });
     const { sub, sid } = tokens.claims()!;
     expect(sub).toBe(account.userId);

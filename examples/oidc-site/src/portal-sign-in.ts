@@ -7,7 +7,10 @@ import * as client from 'openid-client';
 import type { SiteConfig } from './config.ts';
 import type { PendingSignIn, SignedInUser } from './sessions.ts';
 
-/** `offline_access` (with `prompt=consent`, as OpenID Connect asks) brings a refresh token. */
+/**
+ * `offline_access` brings a refresh token: the portal gives one to the brand's own sites without
+ * `prompt=consent` (it asks them no consent); it lives as long as the person's session there.
+ */
 const SCOPE = 'openid profile email offline_access';
 
 export const CALLBACK_PATH = '/callback';
@@ -62,7 +65,6 @@ export function createPortalSignIn(config: SiteConfig): PortalSignIn {
       const url = client.buildAuthorizationUrl(await configuration(), {
         redirect_uri: redirectUri,
         scope: SCOPE,
-        prompt: 'consent',
         code_challenge: await client.calculatePKCECodeChallenge(pending.codeVerifier),
         code_challenge_method: 'S256',
         state: pending.state,

@@ -30,9 +30,8 @@ export interface RevocationMarks {
 const TOMBSTONE_MS = 10 * 60_000;
 
 /**
- * One process (no REDIS_URL): every revocation happens here, so a mark only has to outlive the
- * gap between a revocation inside a transaction and its commit, in which a request may still read
- * the live row and cache it.
+ * One process (no REDIS_URL): every revocation happens here, so a mark only has to outlive a
+ * request that read the row before the revocation committed and caches it after.
  */
 export class LocalRevocationMarks implements RevocationMarks {
   private readonly tombstones = new Map<string, number>();

@@ -6,6 +6,7 @@ import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { runAfterCommit } from './after-commit.js';
 import * as schema from './schema.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -76,7 +77,7 @@ export function connectPostgres(url: string): Database {
   pool.on('connect', (client) => {
     client.on('error', () => {});
   });
-  const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+  const db = runAfterCommit(drizzleNodePg(pool, { schema }) as unknown as Db);
   return {
     kind: 'postgres',
     db,
@@ -186,7 +187,7 @@ export async function openPglite(
 }
 
 export function pgliteDatabase(client: PGlite): Database {
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = runAfterCommit(drizzlePglite(client, { schema }) as unknown as Db);
   const session: SqlSession = {
     exec: async (sql) => {
       await client.exec(sql);

@@ -6,12 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../../test/support/fixtures.js';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { payments } from '../payments/schema.js';
-import {
-  type AccountSearchHit,
-  phoneForms,
-  SEARCHED_TEXT,
-  searchAccounts,
-} from './account-search.js';
+import { type AccountSearchHit, phoneForms, SEARCHED_TEXT } from './account-search.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -26,7 +21,8 @@ function tag() {
   return `q${randomBytes(5).toString('hex')}`;
 }
 
-const search = (query: string, page = ALL) => searchAccounts(t.database.db, query, page);
+const search = (query: string, page = ALL) =>
+  t.app.deps.accountSearch.search(t.database.db, query, page);
 const ids = (hits: AccountSearchHit[]) => hits.map((hit) => hit.user.id);
 
 describe('exact matches', () => {

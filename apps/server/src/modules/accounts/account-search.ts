@@ -4,7 +4,7 @@
  *
  * Exact first: the account's id (or its Yandex ID, shown as 'id': the account's id at Yandex),
  * e-mail and username (case-insensitive, by the keys of identity.ts), phone, Telegram id, and
- * the payment another module's id names (`addAccountReference`). Then, when a word of the query
+ * the payment another module's id names (`AccountSearch.addReference`). Then, when a word of the query
  * has at least PARTIAL_MIN_LENGTH characters, the accounts whose e-mail, username or names hold
  * every word of it, case-insensitively ('partial'). Each group newest first; the pages run over
  * the exact hits and then the partial ones.
@@ -26,11 +26,9 @@ export const PARTIAL_MIN_LENGTH = 3;
 /**
  * How another module's identifier names accounts: a payment's id (ours or the provider's) names
  * the account that paid. The module owning the identifier depends on this one (payments posts
- * to the balances here), so this one cannot import it: that module hands its lookup over when
- * its plugin registers (payments/plugin.ts), as a later module hands a hook to an earlier one.
- * The lookup takes the executor and holds no state, so the one kept per process serves every app
- * built in it; until it is handed over (a script without the payments plugin), nothing is found
- * by that kind.
+ * to the balances here), so this one cannot import it: that module hands its lookup to the
+ * search when its plugin registers (payments/plugin.ts), as a later module hands a hook to an
+ * earlier one (`app.deps.accountSearch`). Until it is handed over, nothing is found by that kind.
  */
 export interface AccountReference {
   matchedBy: Extract<StaffAccountHit['matchedBy'], 'payment'>;
@@ -38,11 +36,27 @@ export interface AccountReference {
   ownersOf(executor: Executor, text: string): Promise<string[]>;
 }
 
-const references = new Map<AccountReference['matchedBy'], AccountReference>();
+/** The one search of an app (`app.deps.accountSearch`), with the references handed to it. */
+export class AccountSearch {
+  private readonly references = new Map<AccountReference['matchedBy'], AccountReference>();
 
-/** Registers (or replaces) the lookup of one kind of reference. */
-export function addAccountReference(reference: AccountReference): void {
-  references.set(reference.matchedBy, reference);
+  /** Registers (or replaces) the lookup of one kind of reference. */
+  addReference(reference: AccountReference): void {
+    this.references.set(reference.matchedBy, reference);
+  }
+
+  /**
+   * Accounts `query` names: exact matches first, then partial ones, each group newest first,
+   * paged by `limit` and `offset` over the whole list. A query of one or two characters (or of
+   * short words only) finds exact matches only.
+   */
+  search(
+    executor: Executor,
+    query: string,
+    page: { limit: number; offset: number },
+  ): Promise<AccountSearchHit[]> {
+    return searchAccounts(executor, query, page, [...this.references.values()]);
+  }
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -77,13 +91,17 @@ function containing(word: string): string {
 const NEWEST_FIRST = [desc(users.createdAt), desc(users.id)];
 
 /** The accounts `query` names exactly, newest first, each with what matched. */
-async function exactHits(executor: Executor, text: string): Promise<AccountSearchHit[]> {
+async function exactHits(
+  executor: Executor,
+  text: string,
+  references: AccountReference[],
+): Promise<AccountSearchHit[]> {
   const keys = loginKeys(text);
   const id = UUID.test(text) ? text.toLowerCase() : null;
   const telegramId = TELEGRAM_ID.test(text) ? Number(text) : null;
   const phones = phoneForms(text);
   const referenced = new Map<string, AccountReference['matchedBy']>();
-  for (const reference of references.values()) {
+  for (const reference of references) {
     for (const owner of await reference.ownersOf(executor, text)) {
       if (!referenced.has(owner)) referenced.set(owner, reference.matchedBy);
     }
@@ -114,19 +132,15 @@ async function exactHits(executor: Executor, text: string): Promise<AccountSearc
   return rows.map((user) => ({ user, matchedBy: matchedBy(user) }));
 }
 
-/**
- * Accounts `query` names: exact matches first, then partial ones, each group newest first, paged
- * by `limit` and `offset` over the whole list. A query of one or two characters (or of short words
- * only) finds exact matches only.
- */
-export async function searchAccounts(
+async function searchAccounts(
   executor: Executor,
   query: string,
   page: { limit: number; offset: number },
+  references: AccountReference[],
 ): Promise<AccountSearchHit[]> {
   const text = query.trim();
   if (!text || page.limit <= 0) return [];
-  const exact = await exactHits(executor, text);
+  const exact = await exactHits(executor, text, references);
   const hits = exact.slice(page.offset, page.offset + page.limit);
   const words = text.split(/\s+/);
   const room = page.limit - hits.length;

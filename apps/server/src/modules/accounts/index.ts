@@ -3,10 +3,9 @@
 
 export {
   type AccountReference,
+  AccountSearch,
   type AccountSearchHit,
-  addAccountReference,
   PARTIAL_MIN_LENGTH,
-  searchAccounts,
 } from './account-search.js';
 export { emailKey, loginKeys, normalizeUserName, userNameKey } from './identity.js';
 export type { LockedBalances, UserRow } from './repository.js';

@@ -74,6 +74,49 @@ describe('session cache', () => {
     expect(await store.authenticate(second.token)).toBeNull();
   });
 
+  it('tells whether one session is live by the rule of the live sessions list', async () => {
+    const testApp = await createTestApp();
+    const user = await createUser(testApp);
+    const stranger = await createUser(testApp);
+    const store = new SessionStore({ db: testApp.database.db, clock: testApp.clock });
+    const normal = (await store.create({ userId: user.id })).session;
+    const { token: rememberedToken, session: remembered } = await store.create({
+      userId: user.id,
+      rememberMe: true,
+    });
+    const revoked = (await store.create({ userId: user.id })).session;
+    await store.revoke(user.id, revoked.id);
+    const states = async () => {
+      const listed = (await store.listActive(user.id)).map((session) => session.id);
+      const answers: Record<string, [boolean, boolean]> = {};
+      for (const [name, { id }] of Object.entries({ normal, remembered, revoked })) {
+        answers[name] = [await store.isLive(user.id, id), listed.includes(id)];
+      }
+      return answers;
+    };
+    expect(await states()).toEqual({
+      normal: [true, true],
+      remembered: [true, true],
+      revoked: [false, false],
+    });
+    expect(await store.isLive(stranger.id, normal.id)).toBe(false);
+    // Idle for a day and a minute: past the normal idle limit, not the remembered one.
+    testApp.clock.advance(24 * 60 * 60_000 + 60_000);
+    expect(await states()).toEqual({
+      normal: [false, false],
+      remembered: [true, true],
+      revoked: [false, false],
+    });
+    // Active every 20 days, never idle too long, until past its absolute limit (90 days).
+    for (let day = 20; day <= 80; day += 20) {
+      testApp.clock.advance(20 * 24 * 60 * 60_000);
+      expect(await store.authenticate(rememberedToken)).not.toBeNull();
+    }
+    expect((await states()).remembered).toEqual([true, true]);
+    testApp.clock.advance(15 * 24 * 60 * 60_000);
+    expect((await states()).remembered).toEqual([false, false]);
+  });
+
   it('refuses after the commit a session read while its revocation was uncommitted', async () => {
     const testApp = await createTestApp();
     if (testApp.database.kind === 'pglite') return; // one connection: no concurrent reader exists
@@ -90,48 +133,94 @@ describe('session cache', () => {
   });
 
   it('tells every process through Redis: revoked in one, refused by the other on its next call', async () => {
-    const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
-    probe.on('error', () => {});
-    const hasRedis = await probe.connect().then(
-      () => true,
-      () => false,
-    );
-    probe.disconnect();
-    if (!hasRedis) return expect.soft(hasRedis, 'Redis is not running; skipped').toBe(true);
-
     const testApp = await createTestApp();
     const user = await createUser(testApp);
-    const clock = new ManualClock();
-    const prefix = `portal-test:${randomBytes(4).toString('hex')}:`;
-    const redisA = new RedisConnection(REDIS_URL, { settleMs: 0 });
-    const redisB = new RedisConnection(REDIS_URL, { settleMs: 0 });
-    const processA = new SessionStore({
-      db: testApp.database.db,
-      clock,
-      marks: new RedisRevocationMarks(redisA, prefix),
-    });
-    const processB = new SessionStore({
-      db: testApp.database.db,
-      clock,
-      marks: new RedisRevocationMarks(redisB, prefix),
-    });
-    try {
-      await waitFor(
-        'both connections to trust the marks',
-        () => redisA.trustedEpoch() !== null && redisB.trustedEpoch() !== null,
-        { timeoutMs: 5_000, intervalMs: 10 },
-      );
+    await withTwoProcesses(testApp, async ({ processA, processB }) => {
       const { token, session } = await processA.create({ userId: user.id });
       expect(await processB.authenticate(token)).not.toBeNull(); // now cached in B
       await processA.revoke(user.id, session.id);
       // No waiting: the mark was written before revoke returned.
       expect(await processB.authenticate(token)).toBeNull();
-    } finally {
-      await redisA.close();
-      await redisB.close();
-    }
+    });
+  });
+
+  it("marks a revocation in the caller's transaction only once it commits, and never one that rolled back", async () => {
+    const testApp = await createTestApp();
+    const user = await createUser(testApp);
+    const { db } = testApp.database;
+    await withTwoProcesses(testApp, async ({ processA, processB, isMarked }) => {
+      const { token, session } = await processA.create({ userId: user.id });
+      expect(await processB.authenticate(token)).not.toBeNull(); // now cached in B
+      const answers: boolean[] = [];
+      processB.onCacheLookup((isHit) => answers.push(isHit));
+
+      const rolledBack = db.transaction(async (tx) => {
+        expect(await processA.revokeAll(user.id, {}, tx)).toBe(1);
+        throw new Error('the rest of the change failed');
+      });
+      await expect(rolledBack).rejects.toThrow('the rest of the change failed');
+      expect(await isMarked(session.id)).toBe(false);
+      // Still live, and B still answers it from its cache: nothing sent it to the database.
+      expect(await processB.authenticate(token)).not.toBeNull();
+      expect(answers).toEqual([true]);
+
+      await db.transaction(async (tx) => {
+        expect(await processA.revoke(user.id, session.id, tx)).toBe(true);
+        expect(await isMarked(session.id)).toBe(false);
+      });
+      expect(await isMarked(session.id)).toBe(true);
+      expect(await processB.authenticate(token)).toBeNull();
+    });
   });
 });
+
+/**
+ * Two processes' session stores over one database, each with its own Redis connection, and a
+ * probe of the marks; the test is skipped (softly failed) when Redis is not running.
+ */
+async function withTwoProcesses(
+  testApp: TestApp,
+  run: (processes: {
+    processA: SessionStore;
+    processB: SessionStore;
+    isMarked: (sessionId: string) => Promise<boolean>;
+  }) => Promise<void>,
+) {
+  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
+  probe.on('error', () => {});
+  const hasRedis = await probe.connect().then(
+    () => true,
+    () => false,
+  );
+  if (!hasRedis) return expect.soft(hasRedis, 'Redis is not running; skipped').toBe(true);
+
+  const clock = new ManualClock();
+  const prefix = `portal-test:${randomBytes(4).toString('hex')}:`;
+  const redisA = new RedisConnection(REDIS_URL, { settleMs: 0 });
+  const redisB = new RedisConnection(REDIS_URL, { settleMs: 0 });
+  const processOn = (redis: RedisConnection) =>
+    new SessionStore({
+      db: testApp.database.db,
+      clock,
+      marks: new RedisRevocationMarks(redis, prefix),
+    });
+  try {
+    await waitFor(
+      'both connections to trust the marks',
+      () => redisA.trustedEpoch() !== null && redisB.trustedEpoch() !== null,
+      { timeoutMs: 5_000, intervalMs: 10 },
+    );
+    await run({
+      processA: processOn(redisA),
+      processB: processOn(redisB),
+      isMarked: async (sessionId) => (await probe.exists(prefix + sessionId)) === 1,
+    });
+  } finally {
+    probe.disconnect();
+    await redisA.close();
+    await redisB.close();
+  }
+}
 
 /** Marks whose answers the test sets. */
 class ScriptedMarks implements RevocationMarks {

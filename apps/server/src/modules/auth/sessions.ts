@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../adapters/clock.js';
 import { LocalRevocationMarks, type RevocationMarks } from '../../adapters/revocation-marks.js';
+import { afterCommit } from '../../db/after-commit.js';
 import type { Db, Executor } from '../../db/database.js';
 import { UserReadCache } from '../../db/user-reads.js';
 import { AppError, unauthorized } from '../../http/app-error.js';
@@ -112,11 +113,12 @@ export interface SessionStoreDeps {
  *
  * A check is answered from this process's cache only when the revocation marks
  * (adapters/revocation-marks.ts) say the session was not ended: one EXISTS in Redis with
- * REDIS_URL. A revocation writes the sessions' marks before it returns, so once its answer is out
- * every process refuses the session, in whatever order the requests arrive. A mark sends the
- * check to the database (which decides, so a revocation inside a transaction takes effect when it
- * commits, and not at all if it rolls back). While the marks cannot be trusted (Redis down, or
- * just back) nothing is answered from the cache: every check reads the database.
+ * REDIS_URL. A revocation writes the sessions' marks once it has committed and before its
+ * transaction's promise resolves (db/after-commit.ts: its own transaction, or the caller's), so
+ * once its answer is out every process refuses the session, in whatever order the requests
+ * arrive; a revocation that rolls back marks nothing. A mark sends the check to the database,
+ * which decides. While the marks cannot be trusted (Redis down, or just back) nothing is
+ * answered from the cache: every check reads the database.
  *
  * The last-activity write, at most once a minute per session, also confirms that the row was not
  * revoked: even a process cut off from the others' marks notices a revocation within a minute.
@@ -238,7 +240,7 @@ export class SessionStore {
         ),
       )
       .limit(1);
-    if (!row || isIdleExpired(row, now)) return null;
+    if (!row || !isLiveAt(row, now)) return null;
     const entry: CachedSession = {
       id: row.id,
       userId: row.userId,
@@ -286,8 +288,9 @@ export class SessionStore {
 
   /**
    * Marks the ended sessions for every process before the caller answers, and drops them from
-   * this process's cache. Never throws: a revocation is in the database already and must not
-   * answer 500 because Redis is away (marks held back then are written when it returns).
+   * this process's cache; run once the revocation committed (`afterCommit`). Never throws: the
+   * revocation is in the database already and must not answer 500 because Redis is away (marks
+   * held back then are written when it returns).
    */
   private async announceRevoked(rows: { id: string; expiresAt: Date }[]) {
     if (rows.length === 0) return;
@@ -329,11 +332,29 @@ export class SessionStore {
     // Remembered rows age: expiry is decided now, not when they were read.
     const now = this.deps.clock.now();
     return rows
-      .filter((row) => row.expiresAt > now && !isIdleExpired(row, now))
+      .filter((row) => isLiveAt(row, now))
       .sort((a, b) => +b.lastActivityAt - +a.lastActivityAt);
   }
 
-  /** Ends one session of this user; false when it is not theirs or already ended. */
+  /**
+   * Whether this session of the user is live now, by the rule of `listActive`, reading its one
+   * row (a single sign-on through the OpenID provider asks it of the session it came from).
+   */
+  async isLive(userId: string, sessionId: string): Promise<boolean> {
+    const [row] = await this.deps.db
+      .select()
+      .from(sessions)
+      .where(
+        and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt)),
+      )
+      .limit(1);
+    return row !== undefined && isLiveAt(row, this.deps.clock.now());
+  }
+
+  /**
+   * Ends one session of this user; false when it is not theirs or already ended. Given the
+   * caller's transaction, the sessions' marks are written once that one commits.
+   */
   async revoke(
     userId: string,
     sessionId: string,
@@ -350,11 +371,14 @@ export class SessionStore {
       )
       .returning({ id: sessions.id, expiresAt: sessions.expiresAt });
     await this.runRevokedHooks(userId, rows, executor);
-    await this.announceRevoked(rows);
+    await afterCommit(executor, () => this.announceRevoked(rows));
     return rows.length > 0;
   }
 
-  /** Ends every session of the user, or every one but `exceptSessionId`; answers how many. */
+  /**
+   * Ends every session of the user, or every one but `exceptSessionId`; answers how many. Given
+   * the caller's transaction, the sessions' marks are written once that one commits.
+   */
   async revokeAll(
     userId: string,
     options: { exceptSessionId?: string } = {},
@@ -371,7 +395,7 @@ export class SessionStore {
       .where(and(...conditions))
       .returning({ id: sessions.id, expiresAt: sessions.expiresAt });
     await this.runRevokedHooks(userId, rows, executor);
-    await this.announceRevoked(rows);
+    await afterCommit(executor, () => this.announceRevoked(rows));
     return rows.length;
   }
 
@@ -393,6 +417,11 @@ function limitsOf(row: SessionRow) {
 
 function isIdleExpired(row: SessionRow, now: Date): boolean {
   return now.getTime() - row.lastActivityAt.getTime() > limitsOf(row).idleMs;
+}
+
+/** The one rule of a live session: not revoked, not past its absolute limit, not idle too long. */
+function isLiveAt(row: SessionRow, now: Date): boolean {
+  return row.revokedAt === null && row.expiresAt > now && !isIdleExpired(row, now);
 }
 
 /**

@@ -10,10 +10,11 @@ import type { Amr, SignInMethod } from '@portal/contracts/security-log';
 import type { InteractionResults } from 'oidc-provider';
 import type { Clock } from '../../adapters/clock.js';
 import type { Db } from '../../db/database.js';
+import type { UserReadCache } from '../../db/user-reads.js';
 import { AppError } from '../../http/app-error.js';
-import { findUserById } from '../accounts/index.js';
 import { AccountBlocked, findSessionById } from '../auth/index.js';
 import { findSignInOf } from '../security-log/index.js';
+import { siteAccountOf } from './accounts.js';
 import type { LiveProvider } from './live-provider.js';
 import { OIDC_MESSAGES } from './messages.js';
 import { ACR, type PortalInteractionResult } from './provider.js';
@@ -21,6 +22,8 @@ import { ACR, type PortalInteractionResult } from './provider.js';
 export interface OidcInteractionsDeps {
   provider: Pick<LiveProvider, 'current'>;
   db: Db;
+  /** The account is read as the library reads it (accounts.ts), remembered for its next steps. */
+  userReads: Pick<UserReadCache, 'read'>;
   clock: Clock;
   /** When the account's deletion is due, or null (modules/account-data). */
   deletionDueAt: (userId: string) => Promise<Date | null>;
@@ -77,24 +80,22 @@ export class OidcInteractions {
     }
     const signIn = await findSignInOf(this.deps.db, session);
     const amr = amrForSites(signIn?.details ?? {});
-    const url = await this.deps.provider.current().interactionResult(
-      raw.req,
-      raw.res,
-      {
-        login: {
-          accountId: session.userId,
-          amr,
-          acr: amr.some((value) => SECOND_FACTORS.includes(value)) ? ACR.twoFactors : ACR.oneFactor,
-          ts: Math.floor(session.createdAt.getTime() / 1000),
-        },
-        // First-party: the grant is made without asking (provider.ts `loadExistingGrant`).
-        consent: {},
-        // The site's sign-in is recorded as a device of this session (site-sign-ins.ts).
-        portalSessionId: session.id,
-      } satisfies InteractionResults & PortalInteractionResult,
-      { mergeWithLastSubmission: false },
-    );
-    return { url };
+    // What the library's `interactionResult` does, on the interaction read above: it would read
+    // it again.
+    interaction.result = {
+      login: {
+        accountId: session.userId,
+        amr,
+        acr: amr.some((value) => SECOND_FACTORS.includes(value)) ? ACR.twoFactors : ACR.oneFactor,
+        ts: Math.floor(session.createdAt.getTime() / 1000),
+      },
+      // First-party: the grant is made without asking (provider.ts `loadExistingGrant`).
+      consent: {},
+      // The site's sign-in is recorded as a device of this session (site-sign-ins.ts).
+      portalSessionId: session.id,
+    } satisfies InteractionResults & PortalInteractionResult;
+    await interaction.persist();
+    return { url: interaction.returnTo };
   }
 
   private async interactionOf(raw: RawExchange, uid: string) {
@@ -109,7 +110,7 @@ export class OidcInteractions {
 
   /** The portal's own refusals: a blocked, unconfirmed or deletion-bound account. */
   private async assertMayUseSites(userId: string) {
-    const user = await findUserById(this.deps.db, userId);
+    const user = await siteAccountOf(this.deps, userId);
     if (user?.status !== 'active')
       throw new AppError('invalid_input', OIDC_MESSAGES.interactionGone);
     if (user.blockedAt) throw new AccountBlocked(this.deps.supportUrl);

@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { JWK } from 'oidc-provider';
+import { withRequestReads } from './adapter.js';
 import type { SigningKeys } from './signing-keys.js';
 
 export interface LiveProviderDeps {
@@ -34,9 +35,13 @@ export class LiveProvider {
     return this.provider;
   }
 
-  /** Answers one request with the current provider (its Koa app on the raw request). */
+  /**
+   * Answers one request with the current provider (its Koa app on the raw request), with the
+   * adapter's reads of this request kept apart from every other's (adapter.ts).
+   */
   handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    return this.handler(req, res);
+    const handler = this.handler;
+    return withRequestReads(() => handler(req, res));
   }
 
   /**

@@ -39,7 +39,8 @@ declare module '../../deps.js' {
 export const oidcPlugin = fp(
   async (app) => {
     app.deps.dataOwners.register(oidcData);
-    const { config, db, clock, accountDeletion, mail, securityLog, sessions, devices } = app.deps;
+    const { config, db, clock, userReads, accountDeletion, mail, securityLog, sessions, devices } =
+      app.deps;
     const siteSignIns = new SiteSignIns({
       db,
       clock,
@@ -50,7 +51,14 @@ export const oidcPlugin = fp(
     });
     // Everything attached to the library's provider is attached here: a rotation builds another.
     const build = (keys: Parameters<typeof createOidcProvider>[0]['signingKeys']): Provider => {
-      const built = createOidcProvider({ config, db, clock, signingKeys: keys, siteSignIns });
+      const built = createOidcProvider({
+        config,
+        db,
+        clock,
+        userReads,
+        signingKeys: keys,
+        siteSignIns,
+      });
       // What a site's own logout could not deliver at once goes to the retried outbox.
       built.on('backchannel.error', (_ctx, _error, client, sub: string, sid: string) => {
         const logout: BackchannelLogout = { clientId: client.clientId, sub, sid };
@@ -84,6 +92,7 @@ export const oidcPlugin = fp(
     const interactions = new OidcInteractions({
       provider,
       db,
+      userReads,
       clock,
       deletionDueAt: async (userId) => (await accountDeletion.status(userId)).dueAt,
       portalSessionOf: (uid) => siteSignIns.portalSessionOf(uid),

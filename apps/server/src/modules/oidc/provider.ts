@@ -8,7 +8,8 @@ import Provider, { type Configuration, type JWK, type KoaContextWithOIDC } from 
 import type { Clock } from '../../adapters/clock.js';
 import { type Config, ConfigError, type OidcClientSetting } from '../../config.js';
 import type { Db } from '../../db/database.js';
-import { isLocalPortal } from '../payments/index.js';
+import type { UserReadCache } from '../../db/user-reads.js';
+import { isLocalPortal } from '../../local-portal.js';
 import { deriveKey } from '../two-factor/index.js';
 import { findAccount } from './accounts.js';
 import { OidcModelStore } from './adapter.js';
@@ -76,6 +77,8 @@ export interface OidcProviderDeps {
   config: Pick<Config, 'PUBLIC_URL' | 'SECRET_KEY' | 'OIDC_CLIENTS'>;
   db: Db;
   clock: Clock;
+  /** The account's reads for the claims, remembered per process (accounts.ts). */
+  userReads: Pick<UserReadCache, 'read'>;
   signingKeys: JWK[];
   /** Each authorization's grant is recorded as a site sign-in of a portal session. */
   siteSignIns: SiteSignIns;
@@ -99,7 +102,8 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
       long: { secure: isHttps(config.PUBLIC_URL) },
       short: { secure: isHttps(config.PUBLIC_URL) },
     },
-    findAccount: (_ctx, sub) => findAccount({ db, publicUrl: config.PUBLIC_URL }, sub),
+    findAccount: (_ctx, sub) =>
+      findAccount({ db, userReads: deps.userReads, publicUrl: config.PUBLIC_URL }, sub),
     claims: {
       sid: null,
       iss: null,
@@ -245,9 +249,10 @@ function clientMetadata(client: OidcClientSetting) {
  * for, so the library asks no consent. A grant left from another account is not reused. The
  * grant is recorded as a sign-in of the site from the portal session that signed in: the one in
  * the interaction's result, or, with no sign-in step (single sign-on), the one the library's
- * session signed in with before; when that one has lapsed (expired, idle too long) there is no
- * grant, and the library asks the portal's `/auth` again. A library session of no portal
- * session's (made before site sign-ins were recorded) records nothing.
+ * session signed in with before; when that one has lapsed (expired, idle too long), or there is
+ * none (a library session from before site sign-ins were recorded, migrations/0795), there is no
+ * grant, and the library asks the portal's `/auth` again: no grant is tied to no portal session,
+ * which no sign-out would end.
  */
 async function grantRequestedScopes(ctx: KoaContextWithOIDC, siteSignIns: SiteSignIns) {
   const { oidc } = ctx;
@@ -257,12 +262,9 @@ async function grantRequestedScopes(ctx: KoaContextWithOIDC, siteSignIns: SiteSi
   const result = oidc.result as PortalInteractionResult | undefined;
   const portalSessionId =
     result?.portalSessionId ?? (await siteSignIns.portalSessionOf(session.uid));
+  if (!portalSessionId) return undefined;
   // Only without any sign-in step: an interaction's result has just signed the person in.
-  if (
-    !result &&
-    portalSessionId &&
-    !(await siteSignIns.isPortalSessionLive(accountId, portalSessionId))
-  ) {
+  if (!result && !(await siteSignIns.isPortalSessionLive(accountId, portalSessionId))) {
     return undefined;
   }
   const grantId = oidc.result?.consent?.grantId ?? session.grantIdFor(clientId);
@@ -276,7 +278,6 @@ async function grantRequestedScopes(ctx: KoaContextWithOIDC, siteSignIns: SiteSi
   grant.addOIDCScope([...requested.requestParamOIDCScopes].join(' '));
   if (requested.requestParamClaims.size > 0) grant.addOIDCClaims([...requested.requestParamClaims]);
   await grant.save();
-  if (!portalSessionId) return grant;
   // The library gives the client its `sid` right after this; given here first, so it is the same.
   session.ensureClientContainer(clientId);
   await siteSignIns.record(

@@ -15,6 +15,11 @@
  * The delay is longer than several re-read periods, so every process publishes the new key before
  * any signs with it; a process that re-reads late signs with the old key a little longer, which
  * is still published everywhere.
+ *
+ * A leaked key cannot wait for that (`oidc-keys rotate --now`, `rotateNow`): every key is deleted
+ * and new ones sign at once. Each process stops publishing the old keys at its next re-read, and
+ * every token they signed then fails verification: that is the point. Until then a process may
+ * still sign with an old key, or publish only the new ones while another signs with an old one.
  */
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { and, isNull, lte, sql } from 'drizzle-orm';
@@ -130,6 +135,24 @@ export class SigningKeys {
     return {
       added: added.map((row) => infoOf(row, now)),
       retired: retired.map((row) => infoOf(row, now)),
+    };
+  }
+
+  /**
+   * An emergency for a leaked key: every key kept (signing, next, retired) is deleted, so none is
+   * published any more (a rotation under way included: its keys sat beside the leaked one), and a
+   * new key of each algorithm signs from now. Runs in the caller's transaction, so the operator's
+   * record goes with it. Answers the new keys and the withdrawn ones that were still published.
+   */
+  async rotateNow(tx: Executor): Promise<{ added: KeyInfo[]; withdrawn: KeyInfo[] }> {
+    await lockKeys(tx);
+    const now = this.deps.clock.now();
+    const deleted = await tx.delete(oidcSigningKeys).returning();
+    const added: KeyRow[] = [];
+    for (const alg of ALGORITHMS) added.push(await this.insertKey(tx, alg, now));
+    return {
+      added: added.map((row) => infoOf(row, now)),
+      withdrawn: deleted.map((row) => infoOf(row, now)).filter((key) => key.state !== 'dropped'),
     };
   }
 

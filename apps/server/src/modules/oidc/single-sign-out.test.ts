@@ -3,7 +3,7 @@
 // reset with sign-out; the operator's block: modules/operator/block-ends-sites.test.ts) ends the site's grant: its refresh token is
 // refused, and the site, a real HTTP server on 127.0.0.1, receives a back-channel logout token
 // made by the library, which this test verifies with the provider's published keys.
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import * as client from 'openid-client';
 import { describe, expect, it } from 'vitest';
 import { AUTH_API, sessionStatus } from '../../../test/support/auth-helpers.js';
@@ -25,12 +25,25 @@ import {
   signInToSite,
   sites,
   useOidcSites,
-  verifiedLogouts,
 } from '../../../test/support/oidc-sites.js';
 import { mailOutbox } from '../../adapters/mail-schema.js';
 import { securityEvents } from '../security-log/schema.js';
+import { oidcModels, oidcSiteSignIns } from './schema.js';
 
 useOidcSites();
+
+/** The site sends the browser to the provider: 303 to the site, or to a sign-in (an interaction). */
+async function authorize(browser: Browser, site: 'hosting' | 'launcher') {
+  return browser.request(
+    'GET',
+    client.buildAuthorizationUrl(sites[site], {
+      redirect_uri: `https://${site}.example.com/oidc/callback`,
+      scope: 'openid',
+      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+    }),
+  );
+}
 describe("a site's sign-in in the devices list", () => {
   it('is a row named by the site with the browser, single sign-on included, and is ended alone', async () => {
     const user = await createUser(oidcApp());
@@ -98,20 +111,23 @@ describe("a site's sign-in in the devices list", () => {
     const browser = new Browser(oidcApp().app);
     await signInToSite(browser, 'hosting', session);
     const row = (await devicesOf(session)).find((device) => device.kind === 'site')!;
+    const { db } = oidcApp().database;
+    const grantsOfUser = () =>
+      db
+        .select({ id: oidcModels.id })
+        .from(oidcModels)
+        .where(
+          and(eq(oidcModels.kind, 'Grant'), sql`${oidcModels.payload}->>'accountId' = ${user.id}`),
+        );
+    expect(await grantsOfUser()).toHaveLength(1);
     await oidcApp().app.inject({
       method: 'DELETE',
       url: `${AUTH_API}/devices/${row.id}`,
       headers: session,
     });
-    const again = await browser.request(
-      'GET',
-      client.buildAuthorizationUrl(sites.hosting, {
-        redirect_uri: 'https://hosting.example.com/oidc/callback',
-        scope: 'openid',
-        code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
-        code_challenge_method: 'S256',
-      }),
-    );
+    // The grant's own row goes with its tokens, not only what names it.
+    expect(await grantsOfUser()).toEqual([]);
+    const again = await authorize(browser, 'hosting');
     expect(again.statusCode).toBe(303);
     expect(again.headers.location).toMatch(/^\/oidc\/interaction\//);
   });
@@ -123,22 +139,42 @@ describe('single sign-on', () => {
     const session = await signInToPortal(user.userName);
     const browser = new Browser(oidcApp().app);
     await signInToSite(browser, 'hosting', session);
-    const authorize = async () =>
-      browser.request(
-        'GET',
-        client.buildAuthorizationUrl(sites.launcher, {
-          redirect_uri: 'https://launcher.example.com/oidc/callback',
-          scope: 'openid',
-          code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
-          code_challenge_method: 'S256',
-        }),
-      );
     // Idle for longer than a session without «Запомнить меня» lives (a day): it has lapsed.
     oidcApp().clock.advance(25 * 60 * 60_000);
     expect(await sessionStatus(oidcApp(), session)).toBe(401);
-    const asked = await authorize();
+    const asked = await authorize(browser, 'launcher');
     expect(asked.statusCode).toBe(303);
     expect(asked.headers.location).toMatch(/^\/oidc\/interaction\//);
+  });
+
+  it('asks for a sign-in again from a library session of no portal session (made before migration 0795)', async () => {
+    const user = await createUser(oidcApp());
+    const session = await signInToPortal(user.userName);
+    const browser = new Browser(oidcApp().app);
+    await signInToSite(browser, 'hosting', session);
+    const { db } = oidcApp().database;
+    // What a library session from before site sign-ins were recorded looks like: none names it.
+    await db.delete(oidcSiteSignIns).where(eq(oidcSiteSignIns.userId, user.id));
+    const grantsOfUser = () =>
+      db
+        .select({ id: oidcModels.id })
+        .from(oidcModels)
+        .where(
+          and(eq(oidcModels.kind, 'Grant'), sql`${oidcModels.payload}->>'accountId' = ${user.id}`),
+        );
+    const grantsBefore = await grantsOfUser();
+
+    const asked = await authorize(browser, 'launcher');
+    expect(asked.statusCode).toBe(303);
+    expect(asked.headers.location).toMatch(/^\/oidc\/interaction\//);
+    // No grant tied to no portal session, which no sign-out would end.
+    expect(await grantsOfUser()).toEqual(grantsBefore);
+    // Signed in again, the site's sign-in is a device of the portal session.
+    await signInToSite(browser, 'launcher', session);
+    expect((await devicesOf(session)).map((row) => row.site)).toEqual([
+      'Личный кабинет',
+      'launcher',
+    ]);
   });
 
   it('goes straight back to the site while the portal session lives', async () => {
@@ -146,101 +182,110 @@ describe('single sign-on', () => {
     const session = await signInToPortal(user.userName);
     const browser = new Browser(oidcApp().app);
     await signInToSite(browser, 'hosting', session);
-    const straight = await browser.request(
-      'GET',
-      client.buildAuthorizationUrl(sites.launcher, {
-        redirect_uri: 'https://launcher.example.com/oidc/callback',
-        scope: 'openid',
-        code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
-        code_challenge_method: 'S256',
-      }),
-    );
+    const straight = await authorize(browser, 'launcher');
     expect(straight.statusCode).toBe(303);
     expect(new URL(straight.headers.location!).origin).toBe('https://launcher.example.com');
   });
 });
 
+type SignedIn = Awaited<ReturnType<typeof signedInEverywhere>>;
+
+/**
+ * A way the portal session that signed in to both sites ends: the answer of the request that
+ * ended it, and a session of the account that must outlive it, if any.
+ */
+interface WayToEnd {
+  way: string;
+  end: (signedIn: SignedIn) => Promise<{
+    answer: { statusCode: number; body: string };
+    survivor?: Record<string, string>;
+  }>;
+}
+
+const WAYS_TO_END: WayToEnd[] = [
+  {
+    way: '«Выйти» on the portal session in the devices list, from another session',
+    async end({ user }) {
+      const other = await signInToPortal(user.userName);
+      const portalRow = (await devicesOf(other)).find(
+        (row) => row.kind === 'session' && !row.isCurrent,
+      )!;
+      const answer = await oidcApp().app.inject({
+        method: 'DELETE',
+        url: `${AUTH_API}/devices/${portalRow.id}`,
+        headers: other,
+      });
+      // The session that ended it signed in to no site: nothing of it is ended.
+      return { answer, survivor: other };
+    },
+  },
+  {
+    way: 'a sign-out of the portal',
+    async end({ session }) {
+      const answer = await oidcApp().app.inject({
+        method: 'POST',
+        url: `${AUTH_API}/logout`,
+        headers: session,
+      });
+      return { answer };
+    },
+  },
+  {
+    way: '«Это был не я» from the alert letter of a sign-in from another browser',
+    async end({ user }) {
+      await signInToPortal(user.userName, CHROME);
+      const [alert] = await lettersTo(oidcApp(), user.email);
+      const url = /Это был не я: (\S+)/.exec(alert!.text)![1]!;
+      const answer = await oidcApp().app.inject({
+        method: 'POST',
+        url: `${AUTH_API}/not-me`,
+        payload: { token: new URL(url).searchParams.get('token') },
+        remoteAddress: nextIp(),
+      });
+      return { answer };
+    },
+  },
+  {
+    way: 'a password reset with «выйти на всех устройствах»',
+    async end({ user }) {
+      const forgot = await oidcApp().app.inject({
+        method: 'POST',
+        url: `${AUTH_API}/forgot-password`,
+        payload: { email: user.email },
+        remoteAddress: nextIp(),
+      });
+      expect(forgot.statusCode).toBe(200);
+      const answer = await oidcApp().app.inject({
+        method: 'POST',
+        url: `${AUTH_API}/reset-password-with-code`,
+        payload: {
+          email: user.email,
+          code: await latestCodeTo(oidcApp(), user.email),
+          newPassword: 'Another-Pass2',
+          logoutEverywhere: true,
+        },
+        remoteAddress: nextIp(),
+      });
+      return { answer };
+    },
+  },
+];
+
 describe('every end of the portal session ends the sites signed in through it', () => {
-  it('«Выйти» on the portal session in the devices list', async () => {
+  it.each(WAYS_TO_END)('$way', async ({ end }) => {
+    // Another account signed in to the same sites: none of it ends.
+    const bystander = await signedInEverywhere();
     const signedIn = await signedInEverywhere();
-    const other = await signInToPortal(signedIn.user.userName);
-    const portalRow = (await devicesOf(other)).find(
-      (row) => row.kind === 'session' && !row.isCurrent,
-    )!;
-    const ended = await oidcApp().app.inject({
-      method: 'DELETE',
-      url: `${AUTH_API}/devices/${portalRow.id}`,
-      headers: other,
-    });
-    expect(ended.statusCode, ended.body).toBe(200);
+    const { answer, survivor } = await end(signedIn);
+    expect(answer.statusCode, answer.body).toBe(200);
     await expectBothSitesSignedOut(signedIn);
-    // The session that ended it signed in to no site: nothing of it is ended.
-    expect(await sessionStatus(oidcApp(), other)).toBe(200);
-  });
-
-  it('a sign-out of the portal', async () => {
-    const signedIn = await signedInEverywhere();
-    const out = await oidcApp().app.inject({
-      method: 'POST',
-      url: `${AUTH_API}/logout`,
-      headers: signedIn.session,
-    });
-    expect(out.statusCode, out.body).toBe(200);
-    await expectBothSitesSignedOut(signedIn);
-  });
-
-  it('«Это был не я» from the alert letter', async () => {
-    const signedIn = await signedInEverywhere(CHROME);
-    // The owner, from another browser: the alert of the sign-in from Chrome is the stranger's.
-    const user = await createUser(oidcApp());
-    await signInToPortal(user.userName, FIREFOX);
-    const stranger = await signInToPortal(user.userName, CHROME);
-    const browser = new Browser(oidcApp().app, CHROME);
-    const atHosting = await signInToSite(browser, 'hosting', stranger);
-    const [alert] = await lettersTo(oidcApp(), user.email);
-    const url = /Это был не я: (\S+)/.exec(alert!.text)![1]!;
-    const token = new URL(url).searchParams.get('token')!;
-    const notMe = await oidcApp().app.inject({
-      method: 'POST',
-      url: `${AUTH_API}/not-me`,
-      payload: { token },
-      remoteAddress: nextIp(),
-    });
-    expect(notMe.statusCode, notMe.body).toBe(200);
-    await expectRefreshRefused('hosting', atHosting.refreshToken);
-    const logouts = await verifiedLogouts('hosting', hosting);
-    expect(logouts).toEqual([expect.objectContaining({ sub: user.id, sid: atHosting.sid })]);
-    // The other account's sites are untouched.
+    if (survivor) expect(await sessionStatus(oidcApp(), survivor)).toBe(200);
+    expect(await sessionStatus(oidcApp(), bystander.session)).toBe(200);
     const refreshed = await client.refreshTokenGrant(
       sites.hosting,
-      signedIn.atHosting.refreshToken,
+      bystander.atHosting.refreshToken,
     );
     expect(refreshed.refresh_token).toBeTruthy();
-  });
-
-  it('a password reset with «выйти на всех устройствах»', async () => {
-    const signedIn = await signedInEverywhere();
-    const forgot = await oidcApp().app.inject({
-      method: 'POST',
-      url: `${AUTH_API}/forgot-password`,
-      payload: { email: signedIn.user.email },
-      remoteAddress: nextIp(),
-    });
-    expect(forgot.statusCode).toBe(200);
-    const code = await latestCodeTo(oidcApp(), signedIn.user.email);
-    const reset = await oidcApp().app.inject({
-      method: 'POST',
-      url: `${AUTH_API}/reset-password-with-code`,
-      payload: {
-        email: signedIn.user.email,
-        code,
-        newPassword: 'Another-Pass2',
-        logoutEverywhere: true,
-      },
-      remoteAddress: nextIp(),
-    });
-    expect(reset.statusCode, reset.body).toBe(200);
-    await expectBothSitesSignedOut(signedIn);
   });
 });
 

@@ -7,7 +7,7 @@
  * back-channel logout for the site in the retried outbox (backchannel.ts).
  */
 import type { Device } from '@portal/contracts/auth';
-import { and, desc, eq, gt, inArray, isNull, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNotNull, isNull, ne, or, type SQL } from 'drizzle-orm';
 import type { Clock } from '../../adapters/clock.js';
 import type { Mailer, MailOutbox } from '../../adapters/mail.js';
 import type { OidcClientSetting } from '../../config.js';
@@ -24,7 +24,7 @@ export interface SiteSignInsDeps {
   clients: readonly OidcClientSetting[];
   mail: Mailer & Pick<MailOutbox, 'enqueueItem'>;
   securityLog: SecurityLog;
-  sessions: Pick<SessionStore, 'listActive'>;
+  sessions: Pick<SessionStore, 'isLive'>;
 }
 
 export interface NewSiteSignIn {
@@ -53,24 +53,29 @@ export class SiteSignIns {
    */
   async record(signIn: NewSiteSignIn, client: EventClient): Promise<void> {
     const { db, clock, securityLog } = this.deps;
+    const values = {
+      ...signIn,
+      userAgent: client.userAgent.slice(0, 512),
+      ipAddress: client.ipAddress,
+      createdAt: clock.now(),
+      endedAt: null,
+    };
     await db.transaction(async (tx) => {
-      const [known] = await tx
-        .select()
-        .from(oidcSiteSignIns)
-        .where(eq(oidcSiteSignIns.grantId, signIn.grantId))
-        .for('update');
-      if (known && known.portalSessionId === signIn.portalSessionId && !known.endedAt) return;
-      const values = {
-        ...signIn,
-        userAgent: client.userAgent.slice(0, 512),
-        ipAddress: client.ipAddress,
-        createdAt: clock.now(),
-        endedAt: null,
-      };
-      await tx
+      // One statement: the row is written (and named back) only when it is new, ended, or of
+      // another portal session; the same live sign-in again is left as it is, and not logged.
+      const written = await tx
         .insert(oidcSiteSignIns)
         .values(values)
-        .onConflictDoUpdate({ target: oidcSiteSignIns.grantId, set: values });
+        .onConflictDoUpdate({
+          target: oidcSiteSignIns.grantId,
+          set: values,
+          setWhere: or(
+            ne(oidcSiteSignIns.portalSessionId, signIn.portalSessionId),
+            isNotNull(oidcSiteSignIns.endedAt),
+          ),
+        })
+        .returning({ id: oidcSiteSignIns.id });
+      if (written.length === 0) return;
       await securityLog.record(tx, signIn.userId, 'site_sign_in', client, {
         site: this.siteName(signIn.clientId),
       });
@@ -95,9 +100,8 @@ export class SiteSignIns {
    * Whether the portal session still lives (not ended, not expired, not idle too long): a single
    * sign-on from a library session whose portal session has lapsed asks for a sign-in again.
    */
-  async isPortalSessionLive(userId: string, portalSessionId: string): Promise<boolean> {
-    const live = await this.deps.sessions.listActive(userId);
-    return live.some((session) => session.id === portalSessionId);
+  isPortalSessionLive(userId: string, portalSessionId: string): Promise<boolean> {
+    return this.deps.sessions.isLive(userId, portalSessionId);
   }
 
   /** The account's live site sign-ins as rows of the devices list, newest first. */

@@ -7,7 +7,7 @@ import { createTestDatabase } from '../../../test/support/test-database.js';
 import { ManualClock } from '../../adapters/clock.js';
 import type { Database } from '../../db/database.js';
 import { SecretBox } from '../two-factor/index.js';
-import { OidcModelStore } from './adapter.js';
+import { OidcModelStore, withRequestReads } from './adapter.js';
 import { oidcData } from './data-owner.js';
 import { oidcSigningKeys } from './schema.js';
 import {
@@ -83,6 +83,55 @@ describe('the provider’s storage', () => {
     expect(await store('AccessToken').find('at-1')).toBeUndefined();
     expect(await store('RefreshToken').find('rt-1')).toBeUndefined();
     expect(await store('RefreshToken').find('rt-2')).toBeDefined();
+  });
+
+  it('in a request, a token read brings its grant and session: each answered once, all forgotten at a write', async () => {
+    await store('Grant').upsert('g-ahead', { accountId: 'a' }, 600);
+    await store('Session').upsert('s-ahead', { uid: 'u-ahead', accountId: 'a' }, 600);
+    const tokenPayload = { grantId: 'g-ahead', sessionUid: 'u-ahead', expiresWithSession: true };
+    await store('AccessToken').upsert('at-ahead', tokenPayload, 600);
+    // Gone from the table behind the adapter's back: what is still answered was read with the token.
+    const removeGrantAndSession = () =>
+      database.db.execute(sql`DELETE FROM oidc_models WHERE id IN ('g-ahead', 's-ahead')`);
+    const seen = await withRequestReads(async () => {
+      const token = await store('AccessToken').find('at-ahead');
+      await removeGrantAndSession();
+      return {
+        token,
+        grant: await store('Grant').find('g-ahead'),
+        session: await store('Session').findByUid('u-ahead'),
+        grantAgain: await store('Grant').find('g-ahead'),
+      };
+    });
+    expect(seen).toEqual({
+      token: tokenPayload,
+      grant: { accountId: 'a' },
+      session: { uid: 'u-ahead', accountId: 'a' },
+      grantAgain: undefined,
+    });
+    await store('Grant').upsert('g-ahead', { accountId: 'a' }, 600);
+    await store('Session').upsert('s-ahead', { uid: 'u-ahead', accountId: 'a' }, 600);
+    const afterWrite = await withRequestReads(async () => {
+      await store('AccessToken').find('at-ahead');
+      await removeGrantAndSession();
+      await store('AccessToken').upsert('at-other-write', { grantId: 'g-x' }, 600);
+      return [await store('Grant').find('g-ahead'), await store('Session').findByUid('u-ahead')];
+    });
+    expect(afterWrite).toEqual([undefined, undefined]);
+    // Outside a request every find asks the table.
+    await store('Grant').upsert('g-ahead', { accountId: 'a' }, 600);
+    await store('AccessToken').find('at-ahead');
+    await removeGrantAndSession();
+    expect(await store('Grant').find('g-ahead')).toBeUndefined();
+  });
+
+  it('in a request, a token whose grant is gone finds no grant', async () => {
+    await store('RefreshToken').upsert('rt-orphan', { grantId: 'g-gone' }, 600);
+    const grant = await withRequestReads(async () => {
+      expect(await store('RefreshToken').find('rt-orphan')).toEqual({ grantId: 'g-gone' });
+      return store('Grant').find('g-gone');
+    });
+    expect(grant).toBeUndefined();
   });
 
   it('is purged of what expired a day ago, and erased with the account it names', async () => {

@@ -1,7 +1,7 @@
 /** Reads: `find` and `show`. They change nothing and record nothing. */
 import { SECURITY_EVENT_TEXTS } from '@portal/contracts/security-log';
 import { STAFF_PAGE_SIZE } from '@portal/contracts/staff';
-import { PARTIAL_MIN_LENGTH, searchAccounts } from '../accounts/index.js';
+import { PARTIAL_MIN_LENGTH } from '../accounts/index.js';
 import { loginCounterKeys } from '../auth/index.js';
 import { recentLedgerEntries, recentPayments } from '../payments/index.js';
 import { listServicesOf } from '../servers/index.js';
@@ -31,7 +31,7 @@ export const findCommand: Command = {
       throw new UsageError('--page: целое число от 1', 'find');
     }
     // One more than a page: whether there is a next one.
-    const hits = await searchAccounts(ctx.deps.db, query, {
+    const hits = await ctx.deps.accountSearch.search(ctx.deps.db, query, {
       limit: STAFF_PAGE_SIZE + 1,
       offset: (page - 1) * STAFF_PAGE_SIZE,
     });

@@ -8,22 +8,16 @@ import {
   signedInEverywhere,
   useOidcSites,
 } from '../../../test/support/oidc-sites.js';
-import { runAdmin } from './cli.js';
+import { runAdminIn } from '../../../test/support/operator-tool.js';
 
 useOidcSites();
 
 it('a block by the operator signs the account out of the sites it signed in to', async () => {
   const signedIn = await signedInEverywhere();
-  const printed: string[] = [];
-  const code = await runAdmin(
-    {
-      deps: oidcApp().app.deps,
-      log: oidcApp().app.log,
-      out: (line) => printed.push(line),
-      err: (line) => printed.push(line),
-    },
-    ['block', signedIn.user.userName, '--operator', 'Ольга', '--reason', 'проверка входа'],
+  const blocked = await runAdminIn(
+    oidcApp().app,
+    ...['block', signedIn.user.userName, '--operator', 'Ольга', '--reason', 'проверка входа'],
   );
-  expect(code, printed.join('\n')).toBe(0);
+  expect(blocked.code, blocked.err).toBe(0);
   await expectBothSitesSignedOut(signedIn);
 });

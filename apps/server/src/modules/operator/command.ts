@@ -2,12 +2,7 @@ import type { ParseArgsConfig } from 'node:util';
 
 export type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 
-import {
-  type AccountSearchHit,
-  findUserById,
-  searchAccounts,
-  type UserRow,
-} from '../accounts/index.js';
+import { type AccountSearchHit, findUserById, type UserRow } from '../accounts/index.js';
 import type { StaffActor } from './audit.js';
 import { type OperatorContext, Refusal, table, UsageError } from './context.js';
 
@@ -87,7 +82,7 @@ const RESOLVING_MATCHES: ReadonlySet<AccountSearchHit['matchedBy']> = new Set([
  * operator chooses by id.
  */
 export async function resolveAccount(ctx: OperatorContext, query: string): Promise<UserRow> {
-  const hits = await searchAccounts(ctx.deps.db, query, { limit: 10, offset: 0 });
+  const hits = await ctx.deps.accountSearch.search(ctx.deps.db, query, { limit: 10, offset: 0 });
   const found = hits.filter((hit) => RESOLVING_MATCHES.has(hit.matchedBy)).map((hit) => hit.user);
   if (found.length === 1) {
     // Read again by id: the search's row and this one are the same account.

@@ -13,6 +13,7 @@ import type { AppDeps } from '../../deps.js';
 export type OperatorDeps = Pick<
   AppDeps,
   | 'config'
+  | 'accountSearch'
   | 'database'
   | 'db'
   | 'clock'

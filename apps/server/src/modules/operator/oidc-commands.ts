@@ -1,12 +1,14 @@
 /**
  * The OpenID Provider's keys and clients (modules/oidc): `oidc-keys` lists the signing keys,
- * `oidc-keys rotate` brings in new ones (recorded), `oidc-clients` lists the clients of
- * OIDC_CLIENTS. The rotation's timeline is modules/oidc/signing-keys.ts's.
+ * `oidc-keys rotate` brings in new ones (recorded), `oidc-keys rotate --now` replaces a leaked
+ * one at once (recorded), `oidc-clients` lists the clients of OIDC_CLIENTS. The rotation's
+ * timeline is modules/oidc/signing-keys.ts's.
  */
+import type { Executor } from '../../db/database.js';
 import type { KeyInfo, KeyState } from '../oidc/index.js';
 import { recordOperatorAction } from './audit.js';
-import { ACTION_OPTIONS, actorOf, type Command } from './command.js';
-import { Refusal, table, UsageError, when } from './context.js';
+import { ACTION_OPTIONS, actorOf, type Command, type ParsedValues } from './command.js';
+import { type OperatorContext, Refusal, table, UsageError, when } from './context.js';
 
 const STATE_TEXT: Record<KeyState, string> = {
   next: 'опубликован, подпишет позже',
@@ -33,7 +35,11 @@ function keyTable(keys: KeyInfo[]): string[] {
 export const oidcKeysCommand: Command = {
   name: 'oidc-keys',
   summary: 'ключи подписи входа на сайты: список и смена',
-  usage: ['oidc-keys', 'oidc-keys rotate --operator <имя> [--reason "…"]'],
+  usage: [
+    'oidc-keys',
+    'oidc-keys rotate --operator <имя> [--reason "…"]',
+    'oidc-keys rotate --now --operator <имя> --reason "…"',
+  ],
   help: [
     'Без аргументов: ключи подписи провайдера OpenID (RS256 и ES256) — когда созданы, с какого',
     'момента подписывают, до какого подписывали, до какого остаются в JWKS, и состояние.',
@@ -42,32 +48,30 @@ export const oidcKeysCommand: Command = {
     'Старые ключи с того же момента не подписывают, но остаются в JWKS, пока не истекут',
     'подписанные ими токены (ID-токен живёт час), затем снимаются. Пока новые ключи не начали',
     'подписывать, следующая смена не принимается.',
+    'rotate --now — если ключ утёк: все прежние ключи удаляются и снимаются из JWKS сразу, новые',
+    'подписывают немедленно (и во время обычной смены). Подписанные прежними ключами токены',
+    'перестают проверяться. Процессы портала переходят на новые ключи, перечитав их, — не позже',
+    'чем через минуту. Причина (--reason) обязательна.',
   ],
-  options: { ...ACTION_OPTIONS },
+  options: { ...ACTION_OPTIONS, now: { type: 'boolean' } },
   async run(ctx, positionals, values) {
     const { deps, out } = ctx;
     const [action, ...extra] = positionals;
     if (extra.length > 0) throw new UsageError(`Лишние аргументы: ${extra.join(' ')}`, 'oidc-keys');
     if (action === undefined) {
+      if (values.now) throw new UsageError('--now — только вместе с rotate', 'oidc-keys');
       for (const line of keyTable(await deps.oidcSigningKeys.list())) out(line);
       return;
     }
     if (action !== 'rotate') throw new UsageError(`Нет такого действия: ${action}`, 'oidc-keys');
-    const actor = actorOf(values, 'oidc-keys', false);
-    const rotated = await deps.db.transaction(async (tx) => {
-      const result = await deps.oidcSigningKeys.rotate(tx);
-      if (!result) return null;
-      await recordOperatorAction(tx, {
-        ...actor,
-        command: 'oidc-keys rotate',
-        accountId: null,
-        details: {
-          added: result.added.map(({ kid, alg, signsFrom }) => ({ kid, alg, signsFrom })),
-          retired: result.retired.map(({ kid, alg, retiredAt }) => ({ kid, alg, retiredAt })),
-        },
-        at: deps.clock.now(),
-      });
-      return result;
+    if (values.now) return rotateNow(ctx, values);
+    const rotated = await changeKeys(ctx, {
+      actor: actorOf(values, 'oidc-keys', false),
+      command: 'oidc-keys rotate',
+      change: (tx) => deps.oidcSigningKeys.rotate(tx),
+      details: (result) => ({
+        retired: result.retired.map(({ kid, alg, retiredAt }) => ({ kid, alg, retiredAt })),
+      }),
     });
     if (!rotated) {
       const next = (await deps.oidcSigningKeys.list()).find((key) => key.state === 'next');
@@ -86,6 +90,58 @@ export const oidcKeysCommand: Command = {
     );
   },
 };
+
+/** `oidc-keys rotate --now`: a leaked key replaced at once, every old key withdrawn. */
+async function rotateNow(ctx: OperatorContext, values: ParsedValues) {
+  const { deps, out } = ctx;
+  const rotated = (await changeKeys(ctx, {
+    actor: actorOf(values, 'oidc-keys', true),
+    command: 'oidc-keys rotate --now',
+    change: (tx) => deps.oidcSigningKeys.rotateNow(tx),
+    details: (result) => ({
+      withdrawn: result.withdrawn.map(({ kid, alg, state }) => ({ kid, alg, state })),
+    }),
+  }))!;
+  out('Новые ключи подписывают с этого момента:');
+  for (const line of keyTable(rotated.added)) out(line);
+  const withdrawn = rotated.withdrawn.map((key) => key.kid).join(', ');
+  out(
+    withdrawn
+      ? `Прежние ключи удалены и сняты из JWKS: ${withdrawn}. Подписанные ими токены больше не проверяются.`
+      : 'Прежних опубликованных ключей не было.',
+  );
+  out('Работающие процессы портала перейдут на новые ключи в течение минуты.');
+}
+
+/**
+ * A change of the keys in one transaction with its record: the added keys' kid, algorithm and
+ * start, and what `details` tells of the rest. Null, and nothing recorded, when `change` refused.
+ */
+async function changeKeys<Change extends { added: KeyInfo[] }>(
+  { deps }: OperatorContext,
+  options: {
+    actor: ReturnType<typeof actorOf>;
+    command: string;
+    change: (tx: Executor) => Promise<Change | null>;
+    details: (change: Change) => Record<string, unknown>;
+  },
+): Promise<Change | null> {
+  return deps.db.transaction(async (tx) => {
+    const result = await options.change(tx);
+    if (!result) return null;
+    await recordOperatorAction(tx, {
+      ...options.actor,
+      command: options.command,
+      accountId: null,
+      details: {
+        added: result.added.map(({ kid, alg, signsFrom }) => ({ kid, alg, signsFrom })),
+        ...options.details(result),
+      },
+      at: deps.clock.now(),
+    });
+    return result;
+  });
+}
 
 export const oidcClientsCommand: Command = {
   name: 'oidc-clients',

@@ -16,6 +16,7 @@ import {
   DEFAULT_PASSWORD,
   signIn,
 } from '../../../test/support/fixtures.js';
+import { runAdminIn } from '../../../test/support/operator-tool.js';
 import type { TestApp } from '../../../test/support/test-app.js';
 import {
   balancesOf,
@@ -29,7 +30,6 @@ import { lockDataDir } from '../../db/data-dir-lock.js';
 import { loginCounterKeys } from '../auth/index.js';
 import { ledgerEntries, payments } from '../payments/schema.js';
 import { securityEvents } from '../security-log/schema.js';
-import { runAdmin } from './cli.js';
 import { operatorActions } from './schema.js';
 
 const MINUTE = 60_000;
@@ -47,22 +47,7 @@ const testApp = createWalletTestApp({
 let address = 0;
 const nextIp = () => `10.77.${Math.floor(++address / 250)}.${address % 250}`;
 
-/** Runs one command line in the process; answers its exit code and what it printed. */
-async function admin(...argv: string[]) {
-  const t = await testApp;
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runAdmin(
-    {
-      deps: t.app.deps,
-      log: t.app.log,
-      out: (line) => out.push(line),
-      err: (line) => err.push(line),
-    },
-    argv,
-  );
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const admin = async (...argv: string[]) => runAdminIn((await testApp).app, ...argv);
 
 /**
  * `admin`, repeated with the same arguments when the database did not answer in time (a hundred

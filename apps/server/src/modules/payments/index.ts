@@ -11,7 +11,7 @@ export type { Currency, LedgerKind } from './ledger.js';
 export { InsufficientFundsError, lockBalances, postLedgerEntry } from './ledger.js';
 export { findPayment, recentLedgerEntries, recentPayments } from './operator-reads.js';
 export { type PaymentStats, paymentStats } from './payment-stats.js';
-export { choosePaymentProvider, isLocalPortal } from './provider-choice.js';
+export { choosePaymentProvider } from './provider-choice.js';
 export type { ReconcileCounts, Reconciliation, SinglePaymentOutcome } from './reconcile.js';
 export {
   type RefundOutcome,

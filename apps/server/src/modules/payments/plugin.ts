@@ -2,7 +2,8 @@ import fp from 'fastify-plugin';
 import type { FetchLike } from '../../adapters/tbank/client.js';
 import type {} from '../../core-plugin.js';
 import { schedulePeriodicJob } from '../../jobs/periodic-job.js';
-import { addAccountReference } from '../accounts/index.js';
+import { isLocalPortal } from '../../local-portal.js';
+import type {} from '../accounts/plugin.js';
 import type {} from '../auth/plugin.js';
 import type {} from '../metrics/plugin.js';
 import type {} from '../payment-sandbox/plugin.js';
@@ -10,7 +11,6 @@ import { paymentsData } from './data-owner.js';
 import { Notifications } from './notifications.js';
 import { paymentOwnerIds } from './operator-reads.js';
 import { createPaymentProvider, type PaymentProvider } from './provider.js';
-import { isLocalPortal } from './provider-choice.js';
 import { Reconciliation } from './reconcile.js';
 import { Refunds } from './refund.js';
 import { paymentRoutes } from './routes.js';
@@ -48,7 +48,7 @@ export const paymentsPlugin = fp<PaymentsOptions>(
   async (app, options) => {
     app.deps.dataOwners.register(paymentsData);
     // Support's account search finds a payment's payer by the payment's id (either one).
-    addAccountReference({ matchedBy: 'payment', ownersOf: paymentOwnerIds });
+    app.deps.accountSearch.addReference({ matchedBy: 'payment', ownersOf: paymentOwnerIds });
     const { config, db, clock, rateLimiter, mail, paymentSandbox, metrics } = app.deps;
     const provider = createPaymentProvider(config, paymentSandbox, options.fetch);
     const reconciliation = new Reconciliation({ config, db, clock, provider });
@@ -78,5 +78,5 @@ export const paymentsPlugin = fp<PaymentsOptions>(
       () => metrics.countReconciliation(() => reconciliation.run(app.log)),
     );
   },
-  { name: 'payments', dependencies: ['core', 'metrics', 'auth', 'payment-sandbox'] },
+  { name: 'payments', dependencies: ['core', 'accounts', 'metrics', 'auth', 'payment-sandbox'] },
 );

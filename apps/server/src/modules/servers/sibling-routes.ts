@@ -4,9 +4,9 @@ import { ownerServiceSchema, ownerServicesAnswerSchema } from '@portal/contracts
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../http/app-error.js';
+import { isLocalPortal } from '../../local-portal.js';
 import { readBalances } from '../accounts/index.js';
 import { requireSiblingKey, siblingKeys, siblingOf } from '../auth/index.js';
-import { isLocalPortal } from '../payments/index.js';
 import {
   INSUFFICIENT_FUNDS,
   ORDER_NOT_FOUND,

@@ -8,10 +8,10 @@ import { lettersToAddress } from '../../adapters/mail-operator.js';
 import type { Db } from '../../db/database.js';
 import { notFound } from '../../http/app-error.js';
 import {
+  type AccountSearch,
   type AccountSearchHit,
   findUserById,
   readBalances,
-  searchAccounts,
   type UserRow,
 } from '../accounts/index.js';
 import { type LoginThrottle, loginCounterKeys, type SessionStore } from '../auth/index.js';
@@ -43,6 +43,7 @@ export interface StaffAccountDeps {
   /** modules/account-data's deletion status (`app.deps.accountDeletion`). */
   accountDeletion: { status(userId: string): Promise<{ dueAt: Date | null }> };
   roles: StaffRoleService;
+  accountSearch: AccountSearch;
 }
 
 export class StaffAccountService {
@@ -50,7 +51,7 @@ export class StaffAccountService {
 
   /** One page of accounts (the search's own order); one more than asked says there is more. */
   search(query: string, page: { limit: number; offset: number }): Promise<AccountSearchHit[]> {
-    return searchAccounts(this.deps.db, query, page);
+    return this.deps.accountSearch.search(this.deps.db, query, page);
   }
 
   /** The account, or 404 «Аккаунт не найден» (also for a malformed id). */

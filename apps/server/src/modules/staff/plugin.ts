@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type {} from '../../core-plugin.js';
 import type {} from '../account-data/plugin.js';
+import type {} from '../accounts/plugin.js';
 import type {} from '../auth/plugin.js';
 import type {} from '../passkeys/plugin.js';
 import type {} from '../security-log/plugin.js';
@@ -85,6 +86,7 @@ export const staffPlugin = fp(
         passkeys,
         accountDeletion,
         roles,
+        accountSearch: app.deps.accountSearch,
       }),
       proofs: new StaffProofService({ db, clock, loginThrottle, twoFactor, passkeys }),
       audit: new StaffAuditService({ db }),
@@ -92,6 +94,14 @@ export const staffPlugin = fp(
   },
   {
     name: 'staff',
-    dependencies: ['core', 'auth', 'security-log', 'two-factor', 'passkeys', 'account-data'],
+    dependencies: [
+      'core',
+      'accounts',
+      'auth',
+      'security-log',
+      'two-factor',
+      'passkeys',
+      'account-data',
+    ],
   },
 );

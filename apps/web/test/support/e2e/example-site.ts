@@ -1,7 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { startChildServer } from './child-server';
 import { repoRoot } from './paths';
 
 /**
@@ -13,7 +13,6 @@ import { repoRoot } from './paths';
 const exampleDir = path.join(repoRoot, 'examples/oidc-site');
 const README_ORIGIN = 'http://localhost:4000';
 const START_TIMEOUT_MS = 30_000;
-const STOP_TIMEOUT_MS = 10_000;
 
 /**
  * `portal-client.json` as OIDC_CLIENTS, its addresses moved to `siteOrigin`; the README must
@@ -60,7 +59,10 @@ export async function startExampleSite(options: {
   const { env, command } = readmeCommand();
   if (!env.PORTAL_URL) throw new Error('the README’s command sets no PORTAL_URL');
   const [program, ...args] = command;
-  const child = spawn(program!, args, {
+  const server = await startChildServer({
+    name: 'The example site',
+    program: program!,
+    args,
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -70,55 +72,10 @@ export async function startExampleSite(options: {
       HOST: '127.0.0.1',
       SITE_URL: origin,
     },
-    // Its own process group: npm starts node under a shell, and the stop must reach all three.
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    readyUrl: origin,
+    startTimeoutMs: START_TIMEOUT_MS,
+    // npm starts node under a shell: the stop must reach all three.
+    isGroup: true,
   });
-  const output: string[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output.push(chunk.toString());
-    process.stderr.write(chunk);
-  });
-  try {
-    await waitForHome(origin, child, output);
-  } catch (error) {
-    await stopGroup(child);
-    throw error;
-  }
-  return { origin, stop: () => stopGroup(child) };
-}
-
-async function waitForHome(origin: string, child: ChildProcess, output: string[]) {
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      throw new Error(`The example site exited (code ${child.exitCode}):\n${output.join('')}`);
-    }
-    try {
-      if ((await fetch(origin)).status === 200) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(
-    `The example site did not answer within ${START_TIMEOUT_MS} ms:\n${output.join('')}`,
-  );
-}
-
-async function stopGroup(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const signalGroup = (signal: NodeJS.Signals) => {
-    try {
-      process.kill(-child.pid!, signal);
-    } catch {
-      // Already gone.
-    }
-  };
-  signalGroup('SIGTERM');
-  const timer = setTimeout(() => signalGroup('SIGKILL'), STOP_TIMEOUT_MS);
-  await exited;
-  clearTimeout(timer);
+  return { origin, stop: server.stop };
 }

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
+import { type ChildServer, startChildServer } from './child-server';
 import { repoRoot, webDistDir } from './paths';
 
 export type Portal = {
@@ -24,7 +25,6 @@ export type Portal = {
 // A start on the embedded database took over a minute once while the machine ran several
 // test processes at once; the suite's hooks wait 120 s (vitest.e2e.config.ts), so may this.
 const START_TIMEOUT_MS = 110_000;
-const STOP_TIMEOUT_MS = 10_000;
 
 export type PortalOptions = {
   /**
@@ -67,49 +67,40 @@ export async function startPortal(
   delete childEnv.DATABASE_URL;
   if (database) childEnv.DATABASE_URL = database.url;
 
-  const launch = () =>
-    spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
-      cwd: repoRoot,
-      env: childEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-  let child = launch();
-  const output: string[] = [];
-  const watch = (started: ChildProcess) => {
-    started.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    started.stderr?.on('data', (chunk: Buffer) => {
-      output.push(chunk.toString());
-      // Warnings and errors of the server are worth seeing next to a failing test.
-      process.stderr.write(chunk);
-    });
-  };
-  watch(child);
-
-  const cleanUp = async () => {
-    await stopChild(child);
+  const removeData = async () => {
     if (database) await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };
-
+  const start = () =>
+    startChildServer({
+      name: 'The portal',
+      program: process.execPath,
+      args: ['--import', 'tsx', 'apps/server/src/server.ts'],
+      cwd: repoRoot,
+      env: childEnv,
+      readyUrl: `http://127.0.0.1:${port}/health`,
+      startTimeoutMs: START_TIMEOUT_MS,
+    });
+  let server: ChildServer;
   try {
-    await waitForHealth(`http://127.0.0.1:${port}`, child, output);
+    server = await start();
   } catch (error) {
-    await cleanUp();
+    await removeData();
     throw error;
   }
+  const cleanUp = async () => {
+    await server.stop();
+    await removeData();
+  };
 
   let stopped: Promise<void> | undefined;
   return {
     baseUrl,
     async admin(args) {
       // PostgreSQL is shared by the portal and the tool; only the embedded database is one process's.
-      if (!database) await stopChild(child);
+      if (!database) await server.stop();
       const result = await runAdmin(args, childEnv);
-      if (!database) {
-        child = launch();
-        watch(child);
-        await waitForHealth(`http://127.0.0.1:${port}`, child, output);
-      }
+      if (!database) server = await start();
       if (result.code !== 0) {
         throw new Error(
           `npm run admin -- ${args.join(' ')} exited ${result.code}:\n${result.text}`,
@@ -174,40 +165,6 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-async function waitForHealth(baseUrl: string, child: ChildProcess, output: string[]) {
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  let exited = false;
-  child.once('exit', () => {
-    exited = true;
-  });
-  while (Date.now() < deadline) {
-    if (exited || child.exitCode !== null) {
-      throw new Error(
-        `The portal exited during start (code ${child.exitCode}):\n${output.join('')}`,
-      );
-    }
-    try {
-      const response = await fetch(`${baseUrl}/health`);
-      if (response.status === 200) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(
-    `The portal did not answer /health within ${START_TIMEOUT_MS} ms:\n${output.join('')}`,
-  );
-}
-
-async function stopChild(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-  await exited;
-  clearTimeout(timer);
 }
 
 async function createDatabase(adminUrl: string) {
