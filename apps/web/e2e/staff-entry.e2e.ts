@@ -68,11 +68,6 @@ describe('a member without a proof', () => {
     await page.goto(url(`/staff/accounts/${customer.userId}`));
     const dialog = page.getByRole('dialog', { name: 'Подтвердите, что это вы' });
     await dialog.waitFor();
-    // The frame is shown behind it: the nav with the role's pages only.
-    const nav = page.getByRole('navigation', { name: 'Разделы поддержки' });
-    await nav.getByRole('link', { name: 'Поиск клиента' }).waitFor();
-    expect(await nav.getByRole('link', { name: 'Журнал действий' }).count()).toBe(0);
-
     // A wrong code: refused in Russian, the dialog stays.
     await dialog.getByLabel('Код из приложения-аутентификатора').fill('000000');
     await dialog.getByRole('alert').filter({ hasText: /\S/ }).waitFor();
@@ -81,6 +76,10 @@ describe('a member without a proof', () => {
     await answerProofDialog(page, member.secret);
     await page.getByRole('heading', { level: 1, name: customer.email }).waitFor();
     await page.getByRole('heading', { level: 2, name: 'Профиль и баланс' }).waitFor();
+    // The frame's nav: the pages of support's role only.
+    const nav = page.getByRole('navigation', { name: 'Разделы поддержки' });
+    await nav.getByRole('link', { name: 'Поиск клиента' }).waitFor();
+    expect(await nav.getByRole('link', { name: 'Журнал действий' }).count()).toBe(0);
     expect(await page.getByText(customer.userId, { exact: true }).count()).toBeGreaterThan(0);
   });
 
