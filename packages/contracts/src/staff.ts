@@ -261,7 +261,11 @@ export type StaffMoneyAnswer = z.infer<typeof staffMoneyAnswerSchema>;
 /** `POST …/payments/:id/reconcile` `{ reason }`: asks the bank and applies its answer. */
 export const staffReconcileAnswerSchema = z.object({ message: z.string(), status: z.string() });
 
-/** `GET …/money-requests?status=pending`; `POST …/money-requests/:id/approve|decline` `{ reason }`. */
+/**
+ * `GET …/money-requests?status=pending|all` (all: the latest 100); `POST
+ * …/money-requests/:id/approve|decline` `{ reason }`. `amount` in roubles or points, as the
+ * account page's.
+ */
 export const moneyRequestStatusSchema = z.enum(['pending', 'approved', 'declined', 'expired']);
 export const moneyRequestSchema = z.object({
   id: z.string(),
@@ -278,6 +282,8 @@ export const moneyRequestSchema = z.object({
   status: moneyRequestStatusSchema,
   decidedBy: z.string().nullable(),
   decidedAt: timestampSchema.nullable(),
+  /** The requesting member's account; null: made by the command line (known by its name only). */
+  requestedByUserId: z.string().nullable(),
 });
 export type MoneyRequest = z.infer<typeof moneyRequestSchema>;
 export const moneyRequestsAnswerSchema = z.object({ items: z.array(moneyRequestSchema) });

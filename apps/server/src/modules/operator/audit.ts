@@ -6,7 +6,9 @@ import { operatorActions } from './schema.js';
 /**
  * Who acts for support, and why: a staff member on the pages (`userId`, `role`, the request's
  * `ip`), or the command line (`userId` and `role` null, `name` its `--operator`). Every service
- * that changes an account on support's behalf takes one, and its record says it.
+ * that changes an account or moves money on support's behalf takes one (modules/staff's
+ * services, the staff money of money-service.ts), and its record says it (`actedBy`). Which
+ * changes need `reason` is each service's rule.
  */
 export interface StaffActor {
   userId: string | null;

@@ -4,6 +4,7 @@
  * STAFF_REQUEST_CLOSED) live in the contracts.
  */
 import { MONEY_REQUEST_HOURS } from '@portal/contracts/staff';
+import type { SinglePaymentOutcome } from '../payments/index.js';
 import { money, roubles } from './context.js';
 
 type Currency = 'rub' | 'points';
@@ -39,3 +40,20 @@ export const REQUEST_MADE = (thresholdRoubles: number) =>
   `Сумма больше ${roubles(thresholdRoubles * 100)}: создан запрос, его одобряет другой ` +
   `сотрудник финансов в течение ${MONEY_REQUEST_HOURS} часов`;
 export const REQUEST_DECLINED = 'Запрос отклонён: деньги не двигались';
+
+/** What asking the bank about one payment came to (`staffMoney.reconcile`). */
+const RECONCILE_OUTCOMES: Record<SinglePaymentOutcome, string> = {
+  unchanged: 'провайдер подтвердил то, что уже записано: ничего не изменилось',
+  changed: 'ответ провайдера применён (статус, зачисление или возврат изменились)',
+  abandoned: 'платёж закрыт как брошенный',
+  failed: 'провайдер не ответил или ответ не применён; подробности в журнале портала',
+  unknown: 'такого платежа нет',
+  settled: 'платёж уже завершён, спрашивать нечего',
+  other_provider: 'платёж проведён через другого провайдера, чем настроен сейчас',
+  not_started:
+    'платёж не дошёл до провайдера (старт прерван); его закроет сверка незавершённых платежей, когда истечёт время старта',
+  no_provider: 'платёжный провайдер не настроен',
+};
+export const RECONCILED = (paymentId: string, outcome: SinglePaymentOutcome) =>
+  `Платёж ${paymentId}: ${RECONCILE_OUTCOMES[outcome]}`;
+export const NO_PROVIDER = RECONCILE_OUTCOMES.no_provider;

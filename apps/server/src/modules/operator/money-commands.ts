@@ -11,13 +11,13 @@ import { randomUUID } from 'node:crypto';
 import { AMOUNT_NOT_POSITIVE } from '@portal/contracts/messages';
 import {
   ACTION_OPTIONS,
-  actorOf,
   type Command,
   type ParsedValues,
   resolveAccount,
+  staffActorOf,
 } from './command.js';
 import { money, type OperatorContext, UsageError, when } from './context.js';
-import type { MoneyActor, MoneyOutcome } from './money-service.js';
+import type { MoneyOutcome } from './money-service.js';
 
 type Currency = 'rub' | 'points';
 
@@ -81,7 +81,7 @@ function moneyCommand(direction: 'credit' | 'debit'): Command {
     ],
     options: MONEY_OPTIONS,
     async run(ctx, positionals, values) {
-      const actor = moneyActorOf(values, direction, true);
+      const actor = staffActorOf(values, direction, true);
       if (positionals.length !== 2) {
         throw new UsageError('Нужны два аргумента: <аккаунт> <сумма>', direction);
       }
@@ -97,22 +97,11 @@ function moneyCommand(direction: 'credit' | 'debit'): Command {
         direction,
         currency,
         amount,
-        reason: actor.reason,
         idempotencyKey: key,
       });
       printMoneyOutcome(ctx, outcome, key, user.userName);
     },
   };
-}
-
-/** The command line's actor for staff money: no account and no role, `--operator` its name. */
-export function moneyActorOf(
-  values: ParsedValues,
-  command: string,
-  isReasonRequired: boolean,
-): MoneyActor {
-  const { operator, reason } = actorOf(values, command, isReasonRequired);
-  return { userId: null, name: operator, role: null, reason: reason ?? '', ip: null };
 }
 
 /** `--idempotency-key`, else a new one (printed, so the command can be repeated safely). */

@@ -2,9 +2,8 @@
  * Money moved by two people: `money-requests [--all]` lists the requests, `approve` and
  * `decline` decide one, through the staff money service (money-service.ts), as the staff pages do.
  */
-import { ACTION_OPTIONS, type Command } from './command.js';
+import { ACTION_OPTIONS, type Command, staffActorOf } from './command.js';
 import { money, table, UsageError, when } from './context.js';
-import { moneyActorOf } from './money-commands.js';
 import type { MoneyRequestView } from './money-service.js';
 
 const KIND_NAMES = { credit: 'начисление', debit: 'списание', refund: 'возврат' } as const;
@@ -54,11 +53,11 @@ export const moneyRequestsCommand: Command = {
     if (extra.length > 0) {
       throw new UsageError(`Лишние аргументы: ${extra.join(' ')}`, 'money-requests');
     }
-    const actor = moneyActorOf(values, 'money-requests', action === 'decline');
+    const actor = staffActorOf(values, 'money-requests', action === 'decline');
     const outcome =
       action === 'approve'
-        ? await deps.staffMoney.approve(actor, id, actor.reason)
-        : await deps.staffMoney.decline(actor, id, actor.reason);
+        ? await deps.staffMoney.approve(actor, id)
+        : await deps.staffMoney.decline(actor, id);
     out(`Запрос ${id}: ${outcome.message}`);
   },
 };

@@ -1,4 +1,8 @@
-import { STAFF_OWN_REQUEST, STAFF_REQUEST_CLOSED } from '@portal/contracts/staff';
+import {
+  STAFF_OWN_REQUEST,
+  STAFF_REASON_REQUIRED,
+  STAFF_REQUEST_CLOSED,
+} from '@portal/contracts/staff';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createUser } from '../../../test/support/fixtures.js';
@@ -11,9 +15,9 @@ import {
 } from '../../../test/support/wallet.js';
 import type { FetchLike } from '../../adapters/tbank/client.js';
 import { ledgerEntries, paymentRefunds } from '../payments/schema.js';
+import type { StaffActor } from './audit.js';
 import { runAdmin } from './cli.js';
 import { STAFF_MONEY_FORBIDDEN } from './messages.js';
-import type { MoneyActor } from './money-service.js';
 import { moneyRequests, operatorActions } from './schema.js';
 
 const HOUR = 60 * 60 * 1000;
@@ -35,18 +39,19 @@ const testApp = createWalletTestApp({
     },
 });
 
-const cli = (name: string): MoneyActor => ({
+const REASON = 'Компенсация простоя';
+const cli = (name: string, reason: string | null = REASON): StaffActor => ({
   userId: null,
   name,
   role: null,
-  reason: '',
+  reason,
   ip: null,
 });
-const member = (userId: string, name: string, role: MoneyActor['role']): MoneyActor => ({
+const member = (userId: string, name: string, role: StaffActor['role']): StaffActor => ({
   userId,
   name,
   role,
-  reason: '',
+  reason: REASON,
   ip: '10.0.0.1',
 });
 
@@ -61,7 +66,6 @@ function credit(accountId: string, amount: number, currency: 'rub' | 'points' = 
     direction: 'credit' as const,
     currency,
     amount,
-    reason: 'Компенсация простоя',
     idempotencyKey: key(),
   };
 }
@@ -165,9 +169,9 @@ describe('staff money: the threshold', () => {
     const support = member(user.id, 'sveta', 'support');
     for (const call of [
       service.correct(support, credit(user.id, 100)),
-      service.reconcile(support, '00000000-0000-4000-8000-000000000000', 'сверка'),
+      service.reconcile(support, '00000000-0000-4000-8000-000000000000'),
       service.approve(support, '00000000-0000-4000-8000-000000000000'),
-      service.decline(support, '00000000-0000-4000-8000-000000000000', 'нет'),
+      service.decline(support, '00000000-0000-4000-8000-000000000000'),
     ]) {
       await expect(call).rejects.toMatchObject({ statusCode: 403, message: STAFF_MONEY_FORBIDDEN });
     }
@@ -176,6 +180,32 @@ describe('staff money: the threshold', () => {
     expect((await service.correct(finance, credit(user.id, 100))).status).toBe('done');
     expect((await service.correct(admin, credit(user.id, 100))).status).toBe('done');
     expect(await expectLedgerBalanced(t, user.id)).toMatchObject({ kopecks: 200 });
+  });
+});
+
+describe('staff money: the reason', () => {
+  it('a correction, a refund and a decline need one: 400, nothing moved, nothing recorded', async () => {
+    const t = await testApp;
+    const service = await money();
+    const { user, payment } = await paidTopUp(t, 500);
+    const made = await service.correct(cli('anna'), credit(user.id, 150_000));
+    if (made.status !== 'pending') throw new Error('expected a request');
+    const before = await commandsOf(t, user.id);
+    for (const reason of [null, '  ']) {
+      for (const call of [
+        service.correct(cli('anna', reason), credit(user.id, 100)),
+        service.refund(cli('anna', reason), { paymentId: payment.id, idempotencyKey: key() }),
+        service.decline(cli('boris', reason), made.requestId),
+      ]) {
+        await expect(call).rejects.toMatchObject({
+          statusCode: 400,
+          message: STAFF_REASON_REQUIRED,
+        });
+      }
+    }
+    expect(await commandsOf(t, user.id)).toEqual(before);
+    expect((await requestRow(t, made.requestId)).status).toBe('pending');
+    expect(await expectLedgerBalanced(t, user.id)).toMatchObject({ kopecks: 50_000 });
   });
 });
 
@@ -194,7 +224,7 @@ describe('staff money: approvals', () => {
       });
     }
     expect((await requestRow(t, made.requestId)).status).toBe('pending');
-    expect(await service.approve(cli('boris'), made.requestId, 'проверил')).toMatchObject({
+    expect(await service.approve(cli('boris', 'проверил'), made.requestId)).toMatchObject({
       status: 'done',
       balance: 200_000,
     });
@@ -244,7 +274,7 @@ describe('staff money: approvals', () => {
       if (made.status !== 'pending') throw new Error('expected a request');
       const [approved, declined] = await Promise.all([
         settle(service.approve(cli('boris'), made.requestId)),
-        settle(service.decline(cli('vera'), made.requestId, 'не подтверждено')),
+        settle(service.decline(cli('vera', 'не подтверждено'), made.requestId)),
       ]);
       const winners = [approved, declined].filter((result) => !('refused' in result));
       expect(winners).toHaveLength(1);
@@ -267,7 +297,7 @@ describe('staff money: approvals', () => {
       statusCode: 409,
       message: STAFF_REQUEST_CLOSED,
     });
-    await expect(service.decline(cli('boris'), made.requestId, 'поздно')).rejects.toMatchObject({
+    await expect(service.decline(cli('boris', 'поздно'), made.requestId)).rejects.toMatchObject({
       message: STAFF_REQUEST_CLOSED,
     });
     expect((await service.list()).map((view) => view.row.id)).not.toContain(made.requestId);
@@ -306,9 +336,8 @@ describe('staff money: refunds', () => {
     const { user, payment } = await paidTopUp(t, 2000);
     cancels.length = 0;
     // Without an amount: all that is refundable, 2 000 ₽, above 1 000 ₽.
-    const made = await service.refund(cli('anna'), {
+    const made = await service.refund(cli('anna', 'Клиент передумал'), {
       paymentId: payment.id,
-      reason: 'Клиент передумал',
       idempotencyKey: key(),
     });
     expect(made).toMatchObject({ status: 'pending', amount: 200_000 });
@@ -351,10 +380,9 @@ describe('staff money: refunds', () => {
     const service = await money();
     const { user, payment } = await paidTopUp(t, 1500);
     cancels.length = 0;
-    const done = await service.refund(cli('anna'), {
+    const done = await service.refund(cli('anna', 'Часть'), {
       paymentId: payment.id,
       amountKopecks: 100_000,
-      reason: 'Часть',
       idempotencyKey: key(),
     });
     expect(done).toMatchObject({ status: 'done', refund: { amountKopecks: 100_000 } });
@@ -376,7 +404,7 @@ describe('staff money: the command line and the service', () => {
       ...['--reason', reason],
     );
     expect(small.code).toBe(0);
-    await service.correct(cli('anna'), { ...credit(byService.id, 50_000), reason });
+    await service.correct(cli('anna', reason), credit(byService.id, 50_000));
 
     const large = await admin(
       ...['credit', byCli.id, '1500', '--currency', 'rub', '--operator', 'anna'],
@@ -386,10 +414,7 @@ describe('staff money: the command line and the service', () => {
     expect(large.out).toContain('создан запрос');
     const cliRequestId = /Запрос: ([0-9a-f-]{36})/.exec(large.out)?.[1];
     expect(cliRequestId).toBeDefined();
-    const made = await service.correct(cli('anna'), {
-      ...credit(byService.id, 150_000),
-      reason,
-    });
+    const made = await service.correct(cli('anna', reason), credit(byService.id, 150_000));
     if (made.status !== 'pending') throw new Error('expected a request');
 
     const listed = await admin('money-requests');
@@ -406,7 +431,7 @@ describe('staff money: the command line and the service', () => {
     expect(
       (await admin('money-requests', 'approve', cliRequestId!, '--operator', 'boris')).code,
     ).toBe(0);
-    await service.approve(cli('boris'), made.requestId);
+    await service.approve(cli('boris', null), made.requestId);
     expect(
       (await admin('money-requests', 'approve', cliRequestId!, '--operator', 'vera')).err,
     ).toContain(STAFF_REQUEST_CLOSED);

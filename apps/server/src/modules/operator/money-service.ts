@@ -11,14 +11,16 @@
  *   entry for a correction, the refund's debit for a refund), so 100 parallel approvals move it
  *   once, and a refusal of the money step (a debit the balance cannot pay now) leaves the request
  *   pending.
- * - Every step is recorded in `operator_actions` (audit.ts) in the transaction of its change.
+ * - Every step is recorded in `operator_actions` (audit.ts) in the transaction of its change,
+ *   with who acted (`StaffActor`: the member's id, role and address, or the command line's name).
+ * - The reason is the actor's: a correction, a refund and a decline are refused without one.
  */
 import { PAYMENT_NOT_FOUND } from '@portal/contracts/messages';
 import {
   MONEY_REQUEST_HOURS,
   STAFF_OWN_REQUEST,
+  STAFF_REASON_REQUIRED,
   STAFF_REQUEST_CLOSED,
-  type StaffRole,
   staffCan,
 } from '@portal/contracts/staff';
 import type { FastifyBaseLogger } from 'fastify';
@@ -38,7 +40,7 @@ import {
   type Refunds,
   type SinglePaymentOutcome,
 } from '../payments/index.js';
-import { recordOperatorAction } from './audit.js';
+import { actedBy, recordOperatorAction, type StaffActor } from './audit.js';
 import {
   ALREADY_DONE,
   CORRECTION_DONE,
@@ -46,6 +48,7 @@ import {
   MONEY_ACCOUNT_NOT_FOUND,
   MONEY_AMOUNT_INVALID,
   MONEY_REQUEST_NOT_FOUND,
+  RECONCILED,
   REFUND_DONE,
   REFUND_UNANSWERED,
   REQUEST_DECLINED,
@@ -67,19 +70,6 @@ import {
 } from './money-requests.js';
 import type { MoneyRequestRow } from './schema.js';
 
-/**
- * Who acts: a staff member on the pages (`userId`, their username, their role, the request's
- * address) or the command line (`userId` and `role` null, `--operator` as the name). The same
- * shape as the staff module's actor.
- */
-export interface MoneyActor {
-  userId: string | null;
-  name: string;
-  role: StaffRole | null;
-  reason: string;
-  ip: string | null;
-}
-
 type Currency = 'rub' | 'points';
 
 export interface CorrectionInput {
@@ -88,7 +78,6 @@ export interface CorrectionInput {
   currency: Currency;
   /** Kopecks for roubles, whole points for points; positive. */
   amount: number;
-  reason: string;
   /** One change per key: a repeat answers the first (done or requested). */
   idempotencyKey: string;
 }
@@ -98,7 +87,6 @@ export interface RefundInput {
   paymentId: string;
   /** Kopecks; without it, everything still refundable. */
   amountKopecks?: number | undefined;
-  reason: string;
   idempotencyKey: string;
 }
 
@@ -129,7 +117,20 @@ export interface ReconcileResult {
   payment: PaymentRow;
   outcome: SinglePaymentOutcome;
   statusAfter: string | null;
+  /** What came of it, in Russian: the command line prints it, the page shows it. */
+  message: string;
+  /**
+   * false: the bank could not be asked or its answer not applied (no provider, another provider,
+   * no answer): the command line's exit code 1, the page's 409. Recorded either way.
+   */
+  isReconciled: boolean;
 }
+
+const NOT_RECONCILED: ReadonlySet<SinglePaymentOutcome> = new Set([
+  'failed',
+  'no_provider',
+  'other_provider',
+]);
 
 /** A request as staff reads it: its status as of now (an old pending one is expired). */
 export interface MoneyRequestView {
@@ -166,13 +167,14 @@ export class StaffMoney {
   }
 
   /** A credit or a debit of a balance: a `correction` entry whose description is the reason. */
-  async correct(actor: MoneyActor, input: CorrectionInput): Promise<MoneyOutcome> {
+  async correct(actor: StaffActor, input: CorrectionInput): Promise<MoneyOutcome> {
     requireMoneyRole(actor);
+    const reason = requireReason(actor);
     const { currency, amount, direction } = input;
     if (!Number.isSafeInteger(amount) || amount <= 0) throw invalidInput(MONEY_AMOUNT_INVALID);
     const requested = await this.repeatOf(input.idempotencyKey);
     if (requested) return requested;
-    if (amount <= this.limit(currency)) return this.correctNow(actor, input);
+    if (amount <= this.limit(currency)) return this.correctNow(actor, reason, input);
 
     const balances = await readBalances(this.deps.db, input.accountId);
     if (!balances) throw notFound(MONEY_ACCOUNT_NOT_FOUND);
@@ -187,7 +189,7 @@ export class StaffMoney {
       paymentId: null,
       currency,
       amount,
-      reason: input.reason,
+      reason,
       idempotencyKey: input.idempotencyKey,
     });
   }
@@ -197,8 +199,9 @@ export class StaffMoney {
    * payment's and the user's locks (all that is refundable when none is given); above the
    * threshold the refund stops there, before its debit, and becomes a request for that amount.
    */
-  async refund(actor: MoneyActor, input: RefundInput): Promise<MoneyOutcome> {
+  async refund(actor: StaffActor, input: RefundInput): Promise<MoneyOutcome> {
     requireMoneyRole(actor);
+    const reason = requireReason(actor);
     const payment = await findPayment(this.deps.db, input.paymentId);
     if (!payment) throw notFound(PAYMENT_NOT_FOUND);
     const requested = await this.repeatOf(input.idempotencyKey);
@@ -209,7 +212,7 @@ export class StaffMoney {
       refund = await this.deps.refunds.refund({
         paymentId: payment.id,
         amountKopecks: input.amountKopecks,
-        reason: input.reason,
+        reason,
         operator: actor.name,
         idempotencyKey: input.idempotencyKey,
         beforeDebit: async (_tx, amountKopecks) => {
@@ -224,15 +227,15 @@ export class StaffMoney {
         paymentId: payment.id,
         currency: 'rub',
         amount: error.amountKopecks,
-        reason: input.reason,
+        reason,
         idempotencyKey: input.idempotencyKey,
       });
     }
     await recordOperatorAction(this.deps.db, {
-      operator: actor.name,
+      ...actedBy(actor),
+      reason,
       command: 'refund',
       accountId: payment.userId,
-      reason: input.reason,
       details: { ...refund },
       at: this.deps.clock.now(),
     });
@@ -241,13 +244,10 @@ export class StaffMoney {
 
   /**
    * Asks the bank about one payment (GetState, whatever its age) and applies the answer as a
-   * notification would: credited at most once, never cancelled. No threshold: the bank decides.
+   * notification would: credited at most once, never cancelled. No threshold: the bank decides;
+   * the reason is optional.
    */
-  async reconcile(
-    actor: MoneyActor,
-    paymentId: string,
-    reason: string | null,
-  ): Promise<ReconcileResult> {
+  async reconcile(actor: StaffActor, paymentId: string): Promise<ReconcileResult> {
     requireMoneyRole(actor);
     const { db, clock, log } = this.deps;
     const payment = await findPayment(db, paymentId);
@@ -256,14 +256,20 @@ export class StaffMoney {
     const after = await findPayment(db, payment.id);
     const statusAfter = after?.status ?? null;
     await recordOperatorAction(db, {
-      operator: actor.name,
+      ...actedBy(actor),
+      reason: optionalReason(actor),
       command: 'reconcile',
       accountId: payment.userId,
-      reason: reason || null,
       details: { paymentId: payment.id, outcome, statusBefore: payment.status, statusAfter },
       at: clock.now(),
     });
-    return { payment, outcome, statusAfter };
+    return {
+      payment,
+      outcome,
+      statusAfter,
+      message: RECONCILED(payment.id, outcome),
+      isReconciled: !NOT_RECONCILED.has(outcome),
+    };
   }
 
   /**
@@ -275,19 +281,20 @@ export class StaffMoney {
    * (refund.ts) and the request is pending again; no answer leaves it approved, the money
    * debited as «неизвестно», as any refund.
    */
-  async approve(actor: MoneyActor, requestId: string, reason?: string | null): Promise<MoneyDone> {
+  async approve(actor: StaffActor, requestId: string): Promise<MoneyDone> {
     requireMoneyRole(actor);
     const decider = deciderOf(actor);
     const row = await this.decidable(requestId, decider, true);
-    const why = reason?.trim() || null;
+    const why = optionalReason(actor);
     return row.kind === 'refund'
       ? this.approveRefund(actor, row, why)
       : this.approveCorrection(actor, row, why);
   }
 
   /** Declines a pending request: no money moves. The requester may withdraw their own so. */
-  async decline(actor: MoneyActor, requestId: string, reason: string): Promise<MoneyDone> {
+  async decline(actor: StaffActor, requestId: string): Promise<MoneyDone> {
     requireMoneyRole(actor);
+    const reason = requireReason(actor);
     const decider = deciderOf(actor);
     const row = await this.decidable(requestId, decider, false);
     await this.deps.db.transaction(async (tx) => {
@@ -295,10 +302,10 @@ export class StaffMoney {
       const declined = await declinePending(tx, row.id, decider, reason, now);
       if (!declined) throw new AppError('conflict', STAFF_REQUEST_CLOSED);
       await recordOperatorAction(tx, {
-        operator: actor.name,
+        ...actedBy(actor),
+        reason,
         command: 'money_request_declined',
         accountId: row.accountId,
-        reason,
         details: requestDetails(row),
         at: now,
       });
@@ -351,7 +358,7 @@ export class StaffMoney {
 
   /** The request row and its record, in one transaction. */
   private async request(
-    actor: MoneyActor,
+    actor: StaffActor,
     command: 'correction_requested' | 'refund_requested',
     request: Omit<
       NewMoneyRequest,
@@ -369,10 +376,10 @@ export class StaffMoney {
       });
       if (isNew) {
         await recordOperatorAction(tx, {
-          operator: actor.name,
+          ...actedBy(actor),
+          reason: row.reason,
           command,
           accountId: row.accountId,
-          reason: row.reason,
           details: requestDetails(row),
           at: now,
         });
@@ -382,7 +389,11 @@ export class StaffMoney {
   }
 
   /** Under the threshold: the ledger entry (key `operator:<key>`) and its record, at once. */
-  private async correctNow(actor: MoneyActor, input: CorrectionInput): Promise<MoneyDone> {
+  private async correctNow(
+    actor: StaffActor,
+    reason: string,
+    input: CorrectionInput,
+  ): Promise<MoneyDone> {
     const signed = input.direction === 'credit' ? input.amount : -input.amount;
     return this.deps.db.transaction(async (tx) => {
       const now = this.deps.clock.now();
@@ -390,17 +401,17 @@ export class StaffMoney {
         userId: input.accountId,
         currency: input.currency,
         amount: signed,
-        description: input.reason,
+        description: reason,
         reference: `operator:${actor.name}`,
         idempotencyKey: `operator:${input.idempotencyKey}`,
         at: now,
       });
       if (!posted) return { status: 'done' as const, message: ALREADY_DONE, isRepeat: true };
       await recordOperatorAction(tx, {
-        operator: actor.name,
+        ...actedBy(actor),
+        reason,
         command: input.direction,
         accountId: input.accountId,
-        reason: input.reason,
         details: {
           currency: input.currency,
           amount: signed,
@@ -415,7 +426,7 @@ export class StaffMoney {
   }
 
   private async approveCorrection(
-    actor: MoneyActor,
+    actor: StaffActor,
     row: MoneyRequestRow,
     reason: string | null,
   ): Promise<MoneyDone> {
@@ -439,10 +450,10 @@ export class StaffMoney {
       // The claim above is the one way to this entry, so its key was never used.
       if (!posted) throw new Error(`money request ${row.id}: its ledger entry exists already`);
       await recordOperatorAction(tx, {
-        operator: actor.name,
+        ...actedBy(actor),
+        reason,
         command: 'money_request_approved',
         accountId: row.accountId,
-        reason,
         details: {
           ...requestDetails(row),
           balanceBefore: posted.before,
@@ -455,7 +466,7 @@ export class StaffMoney {
   }
 
   private async approveRefund(
-    actor: MoneyActor,
+    actor: StaffActor,
     row: MoneyRequestRow,
     reason: string | null,
   ): Promise<MoneyDone> {
@@ -486,10 +497,10 @@ export class StaffMoney {
       throw error;
     }
     await recordOperatorAction(this.deps.db, {
-      operator: actor.name,
+      ...actedBy(actor),
+      reason,
       command: 'money_request_approved',
       accountId: row.accountId,
-      reason,
       details: { ...requestDetails(row), refund: { ...refund } },
       at: this.deps.clock.now(),
     });
@@ -518,13 +529,27 @@ export class StaffMoney {
 }
 
 /** Money is the finance role's and the admin's; the command line (no role) may. */
-function requireMoneyRole(actor: MoneyActor): void {
+function requireMoneyRole(actor: StaffActor): void {
   if (actor.role !== null && !staffCan(actor.role, 'money')) {
     throw new AppError('forbidden', STAFF_MONEY_FORBIDDEN);
   }
 }
 
-const deciderOf = (actor: MoneyActor): Decider => ({ name: actor.name, userId: actor.userId });
+/**
+ * The reason of a correction, a refund or a decline. The page's schema and the command line ask
+ * for it before; this is the rule itself, for every caller of the service.
+ */
+function requireReason(actor: StaffActor): string {
+  const reason = optionalReason(actor);
+  if (reason === null)
+    throw invalidInput(STAFF_REASON_REQUIRED, { reason: [STAFF_REASON_REQUIRED] });
+  return reason;
+}
+
+/** An approval's or a reconciliation's reason, when one was given. */
+const optionalReason = (actor: StaffActor): string | null => actor.reason?.trim() || null;
+
+const deciderOf = (actor: StaffActor): Decider => ({ name: actor.name, userId: actor.userId });
 
 function requestDetails(row: MoneyRequestRow) {
   return {

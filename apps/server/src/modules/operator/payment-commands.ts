@@ -2,28 +2,11 @@
  * Payments: `reconcile` asks the payment provider about one payment, or about every unsettled one,
  * now; `refund` gives a paid top-up's money back to the card.
  */
-import { recordOperatorAction } from './audit.js';
-import { ACTION_OPTIONS, actorOf, type Command } from './command.js';
+import { actedBy, recordOperatorAction } from './audit.js';
+import { ACTION_OPTIONS, type Command, staffActorOf } from './command.js';
 import { Refusal, UsageError } from './context.js';
-import {
-  idempotencyKeyOf,
-  moneyActorOf,
-  parseAmount,
-  printMoneyOutcome,
-} from './money-commands.js';
-
-const OUTCOME_TEXTS = {
-  unchanged: 'провайдер подтвердил то, что уже записано: ничего не изменилось',
-  changed: 'ответ провайдера применён (статус, зачисление или возврат изменились)',
-  abandoned: 'платёж закрыт как брошенный',
-  failed: 'провайдер не ответил или ответ не применён; подробности в журнале выше',
-  unknown: 'такого платежа нет',
-  settled: 'платёж уже завершён, спрашивать нечего',
-  other_provider: 'платёж проведён через другого провайдера, чем настроен сейчас',
-  not_started:
-    'платёж не дошёл до провайдера (старт прерван); его закроет reconcile --all, когда истечёт время старта',
-  no_provider: 'платёжный провайдер не настроен',
-} as const;
+import { NO_PROVIDER } from './messages.js';
+import { idempotencyKeyOf, parseAmount, printMoneyOutcome } from './money-commands.js';
 
 export const reconcileCommand: Command = {
   name: 'reconcile',
@@ -39,14 +22,14 @@ export const reconcileCommand: Command = {
   ],
   options: { ...ACTION_OPTIONS, all: { type: 'boolean' } },
   async run(ctx, positionals, values) {
-    const actor = actorOf(values, 'reconcile', false);
+    const actor = staffActorOf(values, 'reconcile', false);
     const { deps, log, out } = ctx;
     if (values.all) {
       if (positionals.length > 0) throw new UsageError('--all без id платежа', 'reconcile');
-      if (!deps.payments.provider) throw new Refusal(OUTCOME_TEXTS.no_provider);
+      if (!deps.payments.provider) throw new Refusal(NO_PROVIDER);
       const counts = await deps.payments.reconciliation.run(log, { olderThanMs: 0, limit: 1000 });
       await recordOperatorAction(deps.db, {
-        ...actor,
+        ...actedBy(actor),
         command: 'reconcile --all',
         accountId: null,
         details: counts,
@@ -62,16 +45,10 @@ export const reconcileCommand: Command = {
     if (positionals.length !== 1) {
       throw new UsageError('Укажите один id платежа или --all', 'reconcile');
     }
-    const { payment, outcome, statusAfter } = await deps.staffMoney.reconcile(
-      moneyActorOf(values, 'reconcile', false),
-      positionals[0]!,
-      actor.reason,
-    );
-    out(`Платёж ${payment.id}: ${OUTCOME_TEXTS[outcome]}`);
-    out(`Статус: ${payment.status} → ${statusAfter ?? '—'}`);
-    if (outcome === 'failed' || outcome === 'no_provider' || outcome === 'other_provider') {
-      throw new Refusal('Платёж не сверен');
-    }
+    const reconciled = await deps.staffMoney.reconcile(actor, positionals[0]!);
+    out(reconciled.message);
+    out(`Статус: ${reconciled.payment.status} → ${reconciled.statusAfter ?? '—'}`);
+    if (!reconciled.isReconciled) throw new Refusal('Платёж не сверен');
   },
 };
 
@@ -92,7 +69,7 @@ export const refundCommand: Command = {
   ],
   options: { ...ACTION_OPTIONS, 'idempotency-key': { type: 'string' } },
   async run(ctx, positionals, values) {
-    const actor = moneyActorOf(values, 'refund', true);
+    const actor = staffActorOf(values, 'refund', true);
     if (positionals.length < 1 || positionals.length > 2) {
       throw new UsageError('Нужны аргументы: <id платежа> [<сумма>]', 'refund');
     }
@@ -102,7 +79,6 @@ export const refundCommand: Command = {
     const outcome = await ctx.deps.staffMoney.refund(actor, {
       paymentId: positionals[0]!,
       amountKopecks,
-      reason: actor.reason,
       idempotencyKey: key,
     });
     printMoneyOutcome(ctx, outcome, key);

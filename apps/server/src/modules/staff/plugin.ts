@@ -4,6 +4,8 @@ import type {} from '../../core-plugin.js';
 import type {} from '../account-data/plugin.js';
 import type {} from '../accounts/plugin.js';
 import type {} from '../auth/plugin.js';
+import type { StaffMoney } from '../operator/index.js';
+import type {} from '../operator/plugin.js';
 import type {} from '../passkeys/plugin.js';
 import type {} from '../security-log/plugin.js';
 import type {} from '../two-factor/plugin.js';
@@ -15,6 +17,7 @@ import { StaffAuditService } from './audit-service.js';
 import { staffData } from './data-owner.js';
 import { StaffGuard } from './guard.js';
 import { LetterResendService } from './letter-service.js';
+import { staffMoneyRoutes } from './money-routes.js';
 import { staffProofRoutes } from './proof-routes.js';
 import { StaffProofService } from './proof-service.js';
 import { StaffRoleService } from './role-service.js';
@@ -39,22 +42,25 @@ const staffRoutes: FastifyPluginAsyncZod<{
   accounts: StaffAccountService;
   proofs: StaffProofService;
   audit: StaffAuditService;
-}> = async (app, { guard, services, accounts, proofs, audit }) => {
+  money: StaffMoney;
+}> = async (app, { guard, services, accounts, proofs, audit, money }) => {
   await app.register(staffProofRoutes, { guard, proofs });
   await app.register(staffAccountRoutes, { guard, accounts, ...services });
+  await app.register(staffMoneyRoutes, { guard, accounts, money });
   await app.register(staffAdminRoutes, { guard, accounts, audit, roles: services.roles });
 };
 
 /**
  * The support desk: staff roles, the guard of every staff call, the staff's own proof, and one
- * service per action. Registered after account-data (an account's page shows its deletion) and
- * the factor modules (a member proves themselves with one).
+ * service per action. Registered after account-data (an account's page shows its deletion), the
+ * factor modules (a member proves themselves with one) and operator (its staff money service,
+ * which the money calls share with the command line).
  */
 export const staffPlugin = fp(
   async (app) => {
     app.deps.dataOwners.register(staffData);
     const { config, db, clock, codes, mail, sessions, loginThrottle } = app.deps;
-    const { securityLog, twoFactor, passkeys, accountDeletion } = app.deps;
+    const { securityLog, twoFactor, passkeys, accountDeletion, staffMoney } = app.deps;
     const roles = new StaffRoleService({ db, clock, sessions, twoFactor, passkeys });
     const services: StaffServices = {
       access: new SupportAccessService({
@@ -90,6 +96,7 @@ export const staffPlugin = fp(
       }),
       proofs: new StaffProofService({ db, clock, loginThrottle, twoFactor, passkeys }),
       audit: new StaffAuditService({ db }),
+      money: staffMoney,
     });
   },
   {
@@ -102,6 +109,7 @@ export const staffPlugin = fp(
       'two-factor',
       'passkeys',
       'account-data',
+      'operator',
     ],
   },
 );

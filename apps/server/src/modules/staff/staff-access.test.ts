@@ -1,19 +1,22 @@
 // Who may call the support desk: every staff call × {no token, a customer, support, finance,
 // admin}, the 404 that looks like an unknown address, and the staff proof (passkey or
-// authenticator, never a password) that lapses after STAFF_PROOF_MINUTES.
+// authenticator, never a password) that lapses after STAFF_PROOF_MINUTES. The app's payments
+// answer in-process (createWalletTestApp), so the money calls refund and reconcile real top-ups.
 
 import { randomUUID } from 'node:crypto';
-import { STAFF_PROOF_MINUTES, STAFF_PROOF_REQUIRED } from '@portal/contracts/staff';
+import { STAFF_PROOF_MINUTES, STAFF_PROOF_REQUIRED, staffCan } from '@portal/contracts/staff';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { proveSession } from '../../../test/support/auth-helpers.js';
 import { createSignedInUser, createUser } from '../../../test/support/fixtures.js';
 import {
+  cliActor,
   createStaffMember,
   proveStaff,
   STAFF_API,
   type StaffMemberFixture,
 } from '../../../test/support/staff.js';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { createWalletTestApp, paidTopUp } from '../../../test/support/wallet.js';
 import { mailOutbox } from '../../adapters/mail-schema.js';
 
 type Caller = 'none' | 'customer' | 'support' | 'finance' | 'admin';
@@ -23,10 +26,11 @@ interface StaffCall {
   method: 'GET' | 'POST';
   /** The address; a fresh account or letter for each call where it changes one. */
   url: (t: TestApp) => Promise<string>;
-  body?: Record<string, unknown>;
+  /** A function: a fresh body for each caller (an idempotency key). */
+  body?: Record<string, unknown> | (() => Record<string, unknown>);
   /** What a member allowed to call it gets (callers without the ability get 404). */
   allowed: number;
-  ability: 'support' | 'admin';
+  ability: 'support' | 'money' | 'admin';
 }
 
 const reason = { reason: 'обращение 42' };
@@ -46,6 +50,21 @@ async function stuckLetter(t: TestApp) {
     .returning();
   return `${STAFF_API}/letters/${row!.id}/resend`;
 }
+const freshPayment = async (t: TestApp, path: string) =>
+  `${STAFF_API}/payments/${(await paidTopUp(t, 100)).payment.id}${path}`;
+/** A request of the command line's (above the threshold), for another member to decide. */
+async function freshRequest(t: TestApp, decision: 'approve' | 'decline') {
+  const made = await t.app.deps.staffMoney.correct(cliActor(), {
+    accountId: (await createUser(t)).id,
+    direction: 'credit',
+    currency: 'rub',
+    amount: 200_000,
+    idempotencyKey: randomUUID(),
+  });
+  if (made.status !== 'pending') throw new Error('expected a request');
+  return `${STAFF_API}/money-requests/${made.requestId}/${decision}`;
+}
+const moneyKey = () => ({ ...reason, idempotencyKey: randomUUID() });
 
 const CALLS: Record<string, StaffCall> = {
   me: { method: 'GET', url: async () => `${STAFF_API}/me`, allowed: 200, ability: 'support' },
@@ -149,6 +168,47 @@ const CALLS: Record<string, StaffCall> = {
     allowed: 409,
     ability: 'admin',
   },
+  correction: {
+    method: 'POST',
+    url: (t) => freshAccount(t, '/correction'),
+    body: () => ({ direction: 'credit', currency: 'rub', amount: 10, ...moneyKey() }),
+    allowed: 200,
+    ability: 'money',
+  },
+  refund: {
+    method: 'POST',
+    url: (t) => freshPayment(t, '/refund'),
+    body: moneyKey,
+    allowed: 200,
+    ability: 'money',
+  },
+  reconcile: {
+    method: 'POST',
+    url: (t) => freshPayment(t, '/reconcile'),
+    body: reason,
+    allowed: 200,
+    ability: 'money',
+  },
+  'money-requests': {
+    method: 'GET',
+    url: async () => `${STAFF_API}/money-requests?status=all`,
+    allowed: 200,
+    ability: 'money',
+  },
+  'money-requests approve': {
+    method: 'POST',
+    url: (t) => freshRequest(t, 'approve'),
+    body: reason,
+    allowed: 200,
+    ability: 'money',
+  },
+  'money-requests decline': {
+    method: 'POST',
+    url: (t) => freshRequest(t, 'decline'),
+    body: reason,
+    allowed: 200,
+    ability: 'money',
+  },
   audit: { method: 'GET', url: async () => `${STAFF_API}/audit`, allowed: 200, ability: 'admin' },
   'audit.csv': {
     method: 'GET',
@@ -168,7 +228,7 @@ const headersOf: Record<Caller, Record<string, string>> = {
 };
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createWalletTestApp();
   await createUser(t, { email: 'no-factor@example.com' });
   headersOf.customer = (await createSignedInUser(t)).headers;
   for (const role of ['support', 'finance', 'admin'] as const) {
@@ -177,8 +237,8 @@ beforeAll(async () => {
 });
 
 describe('every staff call, by who calls', () => {
-  const canCall = (caller: Caller, ability: 'support' | 'admin') =>
-    caller === 'admin' || (ability === 'support' && (caller === 'support' || caller === 'finance'));
+  const canCall = (caller: Caller, ability: StaffCall['ability']) =>
+    caller !== 'none' && caller !== 'customer' && staffCan(caller, ability);
 
   it.each(Object.entries(CALLS))('%s', async (_name, call) => {
     const unknown = await t.app.inject({ method: call.method, url: `${STAFF_API}/none-such` });
@@ -189,7 +249,9 @@ describe('every staff call, by who calls', () => {
         method: call.method,
         url: await call.url(t),
         headers: headersOf[caller],
-        ...(call.body ? { payload: call.body } : {}),
+        ...(call.body
+          ? { payload: typeof call.body === 'function' ? call.body() : call.body }
+          : {}),
       });
       answers[caller] = answer.statusCode;
       expected[caller] = canCall(caller, call.ability) ? call.allowed : 404;

@@ -53,8 +53,7 @@ export function MoneyPage() {
           </thead>
           <tbody>
             {requests.data.items.map((request) => {
-              const isOwn =
-                request.requestedBy === me.username || request.requestedBy === me.userId;
+              const isOwn = request.requestedByUserId === me.userId;
               return (
                 <tr key={request.id}>
                   <td>{formatMoment(request.requestedAt)}</td>
