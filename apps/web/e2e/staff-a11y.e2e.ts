@@ -122,6 +122,15 @@ const SCREENS: StaffScreen[] = [
     },
   },
   {
+    name: '/staff/money',
+    as: () => admin,
+    async show(page) {
+      await goTo(page, '/staff/money', 'Запросы на деньги');
+      await page.getByRole('region', { name: 'Ждут одобрения' }).getByRole('status').waitFor();
+      await settled(page);
+    },
+  },
+  {
     name: '/staff/roles',
     as: () => admin,
     async show(page) {
