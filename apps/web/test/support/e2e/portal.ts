@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -11,6 +12,13 @@ import { repoRoot, webDistDir } from './paths';
 export type Portal = {
   /** Where the portal answers, e.g. http://127.0.0.1:41234 (no trailing slash). */
   baseUrl: string;
+  /**
+   * `npm run admin -- …args` on this portal's data (e.g. naming the first admin): on the embedded
+   * database the tool refuses while a portal runs on it, so the portal is stopped, the command
+   * run, and the portal started again on the same data and port. Answers the command's output;
+   * throws when it exits with a code other than 0.
+   */
+  admin(args: string[]): Promise<string>;
   stop(): Promise<void>;
 };
 
@@ -63,9 +71,8 @@ export async function startPortal(
     if (database) await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };
-  let server: ChildServer;
-  try {
-    server = await startChildServer({
+  const start = () =>
+    startChildServer({
       name: 'The portal',
       program: process.execPath,
       args: ['--import', 'tsx', 'apps/server/src/server.ts'],
@@ -74,6 +81,9 @@ export async function startPortal(
       readyUrl: `http://127.0.0.1:${port}/health`,
       startTimeoutMs: START_TIMEOUT_MS,
     });
+  let server: ChildServer;
+  try {
+    server = await start();
   } catch (error) {
     await removeData();
     throw error;
@@ -86,11 +96,39 @@ export async function startPortal(
   let stopped: Promise<void> | undefined;
   return {
     baseUrl,
+    async admin(args) {
+      // PostgreSQL is shared by the portal and the tool; only the embedded database is one process's.
+      if (!database) await server.stop();
+      const result = await runAdmin(args, childEnv);
+      if (!database) server = await start();
+      if (result.code !== 0) {
+        throw new Error(
+          `npm run admin -- ${args.join(' ')} exited ${result.code}:\n${result.text}`,
+        );
+      }
+      return result.text;
+    },
     stop: () => {
       stopped ??= cleanUp();
       return stopped;
     },
   };
+}
+
+/** `apps/server/src/admin.ts` with the portal's environment: its exit code and what it printed. */
+function runAdmin(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const tool = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/admin.ts', ...args], {
+      cwd: repoRoot,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const text: string[] = [];
+    tool.stdout?.on('data', (chunk: Buffer) => text.push(chunk.toString()));
+    tool.stderr?.on('data', (chunk: Buffer) => text.push(chunk.toString()));
+    tool.on('error', reject);
+    tool.on('exit', (code) => resolve({ code: code ?? 1, text: text.join('') }));
+  });
 }
 
 /**

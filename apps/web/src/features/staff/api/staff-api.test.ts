@@ -26,6 +26,7 @@ const createStore = () =>
 const proofRequired = () =>
   json({ message: 'Подтвердите, что это вы', reason: 'staff_proof_required' }, { status: 403 });
 const found = { items: [], page: 1, hasMore: false };
+const notFound = () => json({ message: 'Не найдено' }, { status: 404 });
 
 /** What the staff area shows once `…/me` answered this. */
 async function entryFor(answer: () => Response) {
@@ -116,5 +117,31 @@ describe('the staff area and its calls', () => {
     request.unsubscribe();
     expect(result.error).toMatchObject({ status: 403, reason: 'staff_proof_required' });
     expect(sent).toHaveLength(1);
+  });
+
+  it('reads …/me again when a call answers 404: a role taken back shows the not-found page', async () => {
+    let role: 'staff' | 'gone' = 'staff';
+    // The answer runs after the call is recorded: the last one sent is the one answered.
+    const sent = fakeFetch(() =>
+      sent.at(-1)?.url.endsWith('/me') && role === 'staff' ? json(me) : notFound(),
+    );
+    const store = createStore();
+    const meRequest = store.dispatch(staffApi.endpoints.staffMe.initiate());
+    await meRequest;
+    const read = () => staffApi.endpoints.staffMe.select()(store.getState() as never);
+    expect(staffEntry(read()).kind).toBe('ready');
+
+    role = 'gone';
+    const change = store.dispatch(
+      staffApi.endpoints.accountAction.initiate({
+        accountId: 'a-1',
+        action: 'unlock',
+        reason: 'Обращение 42',
+      }),
+    );
+    expect((await change).error).toMatchObject({ status: 404 });
+    await vi.waitFor(() => expect(staffEntry(read())).toEqual({ kind: 'not-found' }));
+    expect(sent.filter((call) => call.url.endsWith('/me'))).toHaveLength(2);
+    meRequest.unsubscribe();
   });
 });

@@ -16,7 +16,7 @@ import {
   type StaffSearchAnswer,
   type staffMemberSchema,
 } from '@portal/contracts/staff';
-import type { QueryReturnValue } from '@reduxjs/toolkit/query';
+import type { BaseQueryApi, QueryReturnValue } from '@reduxjs/toolkit/query';
 import type { z } from 'zod';
 import type { ApiFailure } from '@/shared/api/api-failure';
 import type { PortalMeta, PortalRequest } from '@/shared/api/base-query';
@@ -34,15 +34,21 @@ type Send = (request: PortalRequest) => Answer | PromiseLike<Answer>;
  * An endpoint's `queryFn` for a staff call: the request `toRequest` makes, sent through the
  * slice's base query and repeated after the member's proof when the server asks for one
  * (`withStaffProof`). Every staff call but `…/me` and the proof's own goes through it.
+ *
+ * A 404 reads `…/me` again: the server answers a role taken back or a session ended as it
+ * answers an unknown address, so the call alone cannot tell "no such account" from "no longer
+ * staff". When `…/me` is 404 too, the area shows the not-found page (staff-entry.ts) instead of
+ * a frame of a role that is gone, with «Повторить» that could never work.
  */
 function staffCall<Arg, Result>(toRequest: (arg: Arg) => PortalRequest) {
   return async (
     arg: Arg,
-    _api: unknown,
+    api: Pick<BaseQueryApi, 'dispatch'>,
     _extra: unknown,
     send: Send,
   ): Promise<QueryReturnValue<Result, ApiFailure, PortalMeta | undefined>> => {
     const result = await withStaffProof(async () => await send(toRequest(arg)));
+    if (result.error?.status === 404) api.dispatch(staffApi.util.invalidateTags(['StaffMe']));
     return result.error
       ? { error: result.error }
       : { data: result.data as Result, meta: result.meta };
