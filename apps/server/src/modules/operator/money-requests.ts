@@ -3,7 +3,7 @@
  * waiting for a second person. The rules are money-service.ts's; here a decision is one
  * conditional UPDATE, so of any number of parallel approvals and declines exactly one wins.
  */
-import { and, asc, desc, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.js';
 import { type MoneyRequestRow, moneyRequests } from './schema.js';
 
@@ -108,49 +108,44 @@ export function isRequestedBy(row: MoneyRequestRow, decider: Decider): boolean {
  * or it is the decider's own. Run in the transaction that moves the money, so that a refusal of
  * the money step rolls the approval back with it.
  */
-export async function claimForApproval(
+export function claimForApproval(
   executor: Executor,
   id: string,
   decider: Decider,
   reason: string | null,
   now: Date,
 ): Promise<MoneyRequestRow | undefined> {
-  const [row] = await executor
-    .update(moneyRequests)
-    .set({
-      status: 'approved',
-      decidedBy: decider.name,
-      decidedByUserId: decider.userId,
-      decidedAt: now,
-      decisionReason: reason,
-    })
-    .where(
-      and(
-        eq(moneyRequests.id, id),
-        eq(moneyRequests.status, 'pending'),
-        gt(moneyRequests.expiresAt, now),
-        notRequestedBy(decider),
-      ),
-    )
-    .returning();
-  return row;
+  return decidePending(executor, id, 'approved', decider, reason, now, notRequestedBy(decider));
 }
 
 /**
  * Declines the request if it is still pending and not expired (the requester may withdraw their
  * own this way). Answers the declined row, or nothing.
  */
-export async function declinePending(
+export function declinePending(
   executor: Executor,
   id: string,
   decider: Decider,
   reason: string,
   now: Date,
 ): Promise<MoneyRequestRow | undefined> {
+  return decidePending(executor, id, 'declined', decider, reason, now);
+}
+
+/** The one decision a pending, unexpired request gets: whoever's UPDATE matches first. */
+async function decidePending(
+  executor: Executor,
+  id: string,
+  status: 'approved' | 'declined',
+  decider: Decider,
+  reason: string | null,
+  now: Date,
+  condition?: SQL,
+): Promise<MoneyRequestRow | undefined> {
   const [row] = await executor
     .update(moneyRequests)
     .set({
-      status: 'declined',
+      status,
       decidedBy: decider.name,
       decidedByUserId: decider.userId,
       decidedAt: now,
@@ -161,6 +156,7 @@ export async function declinePending(
         eq(moneyRequests.id, id),
         eq(moneyRequests.status, 'pending'),
         gt(moneyRequests.expiresAt, now),
+        condition,
       ),
     )
     .returning();
