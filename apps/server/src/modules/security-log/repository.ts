@@ -5,7 +5,7 @@ import type {
 } from '@portal/contracts/security-log';
 import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/database.js';
-import { preparedPerDb } from '../../db/prepared.js';
+import { preparedPerDb, statementForAnyExecutor } from '../../db/prepared.js';
 import { decodePageCursor, encodePageCursor } from '../../http/page-cursor.js';
 import { securityEvents } from './schema.js';
 
@@ -20,17 +20,32 @@ export interface NewSecurityEvent {
   details: SecurityEventDetails;
 }
 
-/** Answers the new event's id. */
+/**
+ * Answers the new event's id. Built once and prepared (db/prepared.ts): every sign-in records an
+ * event, in its transaction.
+ */
 export async function insertSecurityEvent(
   executor: Executor,
   event: NewSecurityEvent,
 ): Promise<string> {
-  const [row] = await executor
-    .insert(securityEvents)
-    .values(event)
-    .returning({ id: securityEvents.id });
+  const [row] = await insertEvent(executor, { ...event, details: JSON.stringify(event.details) });
   return row!.id;
 }
+
+const placeholder = <T>(name: string) => sql.placeholder(name) as unknown as T;
+const insertEvent = statementForAnyExecutor<{ id: string }>('security_events_insert', (db) =>
+  db
+    .insert(securityEvents)
+    .values({
+      userId: placeholder('userId'),
+      kind: placeholder('kind'),
+      occurredAt: placeholder('occurredAt'),
+      userAgent: placeholder('userAgent'),
+      ipAddress: placeholder('ipAddress'),
+      details: sql`${sql.placeholder('details')}::jsonb` as never,
+    })
+    .returning({ id: securityEvents.id }),
+);
 
 /**
  * The sign-in event recorded with a session: the account's first `sign_in` from that user agent
