@@ -1,5 +1,11 @@
 import type { Query } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Db, Executor } from './database.js';
+
+/** Whether `executor` is a transaction, where a statement prepared on the database cannot run. */
+export function isTransaction(executor: Executor): executor is Exclude<Executor, Db> {
+  return executor instanceof PgTransaction;
+}
 
 /**
  * Statements built once per database, to be prepared by name (drizzle's `.prepare(name)` with
