@@ -116,22 +116,21 @@ export interface Portal extends StartedProcess {
 }
 
 /**
- * The built portal (`dist/server.js`, built by `npm run bench`) started as `npm start` starts
- * it: NODE_ENV=production and every other setting at its default, LOG_LEVEL included, whatever
+ * The built portal (`dist/server.js`, built by `npm run bench`, or another `bundle` one level
+ * below apps/server, as its paths require) started as `npm start` starts it: NODE_ENV=production and every other setting at its default, LOG_LEVEL included, whatever
  * the bench's own environment says. `env` adds the database and the few settings the bench needs.
  */
-export async function startPortal(env: Record<string, string>): Promise<Portal> {
+export async function startPortal(
+  env: Record<string, string>,
+  bundle = 'dist/server.js',
+): Promise<Portal> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const logDir = mkdtempSync(path.join(tmpdir(), 'portal-bench-log-'));
   const logFd = openSync(path.join(logDir, 'portal.log'), 'a');
   const started = await startProcess(
     // BENCH_PORTAL_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the portal.
-    [
-      ...(process.env.BENCH_PORTAL_NODE_ARGS?.split(' ') ?? []),
-      '--enable-source-maps',
-      'dist/server.js',
-    ],
+    [...(process.env.BENCH_PORTAL_NODE_ARGS?.split(' ') ?? []), '--enable-source-maps', bundle],
     {
       LOG_LEVEL: undefined,
       ACCESS_LOG: undefined,

@@ -213,14 +213,37 @@ const readsWhileSigningIn: Scenario = async (bench) => {
 /**
  * A sign-in to a site through the provider against a portal password sign-in (oidc-sign-in.ts),
  * on a portal of its own that knows the bench's site (the others run without OIDC_CLIENTS).
+ * `BENCH_OIDC_BASELINE` (a bundle one level below apps/server, e.g. `.tmp/server.js`: an older
+ * build copied there) measures that build too, on a fresh database of its own, taking turns with
+ * this one round by round.
  */
 const oidcSignIn: Scenario = async (bench) => {
   await bench.withDatabase(async () => {});
-  const portal = await startPortal({ ...bench.databaseEnv, ...OIDC_BENCH_ENV });
+  const user = { userName: bench.user.userName, password: PASSWORD };
+  const started: { stop(): Promise<void> }[] = [];
   try {
-    return await oidcSignInRows(portal, { userName: bench.user.userName, password: PASSWORD });
+    const portal = await startPortal({ ...bench.databaseEnv, ...OIDC_BENCH_ENV });
+    started.push(portal);
+    const portals = [{ label: '', portal, user }];
+    const baseline = process.env.BENCH_OIDC_BASELINE;
+    if (baseline) {
+      const database = await openBenchDatabase();
+      started.push({ stop: database.drop });
+      const seedDb = await database.open();
+      await migrate(seedDb);
+      const [seeded] = await seedUsers(seedDb, 1);
+      await seedDb.close();
+      const old = await startPortal({ ...database.env, ...OIDC_BENCH_ENV }, baseline);
+      started.push(old);
+      portals.push({
+        label: `${baseline}: `,
+        portal: old,
+        user: { ...user, userName: seeded!.userName },
+      });
+    }
+    return await oidcSignInRows(portals);
   } finally {
-    await portal.stop();
+    for (const one of started.reverse()) await one.stop();
   }
 };
 

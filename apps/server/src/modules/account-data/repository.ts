@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull, lte, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/database.js';
+import type { Db, Executor } from '../../db/database.js';
+import { preparedPerDb } from '../../db/prepared.js';
 import { accountDeletions, type DeletionCancelledBy } from './schema.js';
 
 /** Writes the request, replacing an earlier (cancelled) one; answers false when one waits. */
@@ -30,13 +31,19 @@ export async function findWaitingDeletion(executor: Executor, userId: string) {
 }
 
 /** The row of the account, waiting or cancelled. */
-export async function findDeletion(executor: Executor, userId: string) {
-  const [row] = await executor
-    .select()
-    .from(accountDeletions)
-    .where(eq(accountDeletions.userId, userId));
+export async function findDeletion(db: Db, userId: string) {
+  const [row] = await statements(db).deletionOf.execute({ userId });
   return row;
 }
+
+/** Prepared: every site's sign-in through the OpenID provider reads it (db/prepared.ts). */
+const statements = preparedPerDb((db) => ({
+  deletionOf: db
+    .select()
+    .from(accountDeletions)
+    .where(eq(accountDeletions.userId, sql.placeholder('userId')))
+    .prepare('account_deletions_of'),
+}));
 
 /**
  * Cancels the waiting deletion named by the account or by the link's token hash: one conditional

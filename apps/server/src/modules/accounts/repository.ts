@@ -5,6 +5,7 @@
  */
 import { and, eq, isNotNull, isNull, or, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '../../db/database.js';
+import { isTransaction, preparedPerDb } from '../../db/prepared.js';
 import { loginKeys } from './identity.js';
 import { type UserRow, users } from './schema.js';
 
@@ -15,8 +16,17 @@ export type NewUser = typeof users.$inferInsert;
 
 // ---------------------------------------------------------------- finding an account
 
+const userById = (executor: Executor) =>
+  executor
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')));
+/** Prepared on the database (db/prepared.ts): every sign-in to a site through the provider reads it. */
+const statements = preparedPerDb((db) => ({ userById: userById(db).prepare('users_by_id') }));
+
 export async function findUserById(executor: Executor, id: string): Promise<UserRow | undefined> {
-  const [row] = await executor.select().from(users).where(eq(users.id, id));
+  const query = isTransaction(executor) ? userById(executor) : statements(executor).userById;
+  const [row] = await query.execute({ id });
   return row;
 }
 

@@ -1,13 +1,14 @@
 import { hash, randomBytes } from 'node:crypto';
 import { errorAnswerSchema } from '@portal/contracts/common';
 import { ACCOUNT_BLOCKED, PORTAL_ONLY, TOKEN_INVALID } from '@portal/contracts/messages';
-import { and, eq, gt, isNull, ne } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../adapters/clock.js';
 import { LocalRevocationMarks, type RevocationMarks } from '../../adapters/revocation-marks.js';
 import { afterCommit } from '../../db/after-commit.js';
 import type { Db, Executor } from '../../db/database.js';
+import { preparedPerDb } from '../../db/prepared.js';
 import { UserReadCache } from '../../db/user-reads.js';
 import { AppError, unauthorized } from '../../http/app-error.js';
 import { isUserBlockedForSignIn } from '../accounts/index.js';
@@ -29,6 +30,9 @@ export interface AuthenticatedSession {
   userId: string;
   /** Origin of the sibling site the session was handed to; null for the portal's own sessions. */
   siblingOrigin: string | null;
+  /** When it signed in, and from which browser (the site's sign-in through the provider). */
+  createdAt: Date;
+  userAgent: string;
 }
 
 /** A sign-in of a blocked account (`npm run admin -- block`): 403 naming the support contact. */
@@ -84,6 +88,8 @@ interface CachedSession {
   id: string;
   userId: string;
   siblingOrigin: string | null;
+  createdAt: Date;
+  userAgent: string;
   expiresAtMs: number;
   idleMs: number;
   lastActivityMs: number;
@@ -220,7 +226,7 @@ export class SessionStore {
       if ((typeof mark === 'string' ? mark : await mark) === 'unmarked') {
         if (isTouchDue(cached, nowMs) && !(await this.touch(cached, nowMs))) return null;
         for (const listener of this.cacheLookupListeners) listener(true);
-        return { id: cached.id, userId: cached.userId, siblingOrigin: cached.siblingOrigin };
+        return authenticated(cached);
       }
       // Marked, expired, or cached before news may have been missed: the database decides.
       this.cache?.delete(tokenHash);
@@ -229,22 +235,14 @@ export class SessionStore {
     for (const listener of this.cacheLookupListeners) listener(false);
     const epoch = this.marks.trustedEpoch();
     const now = new Date(nowMs);
-    const [row] = await this.deps.db
-      .select()
-      .from(sessions)
-      .where(
-        and(
-          eq(sessions.tokenHash, tokenHash),
-          isNull(sessions.revokedAt),
-          gt(sessions.expiresAt, now),
-        ),
-      )
-      .limit(1);
+    const [row] = await statements(this.deps.db).byToken.execute({ tokenHash, now });
     if (!row || !isLiveAt(row, now)) return null;
     const entry: CachedSession = {
       id: row.id,
       userId: row.userId,
       siblingOrigin: row.clientOrigin,
+      createdAt: row.createdAt,
+      userAgent: row.userAgent,
       expiresAtMs: row.expiresAt.getTime(),
       idleMs: limitsOf(row).idleMs,
       lastActivityMs: row.lastActivityAt.getTime(),
@@ -253,7 +251,7 @@ export class SessionStore {
     if (isTouchDue(entry, nowMs) && !(await this.touch(entry, nowMs))) return null;
     // Only under marks trusted before the read and still after it: none was missed in between.
     if (epoch !== null && epoch === this.marks.trustedEpoch()) this.remember(tokenHash, entry);
-    return { id: row.id, userId: row.userId, siblingOrigin: row.clientOrigin };
+    return authenticated(entry);
   }
 
   /**
@@ -404,6 +402,27 @@ export class SessionStore {
     const ended = { userId, sessionIds: rows.map((row) => row.id) };
     for (const hook of this.revokedHooks) await hook(ended, executor);
   }
+}
+
+const statements = preparedPerDb((db) => ({
+  /** The check of a token the cache does not answer. */
+  byToken: db
+    .select()
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+      ),
+    )
+    .limit(1)
+    .prepare('sessions_by_token'),
+}));
+
+function authenticated(entry: CachedSession): AuthenticatedSession {
+  const { id, userId, siblingOrigin, createdAt, userAgent } = entry;
+  return { id, userId, siblingOrigin, createdAt, userAgent };
 }
 
 /** Last activity is written at most once a minute (SESSION_LIMITS.touchEveryMs). */

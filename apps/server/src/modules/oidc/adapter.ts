@@ -15,6 +15,7 @@ import { type AnyPgColumn, alias } from 'drizzle-orm/pg-core';
 import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import type { Clock } from '../../adapters/clock.js';
 import type { Db, Executor } from '../../db/database.js';
+import { preparedPerDb } from '../../db/prepared.js';
 import { oidcModels } from './schema.js';
 
 export interface OidcModelStoreDeps {
@@ -63,9 +64,8 @@ const ofKind = (condition: SQL) => and(eq(oidcModels.kind, param('kind')), condi
 
 /**
  * The statements of every request of a sign-in, each built once per database and, on PostgreSQL,
- * prepared once per connection by its name: drizzle builds a statement's text anew on every call
- * otherwise, which cost more than the statement itself (an upsert about 0.4 ms of CPU, a find 0.2 ms,
- * docs/benchmarks.md).
+ * prepared once per connection by its name (db/prepared.ts: an upsert built by drizzle cost about
+ * 0.4 ms of CPU, a find 0.2 ms, docs/benchmarks.md).
  */
 function prepareStatements(db: Db) {
   const read = { payload: oidcModels.payload, consumedAt: oidcModels.consumedAt };
@@ -150,16 +150,7 @@ function prepareBoundRead(db: Db) {
     .prepare('oidc_models_find_with_grant_and_session');
 }
 type Statements = ReturnType<typeof prepareStatements>;
-const statementsOf = new WeakMap<Db, Statements>();
-
-function statements(db: Db): Statements {
-  let prepared = statementsOf.get(db);
-  if (!prepared) {
-    prepared = prepareStatements(db);
-    statementsOf.set(db, prepared);
-  }
-  return prepared;
-}
+const statements = preparedPerDb(prepareStatements);
 
 export class OidcModelStore implements Adapter {
   private readonly statements: Statements;

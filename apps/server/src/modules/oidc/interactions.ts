@@ -12,7 +12,7 @@ import type { Clock } from '../../adapters/clock.js';
 import type { Db } from '../../db/database.js';
 import type { UserReadCache } from '../../db/user-reads.js';
 import { AppError } from '../../http/app-error.js';
-import { AccountBlocked, findSessionById } from '../auth/index.js';
+import { AccountBlocked, type AuthenticatedSession } from '../auth/index.js';
 import { findSignInOf } from '../security-log/index.js';
 import { siteAccountOf } from './accounts.js';
 import type { LiveProvider } from './live-provider.js';
@@ -56,16 +56,19 @@ export class OidcInteractions {
   constructor(private readonly deps: OidcInteractionsDeps) {}
 
   /**
-   * Finishes interaction `uid` with the portal session `sessionId`: the account and how it
+   * Finishes interaction `uid` with the request's portal session (its start and browser come with
+   * it from `requireSession`: no read of its row again): the account and how it
    * signed in become the site's login, the requested scopes its grant. Answers the URL the
    * browser goes to next. Refused: an interaction that is not this browser's or has expired
    * (400), an account that may not sign in (403, as the portal refuses it), a session older than
    * the site allows (409 `sign_in_again`).
    */
-  async finishSignIn(raw: RawExchange, uid: string, sessionId: string): Promise<{ url: string }> {
+  async finishSignIn(
+    raw: RawExchange,
+    uid: string,
+    session: AuthenticatedSession,
+  ): Promise<{ url: string }> {
     const interaction = await this.interactionOf(raw, uid);
-    const session = await findSessionById(this.deps.db, sessionId);
-    if (!session) throw new AppError('invalid_input', OIDC_MESSAGES.interactionGone);
     await this.assertMayUseSites(session.userId);
     if (!(await this.isFreshEnough(interaction, session))) {
       // The web app ends this session on the refusal, and the library's session of this browser

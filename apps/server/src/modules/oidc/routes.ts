@@ -298,7 +298,7 @@ export const interactionRoutes: FastifyPluginAsyncZod<{ interactions: OidcIntera
       await enforceLimit(rateLimiter, `oidc-sign-in:ip:${request.ip}`, SIGN_IN_LIMIT);
       reply.header('Cache-Control', 'no-store');
       const raw = { req: request.raw, res: reply.raw };
-      return interactions.finishSignIn(raw, request.params.uid, sessionOf(request).id);
+      return interactions.finishSignIn(raw, request.params.uid, sessionOf(request));
     },
   );
 };

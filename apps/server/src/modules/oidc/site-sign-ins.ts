@@ -7,11 +7,12 @@
  * back-channel logout for the site in the retried outbox (backchannel.ts).
  */
 import type { Device } from '@portal/contracts/auth';
-import { and, desc, eq, gt, inArray, isNotNull, isNull, ne, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNotNull, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Clock } from '../../adapters/clock.js';
 import type { Mailer, MailOutbox } from '../../adapters/mail.js';
 import type { OidcClientSetting } from '../../config.js';
 import type { Db, Executor } from '../../db/database.js';
+import { statementForAnyExecutor } from '../../db/prepared.js';
 import type { SessionStore } from '../auth/index.js';
 import type { EventClient, SecurityLog } from '../security-log/index.js';
 import { destroySessions, revokeGrants } from './adapter.js';
@@ -36,6 +37,42 @@ export interface NewSiteSignIn {
   sid: string;
 }
 
+const placeholder = <T>(name: string) => sql.placeholder(name) as unknown as T;
+/**
+ * One statement: the row is written (and named back) only when it is new, ended, or of another
+ * portal session; the same live sign-in again is left as it is, and not logged. Built once, run in
+ * `record`'s transaction (db/prepared.ts): every site's sign-in writes it.
+ */
+const writeSignIn = statementForAnyExecutor<{ id: string }>('oidc_site_sign_ins_write', (db) => {
+  const columns = [
+    'grantId',
+    'clientId',
+    'userId',
+    'portalSessionId',
+    'providerSessionUid',
+    'sid',
+    'userAgent',
+    'ipAddress',
+    'createdAt',
+  ] as const;
+  const values = Object.fromEntries(columns.map((name) => [name, placeholder(name)]));
+  const excluded = Object.fromEntries(
+    columns.map((name) => [name, sql.raw(`excluded.${oidcSiteSignIns[name].name}`)]),
+  );
+  return db
+    .insert(oidcSiteSignIns)
+    .values({ ...(values as typeof oidcSiteSignIns.$inferInsert), endedAt: null })
+    .onConflictDoUpdate({
+      target: oidcSiteSignIns.grantId,
+      set: { ...excluded, endedAt: null },
+      setWhere: or(
+        ne(oidcSiteSignIns.portalSessionId, sql`excluded.portal_session_id`),
+        isNotNull(oidcSiteSignIns.endedAt),
+      ),
+    })
+    .returning({ id: oidcSiteSignIns.id });
+});
+
 export class SiteSignIns {
   constructor(private readonly deps: SiteSignInsDeps) {}
 
@@ -58,23 +95,9 @@ export class SiteSignIns {
       userAgent: client.userAgent.slice(0, 512),
       ipAddress: client.ipAddress,
       createdAt: clock.now(),
-      endedAt: null,
     };
     await db.transaction(async (tx) => {
-      // One statement: the row is written (and named back) only when it is new, ended, or of
-      // another portal session; the same live sign-in again is left as it is, and not logged.
-      const written = await tx
-        .insert(oidcSiteSignIns)
-        .values(values)
-        .onConflictDoUpdate({
-          target: oidcSiteSignIns.grantId,
-          set: values,
-          setWhere: or(
-            ne(oidcSiteSignIns.portalSessionId, signIn.portalSessionId),
-            isNotNull(oidcSiteSignIns.endedAt),
-          ),
-        })
-        .returning({ id: oidcSiteSignIns.id });
+      const written = await writeSignIn(tx, values);
       if (written.length === 0) return;
       await securityLog.record(tx, signIn.userId, 'site_sign_in', client, {
         site: this.siteName(signIn.clientId),

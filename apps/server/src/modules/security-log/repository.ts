@@ -4,7 +4,8 @@ import type {
   SecurityEventKind,
 } from '@portal/contracts/security-log';
 import { and, asc, eq, gte, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/database.js';
+import type { Db, Executor } from '../../db/database.js';
+import { preparedPerDb, statementForAnyExecutor } from '../../db/prepared.js';
 import { decodePageCursor, encodePageCursor } from '../../http/page-cursor.js';
 import { securityEvents } from './schema.js';
 
@@ -19,49 +20,76 @@ export interface NewSecurityEvent {
   details: SecurityEventDetails;
 }
 
-/** Answers the new event's id. */
+/**
+ * Answers the new event's id. Built once and prepared (db/prepared.ts): every sign-in records an
+ * event, in its transaction.
+ */
 export async function insertSecurityEvent(
   executor: Executor,
   event: NewSecurityEvent,
 ): Promise<string> {
-  const [row] = await executor
-    .insert(securityEvents)
-    .values(event)
-    .returning({ id: securityEvents.id });
+  const [row] = await insertEvent(executor, { ...event, details: JSON.stringify(event.details) });
   return row!.id;
 }
+
+const placeholder = <T>(name: string) => sql.placeholder(name) as unknown as T;
+const insertEvent = statementForAnyExecutor<{ id: string }>('security_events_insert', (db) =>
+  db
+    .insert(securityEvents)
+    .values({
+      userId: placeholder('userId'),
+      kind: placeholder('kind'),
+      occurredAt: placeholder('occurredAt'),
+      userAgent: placeholder('userAgent'),
+      ipAddress: placeholder('ipAddress'),
+      details: sql`${sql.placeholder('details')}::jsonb` as never,
+    })
+    .returning({ id: securityEvents.id }),
+);
 
 /**
  * The sign-in event recorded with a session: the account's first `sign_in` from that user agent
  * at or after the session's creation (both are written in one transaction, the session first).
  */
 export async function findSignInEventOf(
-  executor: Executor,
+  db: Db,
   session: { userId: string; userAgent: string; createdAt: Date },
 ): Promise<string | undefined> {
-  return (await findSignInOf(executor, session))?.id;
+  return (await findSignInOf(db, session))?.id;
 }
 
-/** The same event with its details: how the person proved themselves (`amr`). */
+/**
+ * The same event with its details: how the person proved themselves (`amr`). Prepared: every
+ * site's sign-in through the OpenID provider reads it (db/prepared.ts).
+ */
 export async function findSignInOf(
-  executor: Executor,
+  db: Db,
   session: { userId: string; userAgent: string; createdAt: Date },
 ) {
-  const [row] = await executor
+  const [row] = await statements(db).signInOf.execute({
+    userId: session.userId,
+    userAgent: session.userAgent.slice(0, 512),
+    createdAt: session.createdAt,
+  });
+  return row;
+}
+
+const statements = preparedPerDb((db) => ({
+  signInOf: db
     .select({ id: securityEvents.id, details: securityEvents.details })
     .from(securityEvents)
     .where(
       and(
-        eq(securityEvents.userId, session.userId),
+        eq(securityEvents.userId, sql.placeholder('userId')),
         eq(securityEvents.kind, 'sign_in'),
-        eq(securityEvents.userAgent, session.userAgent.slice(0, 512)),
-        gte(securityEvents.occurredAt, session.createdAt),
+        eq(securityEvents.userAgent, sql.placeholder('userAgent')),
+        gte(securityEvents.occurredAt, sql.placeholder('createdAt')),
       ),
     )
     .orderBy(asc(securityEvents.occurredAt), asc(securityEvents.seq))
-    .limit(1);
-  return row;
-}
+    .limit(1)
+    .prepare('security_events_sign_in_of'),
+}));
 
 /**
  * Counts one more event of the day in the day's single row: one statement, so parallel failures

@@ -400,6 +400,32 @@ describe('changes of the account', () => {
   });
 });
 
+describe('recording in a transaction', () => {
+  it('records with the transaction: nothing of one that rolls back, all of one that commits', async () => {
+    const { user } = await createSignedInUser(t);
+    const { securityLog } = t.app.deps;
+    const before = (await securityEventsOf(t, user.id)).length;
+    // The insert is prepared once (db/prepared.ts): it must still run on the transaction's
+    // connection, not beside it.
+    await expect(
+      t.database.db.transaction(async (tx) => {
+        await securityLog.record(tx, user.id, 'sign_out', NO_CLIENT, { method: 'password' });
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await securityEventsOf(t, user.id)).toHaveLength(before);
+
+    await t.database.db.transaction((tx) =>
+      securityLog.record(tx, user.id, 'sign_out', NO_CLIENT, { method: 'password' }),
+    );
+    const events = await securityEventsOf(t, user.id);
+    expect(events).toHaveLength(before + 1);
+    expect(events.find((event) => event.kind === 'sign_out')).toMatchObject({
+      details: { method: 'password' },
+    });
+  });
+});
+
 describe('reading the log', () => {
   it('answers only its owner, newest first, in pages that lose and repeat nothing', async () => {
     const { user, headers } = await createSignedInUser(t);
