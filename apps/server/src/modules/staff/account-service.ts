@@ -10,8 +10,8 @@ import type {
   StaffReceiptsAnswer,
 } from '@portal/contracts/staff';
 import type { Clock } from '../../adapters/clock.js';
-import type { Config } from '../../config.js';
 import { lettersToAddress } from '../../adapters/mail-operator.js';
+import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { notFound } from '../../http/app-error.js';
 import {

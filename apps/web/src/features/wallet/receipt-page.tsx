@@ -65,7 +65,9 @@ export default function ReceiptPage() {
         {state.status === 'failed' ? (
           <LoadFailed error={query.error} onRetry={() => void query.refetch()} />
         ) : null}
-        {state.status === 'ready' ? <ReceiptDetails receipt={state.receipt} titleId="receipt-title" /> : null}
+        {state.status === 'ready' ? (
+          <ReceiptDetails receipt={state.receipt} titleId="receipt-title" />
+        ) : null}
       </Card>
     </>
   );
