@@ -167,5 +167,8 @@ it("«Чеки» of the refunded payment shows the top-up's receipt and the refu
   ]);
   const headings = await dialog.getByRole('heading', { level: 3 }).allTextContents();
   expect(headings.map(plain)).toEqual(['Приход · 5 000,00 ₽', 'Возврат прихода · 2 000,00 ₽']);
-  await dialog.getByRole('link', { name: /сайте ФНС/ }).first().waitFor();
+  await dialog
+    .getByRole('link', { name: /сайте ФНС/ })
+    .first()
+    .waitFor();
 });
