@@ -165,14 +165,17 @@ export default defineConfig({
             },
             // Small pieces several screens share (fields, buttons, icons, formatting, CSS class
             // maps): one file instead of one each. Not the pieces that bring a library of their
-            // own (dialogs, the toaster, the code input), which would then load with every screen.
+            // own (dialogs, the toaster, the code input), which would then load with every screen,
+            // nor a receipt, which only two screens deep in the portal show.
             {
               name: 'shared',
               test: (id) =>
                 /apps[\\/]web[\\/]src[\\/](shared[\\/]|.*\.module\.css$)|contracts[\\/]src[\\/](passkey-messages|without-spaces)\./.test(
                   id,
                 ) &&
-                !/shared[\\/]ui[\\/](modal(-dialog)?|toaster|code-input(-boxes)?)\.tsx$/.test(id),
+                !/shared[\\/]ui[\\/](modal(-dialog)?|toaster|code-input(-boxes)?)\.tsx$/.test(id) &&
+                // A receipt (the wallet's receipt page, the staff's receipts dialog): its own file.
+                !/shared[\\/]ui[\\/]receipt-details\./.test(id),
               minShareCount: 2,
               maxModuleSize: 8192,
               includeDependenciesRecursively: false,

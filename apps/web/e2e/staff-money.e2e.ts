@@ -21,7 +21,8 @@ import {
 
 // Money moved by two people (STAFF_APPROVAL_ROUBLES, 1 000 ₽ by default): finance A asks a
 // correction or a refund above it — a request, nothing moves; A cannot approve its own; finance
-// B approves it on /staff/money and the account page shows the money moved.
+// B approves it on /staff/money and the account page shows the money moved; the refunded
+// payment's «Чеки» shows its two receipts (the top-up's, the refund's).
 
 const world = setupWalletWorld();
 const browser = setupBrowser();
@@ -148,4 +149,26 @@ it('a refund above 1 000 ₽ waits for a second finance member, then the payment
   await page.getByRole('heading', { level: 1, name: customer.email }).waitFor();
   const row = page.getByRole('region', { name: 'Платежи' }).locator('tbody tr').first();
   expect(plain((await row.getByRole('cell').nth(4).textContent()) ?? '')).toBe('2 000,00 ₽');
+});
+
+it("«Чеки» of the refunded payment shows the top-up's receipt and the refund's", async () => {
+  const page = await openAccount(financeA);
+  await page
+    .getByRole('region', { name: 'Платежи' })
+    .getByRole('button', { name: /^Чеки платежа / })
+    .first()
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'Чеки платежа' });
+  const receipts = dialog.getByTestId('receipt');
+  await receipts.nth(1).waitFor();
+  expect(await receipts.evaluateAll((all) => all.map((one) => one.dataset.type))).toEqual([
+    'income',
+    'refund',
+  ]);
+  const headings = await dialog.getByRole('heading', { level: 3 }).allTextContents();
+  expect(headings.map(plain)).toEqual(['Приход · 5 000,00 ₽', 'Возврат прихода · 2 000,00 ₽']);
+  await dialog
+    .getByRole('link', { name: /сайте ФНС/ })
+    .first()
+    .waitFor();
 });

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { emailSchema, roublesSchema, timestampSchema } from './common';
 import { passkeyAssertionSchema } from './passkeys';
 import { securityEventKindSchema } from './security-log';
+import { receiptAnswerSchema } from './wallet';
 
 /** Base of the staff calls (under the page's origin, or STAFF_URL's when it is set). */
 export const STAFF_API = '/staffms/api/Staff';
@@ -190,7 +191,6 @@ export const staffAccountAnswerSchema = z.object({
       method: z.string().nullable(),
       createdAt: timestampSchema,
       refunded: z.number(),
-      receiptUrl: z.string().nullable(),
     }),
   ),
   ledger: z.array(
@@ -214,6 +214,14 @@ export const staffAccountAnswerSchema = z.object({
   staffActions: z.array(z.lazy(() => staffAuditRowSchema)),
 });
 export type StaffAccountAnswer = z.infer<typeof staffAccountAnswerSchema>;
+
+/**
+ * `GET …/payments/:id/receipts` (support, proven): the payment's receipts, the top-up's and each
+ * refund's, in the order they were printed, each as the customer's receipt page reads it. Opening
+ * them is recorded in the audit (`receipts_opened`, on the payer's account).
+ */
+export const staffReceiptsAnswerSchema = z.object({ items: z.array(receiptAnswerSchema) });
+export type StaffReceiptsAnswer = z.infer<typeof staffReceiptsAnswerSchema>;
 
 /**
  * The account's actions, each `POST …/accounts/:id/<action>` with `{ reason }`:
@@ -330,7 +338,7 @@ export const staffAuditRowSchema = z.object({
   actor: z.string(),
   /** null: the command line. */
   role: staffRoleSchema.nullable(),
-  /** What was done: `account_opened`, `unlock`, `block`, `correction`, `refund`, `role_granted`… */
+  /** What was done: `account_opened`, `receipts_opened`, `unlock`, `block`, `correction`, `refund`, `role_granted`… */
   kind: z.string(),
   accountId: z.string().nullable(),
   reason: z.string().nullable(),

@@ -12,6 +12,7 @@ export { InsufficientFundsError, lockBalances, postLedgerEntry } from './ledger.
 export { findPayment, recentLedgerEntries, recentPayments } from './operator-reads.js';
 export { type PaymentStats, paymentStats } from './payment-stats.js';
 export { choosePaymentProvider } from './provider-choice.js';
+export { receiptsOfPayment, receiptView } from './receipts.js';
 export type { ReconcileCounts, Reconciliation, SinglePaymentOutcome } from './reconcile.js';
 export {
   type RefundOutcome,

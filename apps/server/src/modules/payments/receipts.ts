@@ -1,8 +1,8 @@
 import { type ReceiptAnswer, receiptQrText } from '@portal/contracts/wallet';
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/database.js';
+import type { Db, Executor } from '../../db/database.js';
 import { type PaymentRow, payments, type ReceiptRow, receipts } from './schema.js';
 import { SettlementRefused } from './settlement.js';
 
@@ -95,6 +95,19 @@ export async function findOwnReceipt(db: Db, userId: string, receiptId: string) 
     .from(receipts)
     .where(and(eq(receipts.id, receiptId), eq(receipts.userId, userId)));
   return row ?? null;
+}
+
+/**
+ * Every receipt of the payment `paymentId` (the top-up's, each refund's), in the order the
+ * register printed them: support's read (modules/staff), whose guard stands where the customer's
+ * session stands in `findOwnReceipt`. Each is shown through `receiptView`, as the customer's.
+ */
+export function receiptsOfPayment(executor: Executor, paymentId: string): Promise<ReceiptRow[]> {
+  return executor
+    .select()
+    .from(receipts)
+    .where(eq(receipts.paymentId, paymentId))
+    .orderBy(asc(receipts.receiptDatetime), asc(receipts.fiscalDocumentNumber));
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

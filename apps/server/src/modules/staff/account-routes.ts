@@ -6,6 +6,7 @@ import {
   staffDoneAnswerSchema,
   staffFactorResetRequestSchema,
   staffReasonRequestSchema,
+  staffReceiptsAnswerSchema,
   staffSearchAnswerSchema,
   staffSearchQuerySchema,
 } from '@portal/contracts/staff';
@@ -118,6 +119,25 @@ export const staffAccountRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => accounts.open(actorOf(request, null), request.params.id),
+  );
+
+  app.get(
+    `${STAFF_API}/payments/:id/receipts`,
+    {
+      onRequest: support,
+      schema: {
+        ...common,
+        summary:
+          'Чеки платежа (пополнения и каждого возврата); открытие записывается в журнал действий',
+        params: idParams,
+        response: {
+          200: staffReceiptsAnswerSchema,
+          ...proofNeeded,
+          404: errorAnswerSchema.describe('Не сотрудник (как неизвестный адрес), или нет платежа'),
+        },
+      },
+    },
+    async (request) => accounts.receipts(actorOf(request, null), request.params.id),
   );
 
   for (const [action, { summary, run }] of Object.entries(accountActions(access))) {

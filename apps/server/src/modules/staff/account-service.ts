@@ -1,10 +1,17 @@
 /**
  * Finding an account and opening it, for support. Opening one shows personal data, so it is
- * recorded in the audit (`account_opened`) as an action is; a search is not.
+ * recorded in the audit (`account_opened`) as an action is; so is opening a payment's receipts
+ * (`receipts_opened`); a search is not.
  */
-import type { StaffAccountAnswer, StaffAuditRow } from '@portal/contracts/staff';
+import { PAYMENT_NOT_FOUND } from '@portal/contracts/messages';
+import type {
+  StaffAccountAnswer,
+  StaffAuditRow,
+  StaffReceiptsAnswer,
+} from '@portal/contracts/staff';
 import type { Clock } from '../../adapters/clock.js';
 import { lettersToAddress } from '../../adapters/mail-operator.js';
+import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { notFound } from '../../http/app-error.js';
 import {
@@ -23,7 +30,13 @@ import {
   type StaffActor,
 } from '../operator/index.js';
 import type { PasskeyService } from '../passkeys/index.js';
-import { recentLedgerEntries, recentPayments } from '../payments/index.js';
+import {
+  findPayment,
+  receiptsOfPayment,
+  receiptView,
+  recentLedgerEntries,
+  recentPayments,
+} from '../payments/index.js';
 import { describeDevice, type SecurityLog } from '../security-log/index.js';
 import type { TwoFactorService } from '../two-factor/index.js';
 import { STAFF_MESSAGES } from './messages.js';
@@ -33,6 +46,8 @@ import type { StaffRoleService } from './role-service.js';
 const SHOWN = { securityLog: 50, payments: 50, ledger: 50, letters: 30, staffActions: 50 };
 
 export interface StaffAccountDeps {
+  /** What a receipt prints: the seller's name, the tax service's page (payments' receiptView). */
+  config: Pick<Config, 'BRAND_NAME' | 'RECEIPT_CHECK_URL'>;
   db: Db;
   clock: Clock;
   sessions: SessionStore;
@@ -73,6 +88,26 @@ export class StaffAccountService {
       at: clock.now(),
     });
     return this.view(user);
+  }
+
+  /**
+   * The receipts of a payment (by the portal's or the bank's id, as a refund names it): the
+   * top-up's and each refund's, as the customer's receipt page shows them. Recorded first, on the
+   * payer's account, as opening the account is; 404 «Платёж не найден».
+   */
+  async receipts(actor: StaffActor, paymentId: string): Promise<StaffReceiptsAnswer> {
+    const { db, clock, config } = this.deps;
+    const payment = await findPayment(db, paymentId);
+    if (!payment) throw notFound(PAYMENT_NOT_FOUND);
+    await recordOperatorAction(db, {
+      ...actedBy(actor),
+      command: 'receipts_opened',
+      accountId: payment.userId,
+      details: { paymentId: payment.id },
+      at: clock.now(),
+    });
+    const rows = await receiptsOfPayment(db, payment.id);
+    return { items: await Promise.all(rows.map((row) => receiptView(config, row))) };
   }
 
   private async view(user: UserRow): Promise<StaffAccountAnswer> {
@@ -129,9 +164,6 @@ export class StaffAccountService {
         method: row.method,
         createdAt: row.createdAt.toISOString(),
         refunded: row.refundedKopecks / 100,
-        // The customer's receipt page asks for the customer's session; support reads the
-        // receipts with the money tools.
-        receiptUrl: null,
       })),
       ledger: ledger.map((row) => ({
         at: row.createdAt.toISOString(),

@@ -83,6 +83,7 @@ export const staffPlugin = fp(
       guard: new StaffGuard({ config, db, clock, sessions }),
       services,
       accounts: new StaffAccountService({
+        config,
         db,
         clock,
         sessions,

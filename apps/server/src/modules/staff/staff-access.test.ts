@@ -145,6 +145,12 @@ const CALLS: Record<string, StaffCall> = {
     allowed: 400,
     ability: 'support',
   },
+  'payment receipts': {
+    method: 'GET',
+    url: (t) => freshPayment(t, '/receipts'),
+    allowed: 200,
+    ability: 'support',
+  },
   'letters resend': {
     method: 'POST',
     url: stuckLetter,

@@ -15,6 +15,7 @@ import { AccountDialogs, type OpenDialog } from './account-dialogs';
 import { useAccountQuery } from './api/staff-api';
 import { AuditTable } from './audit-table';
 import { formatAmount, formatMoment } from './format';
+import { ReceiptsDialog } from './receipts-dialog';
 import styles from './staff.module.css';
 import { useMe } from './use-me';
 
@@ -34,6 +35,7 @@ export function AccountPage() {
   const me = useMe();
   const account = useAccountQuery(id);
   const [open, setOpen] = useState<OpenDialog | null>(null);
+  const [receiptsOf, setReceiptsOf] = useState<string | null>(null);
 
   if (account.isError && !account.isFetching) {
     return <LoadFailed isPage error={account.error} onRetry={() => void account.refetch()} />;
@@ -108,7 +110,7 @@ export function AccountPage() {
 
       <Table
         title="Платежи"
-        head={['Когда', 'Сумма', 'Статус', 'Способ', 'Возвращено', 'Чек', '']}
+        head={['Когда', 'Сумма', 'Статус', 'Способ', 'Возвращено', 'Чеки', '']}
         rows={data.payments.map((payment) => ({
           key: payment.id,
           cells: [
@@ -117,19 +119,15 @@ export function AccountPage() {
             payment.status,
             payment.method ?? '—',
             payment.refunded ? formatRoubles(payment.refunded) : '—',
-            payment.receiptUrl ? (
-              <a
-                key="receipt"
-                className={styles.link}
-                href={payment.receiptUrl}
-                target="_blank"
-                rel="noreferrer"
-              >
-                Чек
-              </a>
-            ) : (
-              '—'
-            ),
+            <Button
+              key="receipts"
+              size="sm"
+              variant="secondary"
+              aria-label={`Чеки платежа ${payment.id}`}
+              onClick={() => setReceiptsOf(payment.id)}
+            >
+              Чеки
+            </Button>,
             mayMoveMoney ? (
               <Button
                 key="refund"
@@ -190,6 +188,7 @@ export function AccountPage() {
       </section>
 
       <AccountDialogs accountId={id} open={open} onOpen={setOpen} />
+      <ReceiptsDialog paymentId={receiptsOf} onClose={() => setReceiptsOf(null)} />
     </>
   );
 }

@@ -1,19 +1,13 @@
-import {
-  RECEIPT_TAXATION_TEXTS,
-  RECEIPT_TYPE_TEXTS,
-  RECEIPT_VAT_TEXTS,
-  type ReceiptAnswer,
-} from '@portal/contracts/wallet';
+import type { ReceiptAnswer } from '@portal/contracts/wallet';
 import { useParams } from 'react-router';
 import { paths } from '@/config/paths';
 import { failureOf } from '@/shared/api/api-failure';
-import { formatRussianDate, formatTime } from '@/shared/lib/format-date';
-import { formatRoubles } from '@/shared/lib/format-money';
 import { Card } from '@/shared/ui/card';
 import { EmptyState } from '@/shared/ui/empty-state';
-import { ExternalIcon, HistoryIcon } from '@/shared/ui/icons';
+import { HistoryIcon } from '@/shared/ui/icons';
 import { LoadFailed } from '@/shared/ui/load-failed';
 import { PageBackLink, PageHeader } from '@/shared/ui/page-header';
+import { ReceiptDetails } from '@/shared/ui/receipt-details';
 import { Skeleton } from '@/shared/ui/skeleton';
 import { useReceiptQuery } from './api/wallet-api';
 import styles from './receipt-page.module.css';
@@ -71,91 +65,10 @@ export default function ReceiptPage() {
         {state.status === 'failed' ? (
           <LoadFailed error={query.error} onRetry={() => void query.refetch()} />
         ) : null}
-        {state.status === 'ready' ? <ReceiptDetails receipt={state.receipt} /> : null}
+        {state.status === 'ready' ? (
+          <ReceiptDetails receipt={state.receipt} titleId="receipt-title" />
+        ) : null}
       </Card>
     </>
-  );
-}
-
-function ReceiptDetails({ receipt }: { receipt: ReceiptAnswer }) {
-  const total = formatRoubles(receipt.amount);
-  const rows: [string, string][] = [
-    ['Продавец', receipt.seller],
-    ['Дата и время', `${formatRussianDate(receipt.issuedAt)} в ${formatTime(receipt.issuedAt)}`],
-    ['Признак расчёта', RECEIPT_TYPE_TEXTS[receipt.type]],
-    ...(receipt.taxation
-      ? [['Система налогообложения', RECEIPT_TAXATION_TEXTS[receipt.taxation] ?? receipt.taxation]]
-      : []),
-  ] as [string, string][];
-  const fiscal: [string, string][] = [
-    ['ФН', receipt.fnNumber],
-    ['ФД', String(receipt.fiscalDocumentNumber)],
-    ['ФП', String(receipt.fiscalDocumentAttribute)],
-    ...(receipt.shiftNumber === null ? [] : [['Смена', String(receipt.shiftNumber)]]),
-    ...(receipt.fiscalNumber === null ? [] : [['Чек за смену', String(receipt.fiscalNumber)]]),
-    ...(receipt.ecrRegNumber ? [['РН ККТ', receipt.ecrRegNumber]] : []),
-  ] as [string, string][];
-  return (
-    <article className={styles.receipt} data-testid="receipt" data-type={receipt.type}>
-      <h2 id="receipt-title" className={styles.title}>
-        {RECEIPT_TYPE_TEXTS[receipt.type]} · {total}
-      </h2>
-      <dl className={styles.fields}>
-        {rows.map(([name, value]) => (
-          <Field key={name} name={name} value={value} />
-        ))}
-      </dl>
-      <table className={styles.items}>
-        <caption className={styles.caption}>Предмет расчёта</caption>
-        <thead>
-          <tr>
-            <th scope="col">Наименование</th>
-            <th scope="col">Кол-во</th>
-            <th scope="col">Сумма</th>
-          </tr>
-        </thead>
-        <tbody>
-          <tr>
-            <td>{receipt.itemName}</td>
-            <td>1</td>
-            <td className={styles.amount}>{total}</td>
-          </tr>
-        </tbody>
-      </table>
-      <dl className={styles.fields}>
-        <Field name="Итого" value={total} isStrong />
-        <Field name="Безналичными" value={total} />
-        <Field name="НДС" value={RECEIPT_VAT_TEXTS[receipt.vat] ?? receipt.vat} />
-        {fiscal.map(([name, value]) => (
-          <Field key={name} name={name} value={value} />
-        ))}
-      </dl>
-      <figure className={styles.qr}>
-        <img
-          src={`data:image/png;base64,${receipt.qrCode}`}
-          alt={`QR-код для проверки чека: ${receipt.qrText}`}
-          data-qr-text={receipt.qrText}
-          width={164}
-          height={164}
-        />
-        <figcaption className={styles.qrCaption}>
-          Отсканируйте QR-код в приложении «Проверка чеков» или проверьте чек по его ФН, ФД и ФП на{' '}
-          <a href={receipt.checkUrl} target="_blank" rel="noopener noreferrer">
-            сайте ФНС
-            <ExternalIcon width={14} height={14} aria-hidden="true" />
-          </a>
-          .
-        </figcaption>
-      </figure>
-    </article>
-  );
-}
-
-function Field({ name, value, isStrong }: { name: string; value: string; isStrong?: boolean }) {
-  return (
-    <div className={styles.field} data-strong={isStrong ? 'true' : undefined}>
-      <dt>{name}</dt>
-      <dd>{value}</dd>
-    </div>
   );
 }

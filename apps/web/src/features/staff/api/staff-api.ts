@@ -12,6 +12,7 @@ import {
   type StaffMeAnswer,
   type StaffMoneyAnswer,
   type StaffProofAnswer,
+  type StaffReceiptsAnswer,
   type StaffRefundRequest,
   type StaffSearchAnswer,
   type staffMemberSchema,
@@ -107,6 +108,12 @@ export const staffApi = portalApi
       account: build.query<StaffAccountAnswer, string>({
         queryFn: staffCall((accountId: string) => ({ url: url(`/accounts/${id(accountId)}`) })),
         providesTags: (_answer, _error, accountId) => [{ type: 'StaffAccount', id: accountId }],
+      }),
+      /** A payment's receipts; each read is recorded in the audit (`receipts_opened`). */
+      paymentReceipts: build.query<StaffReceiptsAnswer, string>({
+        queryFn: staffCall((paymentId: string) => ({
+          url: url(`/payments/${id(paymentId)}/receipts`),
+        })),
       }),
       accountAction: build.mutation<
         StaffDoneAnswer,
@@ -252,6 +259,7 @@ export const {
   useProveWithPasskeyMutation,
   useSearchAccountsQuery,
   useAccountQuery,
+  usePaymentReceiptsQuery,
   useAccountActionMutation,
   useSendFactorResetCodeMutation,
   useResetFactorsMutation,
