@@ -172,3 +172,18 @@ it("«Чеки» of the refunded payment shows the top-up's receipt and the refu
     .first()
     .waitFor();
 });
+
+it('«Сверить» asks the bank about a payment and says what it answered', async () => {
+  const page = await openAccount(financeA);
+  await page
+    .getByRole('region', { name: 'Платежи' })
+    .getByRole('button', { name: /^Сверить платёж / })
+    .first()
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'Сверить с банком' });
+  await dialog.getByLabel('Причина или номер обращения').fill('обращение 403: где мой платёж');
+  await dialog.getByRole('button', { name: 'Сверить' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  // The bank confirms what the portal recorded for the paid top-up, and the page says so.
+  await waitForToast(page, 'провайдер подтвердил то, что уже записано: ничего не изменилось');
+});

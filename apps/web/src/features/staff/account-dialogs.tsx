@@ -4,6 +4,7 @@ import { TextField } from '@/shared/ui/text-field';
 import {
   useAccountActionMutation,
   useCorrectionMutation,
+  useReconcileMutation,
   useRefundMutation,
   useResendLetterMutation,
   useResetFactorsMutation,
@@ -20,7 +21,8 @@ export type OpenDialog =
   | { kind: 'factorResetCode' }
   | { kind: 'factorReset' }
   | { kind: 'correction' }
-  | { kind: 'refund'; paymentId: string };
+  | { kind: 'refund'; paymentId: string }
+  | { kind: 'reconcile'; paymentId: string };
 
 type AccountDialogsProps = {
   accountId: string;
@@ -39,6 +41,7 @@ export function AccountDialogs({ accountId, open, onOpen }: AccountDialogsProps)
   const [resetFactors] = useResetFactorsMutation();
   const [correct] = useCorrectionMutation();
   const [refund] = useRefundMutation();
+  const [reconcile] = useReconcileMutation();
   const close = () => onOpen(null);
   // Reset's second step takes the reason of the first, so the code is all there is to type.
   const [resetReason, setResetReason] = useState('');
@@ -163,6 +166,20 @@ export function AccountDialogs({ accountId, open, onOpen }: AccountDialogsProps)
         onSubmit={(values, idempotencyKey) =>
           open?.kind === 'refund'
             ? refund({ accountId, paymentId: open.paymentId, ...values, idempotencyKey })
+            : Promise.resolve({})
+        }
+      />
+      <ReasonDialog
+        isOpen={open?.kind === 'reconcile'}
+        onClose={close}
+        title="Сверить с банком"
+        description="Банк скажет, что стало с платежом; деньги зачислятся, если он оплачен и ещё не зачислен."
+        submitLabel="Сверить"
+        schema={STAFF_CHANGE_FORMS.reconcile}
+        defaultValues={{ reason: '' }}
+        onSubmit={({ reason }) =>
+          open?.kind === 'reconcile'
+            ? reconcile({ accountId, paymentId: open.paymentId, reason })
             : Promise.resolve({})
         }
       />

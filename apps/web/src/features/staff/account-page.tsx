@@ -129,15 +129,24 @@ export function AccountPage() {
               Чеки
             </Button>,
             mayMoveMoney ? (
-              <Button
-                key="refund"
-                size="sm"
-                variant="secondary"
-                aria-label={`Вернуть платёж ${payment.id}`}
-                onClick={() => setOpen({ kind: 'refund', paymentId: payment.id })}
-              >
-                Вернуть
-              </Button>
+              <div key="money" className={styles.actions}>
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  aria-label={`Сверить платёж ${payment.id} с банком`}
+                  onClick={() => setOpen({ kind: 'reconcile', paymentId: payment.id })}
+                >
+                  Сверить
+                </Button>
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  aria-label={`Вернуть платёж ${payment.id}`}
+                  onClick={() => setOpen({ kind: 'refund', paymentId: payment.id })}
+                >
+                  Вернуть
+                </Button>
+              </div>
             ) : null,
           ],
         }))}

@@ -61,6 +61,7 @@ export const STAFF_CHANGE_FORMS = {
   factorReset: staffFactorResetRequestSchema,
   correction: correctionFormSchema,
   refund: refundFormSchema,
+  reconcile: staffReasonRequestSchema,
   approve: staffReasonRequestSchema,
   decline: staffReasonRequestSchema,
   grant: staffGrantRequestSchema,

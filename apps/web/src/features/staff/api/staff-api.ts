@@ -185,6 +185,18 @@ export const staffApi = portalApi
         ],
       }),
 
+      reconcile: build.mutation<
+        StaffDoneAnswer,
+        { accountId: string; paymentId: string; reason: string }
+      >({
+        queryFn: staffCall(({ accountId: _accountId, paymentId, reason }) => ({
+          url: url(`/payments/${id(paymentId)}/reconcile`),
+          method: 'POST',
+          body: { reason },
+        })),
+        invalidatesTags: (_answer, _error, { accountId }) => accountChanged(accountId),
+      }),
+
       moneyRequests: build.query<{ items: MoneyRequest[] }, void>({
         queryFn: staffCall(() => ({
           url: url('/money-requests'),
@@ -265,6 +277,7 @@ export const {
   useResetFactorsMutation,
   useResendLetterMutation,
   useCorrectionMutation,
+  useReconcileMutation,
   useRefundMutation,
   useMoneyRequestsQuery,
   useDecideMoneyRequestMutation,
