@@ -50,6 +50,25 @@ describe('lazyResolver', () => {
     expect(loadSchema).toHaveBeenCalledTimes(2);
   });
 
+  it('preload loads the check ahead, and a preload that fails leaves the check to load again', async () => {
+    const loadSchema = vi
+      .fn<() => Promise<typeof schema>>()
+      .mockRejectedValueOnce(new TypeError('Failed to fetch dynamically imported module'))
+      .mockResolvedValue(schema);
+    const resolver = lazyResolver<Values, unknown, Values>(loadSchema);
+
+    resolver.preload();
+    expect(loadSchema).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(loadSchema.mock.settledResults[0]?.type).toBe('rejected'));
+
+    expect(await resolver({ name: 'Иван' }, undefined, options)).toEqual({
+      values: { name: 'Иван' },
+      errors: {},
+    });
+    expect(loadSchema).toHaveBeenCalledTimes(2);
+    expect(toasts.error).not.toHaveBeenCalled();
+  });
+
   it('a field found wrong is not a missing connection: no toast', async () => {
     const resolver = lazyResolver<Values, unknown, Values>(async () => schema);
     notifyIfNotChecked((await resolver({ name: '' }, undefined, options)).errors);

@@ -22,8 +22,8 @@ const NOT_CHECKED = 'not-checked';
  */
 export function lazyResolver<Input extends FieldValues, Context, Output>(
   loadSchema: (context: Context | undefined) => Promise<z.ZodType<Output, Input>>,
-): Resolver<Input, Context, Output> {
-  return async (values, context, options) => {
+): Resolver<Input, Context, Output> & { preload: () => void } {
+  const resolver: Resolver<Input, Context, Output> = async (values, context, options) => {
     let resolve: Resolver<Input, Context, Output>;
     try {
       const [schema, { zodResolver }] = await Promise.all([loadSchema(context), loadZodResolver()]);
@@ -36,6 +36,14 @@ export function lazyResolver<Input extends FieldValues, Context, Output>(
     }
     return resolve(values, context, options);
   };
+  /**
+   * Loads the first check's code ahead, e.g. when the person starts typing into a form checked on
+   * submit, so the submit answers at once. A load that fails is tried again by the check itself.
+   */
+  const preload = () => {
+    Promise.all([loadSchema(undefined), loadZodResolver()]).catch(() => {});
+  };
+  return Object.assign(resolver, { preload });
 }
 
 /**
