@@ -7,7 +7,8 @@
  *
  * The role and the proof are read from the database on every call (one indexed read), never
  * remembered by the process: a role taken back through another process, or by the command line,
- * counts at the next request everywhere.
+ * counts at the next request everywhere. The member's username (for the audit) comes through the
+ * process's account cache, which the database tells of every change to the account.
  */
 import {
   STAFF_PROOF_MINUTES,
@@ -20,6 +21,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../adapters/clock.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
+import type { UserReadCache } from '../../db/user-reads.js';
 import { AppError, notFound } from '../../http/app-error.js';
 import { findUserById } from '../accounts/index.js';
 import { bearerToken, type SessionStore } from '../auth/index.js';
@@ -50,6 +52,7 @@ export interface StaffGuardDeps {
   db: Db;
   clock: Clock;
   sessions: SessionStore;
+  userReads: Pick<UserReadCache, 'read'>;
 }
 
 export function staffProofRequired(): AppError {
@@ -84,14 +87,19 @@ export class StaffGuard {
     // A session handed to a sibling site is the site's, never the desk's.
     if (!session || session.siblingOrigin) return null;
     const found = await readStaffMember(this.deps.db, session.userId, session.id);
-    const user = found ? await findUserById(this.deps.db, session.userId) : undefined;
-    if (!found || !user) return null;
+    const username = found
+      ? await this.deps.userReads.read(session.userId, 'staff-username', async () => {
+          const user = await findUserById(this.deps.db, session.userId);
+          return user?.userName ?? null;
+        })
+      : null;
+    if (!found || username === null) return null;
     const until = found.provenAt
       ? new Date(found.provenAt.getTime() + STAFF_PROOF_WINDOW_MS)
       : null;
     return {
       userId: session.userId,
-      username: user.userName,
+      username,
       sessionId: session.id,
       role: found.role,
       provenUntil: until && until > this.deps.clock.now() ? until : null,

@@ -60,7 +60,7 @@ export const staffPlugin = fp(
   async (app) => {
     app.deps.dataOwners.register(staffData);
     const { config, db, clock, codes, mail, sessions, loginThrottle } = app.deps;
-    const { securityLog, twoFactor, passkeys, accountDeletion, staffMoney } = app.deps;
+    const { securityLog, twoFactor, passkeys, accountDeletion, staffMoney, userReads } = app.deps;
     const roles = new StaffRoleService({ db, clock, sessions, twoFactor, passkeys });
     const services: StaffServices = {
       access: new SupportAccessService({
@@ -80,7 +80,7 @@ export const staffPlugin = fp(
     };
     app.deps.staff = services;
     await app.register(staffRoutes, {
-      guard: new StaffGuard({ config, db, clock, sessions }),
+      guard: new StaffGuard({ config, db, clock, sessions, userReads }),
       services,
       accounts: new StaffAccountService({
         config,
