@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PORTAL_NODE_ARGS } from './portal-node-args.mjs';
 import { run } from './run.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -46,7 +47,7 @@ if (isStale(at('apps/server/dist/server.js'), [at('apps/server/src'), contracts]
   run('npm', ['run', 'build', '-w', 'apps/server', '--silent']);
 }
 
-const server = spawn(process.execPath, ['--enable-source-maps', at('apps/server/dist/server.js')], {
+const server = spawn(process.execPath, [...PORTAL_NODE_ARGS, at('apps/server/dist/server.js')], {
   stdio: 'inherit',
   cwd: root,
   env: { NODE_ENV: 'production', ...process.env },

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { PORTAL_NODE_ARGS } from '../../../scripts/portal-node-args.mjs';
 import { connectPostgres, type Database, openPglite } from '../src/db/database.js';
 import { withDatabaseName } from '../test/support/database-url.js';
 import type { RecordedAnswer } from './bare-server.js';
@@ -130,7 +131,7 @@ export async function startPortal(
   const logFd = openSync(path.join(logDir, 'portal.log'), 'a');
   const started = await startProcess(
     // BENCH_PORTAL_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the portal.
-    [...(process.env.BENCH_PORTAL_NODE_ARGS?.split(' ') ?? []), '--enable-source-maps', bundle],
+    [...(process.env.BENCH_PORTAL_NODE_ARGS?.split(' ') ?? []), ...PORTAL_NODE_ARGS, bundle],
     {
       LOG_LEVEL: undefined,
       ACCESS_LOG: undefined,

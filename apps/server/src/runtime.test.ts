@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import rootPackage from '../../../package.json' with { type: 'json' };
+import { PORTAL_NODE_ARGS } from '../../../scripts/portal-node-args.mjs';
 import { runtimeProblem } from '../../../scripts/require-node.mjs';
 import { REPO_ROOT } from './paths.js';
 
@@ -50,4 +51,18 @@ describe('the runtime', () => {
       expect(result.stderr).toMatch(/^Нужен Node\.js 24\.11 или новее, а запущен 20\./);
     },
   );
+
+  // Without the flag Node.js 24 keeps 128 MiB of new space on a host of 16 GB or more, and the
+  // portal's memory doubles (scripts/portal-node-args.mjs).
+  it('runs the portal with a young generation of at most 32 MiB, however much memory the host has', () => {
+    const churn = `let kept = [];
+      for (let i = 0; i < 3e6; i++) { kept.push({ i }); if (kept.length > 1e5) kept = []; }
+      const young = require('node:v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+      console.log(young.space_size);`;
+    const result = spawnSync(process.execPath, [...PORTAL_NODE_ARGS, '-e', churn], {
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(0);
+    expect(Number(result.stdout) / 2 ** 20).toBeLessThanOrEqual(32);
+  });
 });
