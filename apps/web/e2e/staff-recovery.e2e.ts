@@ -158,9 +158,14 @@ it('the step-up’s code field takes «123 456», «123-456», a pasted line and
   for (const [index, [way, give]] of ways.entries()) {
     await field.focus();
     await give();
-    await expect.poll(() => sent[index], way).toEqual({ code: '123456' });
+    // The way in both sides: a failure names it.
+    await expect
+      .poll(() => ({ way, sent: sent[index] }))
+      .toEqual({ way, sent: { code: '123456' } });
     // Refused (the code is wrong): the boxes empty for the next try.
-    await expect.poll(() => field.inputValue(), way).toBe('');
+    await expect
+      .poll(async () => ({ way, left: await field.inputValue() }))
+      .toEqual({ way, left: '' });
   }
 
   // The right code, typed in full-width digits, proves the member.
