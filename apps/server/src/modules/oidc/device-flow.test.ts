@@ -160,6 +160,20 @@ describe('the device authorization grant', () => {
     expect(again.confirmPage.body).toContain(onPage(PAGE_TEXTS.codeUsed));
   });
 
+  it.each([
+    [
+      'full-width digits, as an East Asian layout types them',
+      (code: string) => code.replace(/\d/g, (digit) => String.fromCharCode(0xff10 + Number(digit))),
+    ],
+    ['pasted with spaces and a line break around it', (code: string) => ` ${code}\r\n`],
+  ])('takes the code typed in %s', async (_how, type) => {
+    const { userCode } = await start();
+    const { confirmPage } = await typeCode(type(userCode));
+    expect(confirmPage.statusCode).toBe(200);
+    expect(confirmPage.body).toContain(PAGE_TEXTS.confirm);
+    expect(confirmPage.body).toContain(`>${userCode}<`);
+  });
+
   it('answers a wrong code with the Russian error on the code page, keeping what was typed', async () => {
     const { response } = await start();
     const wrong = response.user_code === '000-000-000' ? '000-000-001' : '000-000-000';

@@ -182,9 +182,25 @@ async function overLimit(
  * body read already too (`req.body`), but says so in the log of every process.
  */
 function toReadAgain(raw: IncomingMessage, body: string): IncomingMessage {
-  const { headers, rawHeaders, method, url, httpVersion, socket } = raw;
+  const { rawHeaders, method, url, httpVersion, socket } = raw;
+  // The body may have changed (`withAsciiUserCode`): the library reads as many bytes as told.
+  const headers = { ...raw.headers, 'content-length': String(Buffer.byteLength(body)) };
   const again = Readable.from([Buffer.from(body)]);
   return Object.assign(again, { headers, rawHeaders, method, url, httpVersion, socket }) as never;
+}
+
+/**
+ * The device flow's form with the user code's full-width digits (an East Asian layout types them)
+ * made ASCII: the library drops every character outside [A-Za-z0-9_], those digits too, and would
+ * answer that no such code exists. The spaces and dashes people type it drops itself, and what was
+ * typed is shown again on a wrong code, so nothing else changes.
+ */
+function withAsciiUserCode(body: string): string {
+  const form = new URLSearchParams(body);
+  const typed = form.get('user_code');
+  if (typed === null || typed === typed.normalize('NFKC')) return body;
+  form.set('user_code', typed.normalize('NFKC'));
+  return form.toString();
 }
 
 /**
@@ -238,8 +254,11 @@ export const providerRoutes: FastifyPluginAsync<{ provider: LiveProvider }> = as
     const nonce = randomBytes(16).toString('base64');
     reply.raw.setHeader('content-security-policy', cspFor(nonce));
     reply.hijack();
-    const req =
-      typeof request.body === 'string' ? toReadAgain(request.raw, request.body) : request.raw;
+    const form =
+      typeof request.body === 'string' && path === LIBRARY_ROUTES.code_verification
+        ? withAsciiUserCode(request.body)
+        : request.body;
+    const req = typeof form === 'string' ? toReadAgain(request.raw, form) : request.raw;
     await provider.handle(req, reply.raw);
   };
   const schema = { hide: true };

@@ -1,5 +1,5 @@
 import { normalizeTypedCode } from '@portal/contracts/typed-code';
-import { OTPInput, REGEXP_ONLY_DIGITS, type SlotProps } from 'input-otp';
+import { OTPInput, type SlotProps } from 'input-otp';
 import type { CSSProperties, Ref } from 'react';
 import styles from './code-input.module.css';
 
@@ -15,10 +15,11 @@ export type CodeInputProps = {
   autoFocus?: boolean;
   /** Accessible name of the hidden input behind the boxes. */
   label: string;
-  /** Allowed characters, a regular expression source; digits by default. */
-  pattern?: string;
   ref?: Ref<HTMLInputElement>;
 };
+
+/** What a keystroke may add to the boxes: digits, the full-width ones too (input-otp's check). */
+const DIGITS_AS_TYPED = '^[0-9\\uFF10-\\uFF19]+$';
 
 /**
  * One box per character of a one-time code, on top of `input-otp`: a single real input, so paste,
@@ -34,20 +35,21 @@ export default function CodeInputBoxes({
   disabled,
   autoFocus,
   label,
-  pattern = REGEXP_ONLY_DIGITS,
   ref,
 }: CodeInputProps) {
   return (
     <OTPInput
       ref={ref}
       value={value}
-      onChange={onChange}
+      // Full-width digits typed (an East Asian layout) pass the check below and come out ASCII;
+      // `onComplete` is given the value, so it gets them ASCII too.
+      onChange={(typed) => onChange(normalizeTypedCode(typed))}
       // A pasted «123 456», «123-456» or a line with spaces around it is the code it contains.
       pasteTransformer={normalizeTypedCode}
       onComplete={onComplete}
       maxLength={length}
-      pattern={pattern}
-      inputMode={pattern === REGEXP_ONLY_DIGITS ? 'numeric' : 'text'}
+      pattern={DIGITS_AS_TYPED}
+      inputMode="numeric"
       autoComplete="one-time-code"
       autoFocus={autoFocus}
       disabled={disabled}
