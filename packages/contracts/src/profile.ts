@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userSchema } from './auth';
 import {
   emailSchema,
   isCleanName,
@@ -79,13 +80,13 @@ export function updateProfileFormSchema(currentUserName: string) {
   });
 }
 export type UpdateProfileForm = z.infer<typeof updateProfileRequestSchema>;
-/** The message and the four fields as stored, which the page shows (the server normalises them). */
-export const updateProfileAnswerSchema = messageAnswerSchema.extend({
-  userName: z.string(),
-  firstName: z.string(),
-  middleName: z.string().nullable(),
-  lastName: z.string(),
-});
+/**
+ * The message and the user's four name fields as stored, which the page shows (the server
+ * normalises them).
+ */
+export const updateProfileAnswerSchema = messageAnswerSchema.extend(
+  userSchema.pick({ userName: true, firstName: true, middleName: true, lastName: true }).shape,
+);
 export type UpdateProfileAnswer = z.infer<typeof updateProfileAnswerSchema>;
 
 // ---------------------------------------------------------------- avatar

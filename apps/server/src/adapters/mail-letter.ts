@@ -16,6 +16,7 @@
  *
  * Every value is escaped; nothing the caller passes becomes markup.
  */
+import { ONE_TIME_CODE_TTL_MINUTES } from '@portal/contracts/constants';
 import type { Config } from '../config.js';
 
 interface LetterText {
@@ -27,6 +28,9 @@ interface LetterText {
   action?: { label: string; url: string };
   footer?: string;
 }
+
+/** What a module's letters take of the configuration: the brand, and the address for links. */
+export type LetterConfig = Pick<Config, 'BRAND_NAME' | 'PUBLIC_URL'>;
 
 /** One letter as the outbox (mail.ts) keeps and sends it. */
 export interface Letter {
@@ -92,6 +96,41 @@ export function composeLetter(config: Pick<Config, 'BRAND_NAME'>, content: Lette
   return content.expiresAt
     ? { to: content.to, subject, text, html, expiresAt: content.expiresAt }
     : { to: content.to, subject, text, html };
+}
+
+/** «Здравствуйте, Иван!», or «Здравствуйте!» for an account without a first name. */
+export function greetingOf(firstName: string): string {
+  const name = firstName.trim();
+  return name ? `Здравствуйте, ${name}!` : 'Здравствуйте!';
+}
+
+/** Whom a one-time code goes to, and the code. */
+export interface CodeLetterInput {
+  to: string;
+  firstName: string;
+  code: string;
+  expiresAt: Date;
+}
+
+/**
+ * A letter that carries a one-time code: the greeting by first name, the letter's own text, the
+ * code and how long it is valid, then the letter's own footer.
+ */
+export function codeLetter(
+  config: Pick<Config, 'BRAND_NAME'>,
+  input: CodeLetterInput,
+  text: { subject: string; paragraphs: string[]; footer: string },
+): Letter {
+  return composeLetter(config, {
+    to: input.to,
+    subject: text.subject,
+    greeting: greetingOf(input.firstName),
+    paragraphs: text.paragraphs,
+    code: input.code,
+    expiresAt: input.expiresAt,
+    afterCode: [`Код действует ${ONE_TIME_CODE_TTL_MINUTES} минут.`],
+    footer: text.footer,
+  });
 }
 
 /** 'ivan.petrov@example.com' → 'iv***@example.com': enough to recognise, not to harvest. */

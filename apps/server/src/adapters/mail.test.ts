@@ -8,7 +8,7 @@ import { buildApp } from '../app.js';
 import { testConfig } from '../config.js';
 import { ManualClock } from './clock.js';
 import { mailOutboxStats, retryDelayMs } from './mail.js';
-import { composeLetter } from './mail-letter.js';
+import { codeLetter, composeLetter } from './mail-letter.js';
 import { type MailOutboxRow, mailOutbox } from './mail-schema.js';
 
 const API = '/authms/api/Auth';
@@ -402,5 +402,27 @@ describe('composeLetter', () => {
     expect(letter.text).toContain('123456');
     expect(letter.subject).toBe('Brand <b>: тема');
     expect(letter.expiresAt).toEqual(new Date('2026-11-21T10:10:00Z'));
+  });
+});
+
+describe('codeLetter', () => {
+  const input = {
+    to: 'a@example.com',
+    code: '123456',
+    expiresAt: new Date('2026-11-21T10:10:00Z'),
+  };
+  const text = { subject: 'тема', paragraphs: ['Ваш код:'], footer: 'Если это были не вы…' };
+
+  it('greets by the first name, then the code and how long it lasts', () => {
+    const letter = codeLetter({ BRAND_NAME: 'Brand' }, { ...input, firstName: ' Ольга ' }, text);
+    expect(letter.text).toBe(
+      'Здравствуйте, Ольга!\n\nВаш код:\n\n123456\n\nКод действует 10 минут.\n\nЕсли это были не вы…\n\n— Brand',
+    );
+    expect(letter.expiresAt).toEqual(input.expiresAt);
+  });
+
+  it('greets without a name when the account has none', () => {
+    const letter = codeLetter({ BRAND_NAME: 'Brand' }, { ...input, firstName: '' }, text);
+    expect(letter.text.startsWith('Здравствуйте!\n\n')).toBe(true);
   });
 });

@@ -1,12 +1,7 @@
 import { PAGES } from '@portal/contracts/page-paths';
-import { composeLetter, type Letter } from '../../adapters/mail-letter.js';
-import type { Config } from '../../config.js';
+import type { Letter, LetterConfig } from '../../adapters/mail-letter.js';
+import { composeLetter, greetingOf } from '../../adapters/mail-letter.js';
 import type { DeletionCancelledBy } from './schema.js';
-
-type LetterConfig = Pick<Config, 'BRAND_NAME' | 'PUBLIC_URL'>;
-
-const greeting = (firstName: string) =>
-  firstName.trim() ? `Здравствуйте, ${firstName.trim()}!` : 'Здравствуйте!';
 
 const moscowTime = new Intl.DateTimeFormat('ru-RU', {
   dateStyle: 'long',
@@ -28,7 +23,7 @@ export function deletionScheduledLetter(
   return composeLetter(config, {
     to: input.to,
     subject: 'аккаунт будет удалён',
-    greeting: greeting(input.firstName),
+    greeting: greetingOf(input.firstName),
     paragraphs: [
       `Вы попросили удалить аккаунт. Он будет удалён ${moscowTime.format(input.dueAt)} (по московскому времени): исчезнут профиль, привязки, сеансы и журнал безопасности. Записи о платежах останутся, но без ваших имени и почты.`,
       'Все сеансы завершены. Чтобы отменить удаление, нажмите кнопку ниже или просто войдите в аккаунт до этого срока.',
@@ -51,7 +46,7 @@ export function deletionCancelledLetter(
   return composeLetter(config, {
     to: input.to,
     subject: 'удаление аккаунта отменено',
-    greeting: greeting(input.firstName),
+    greeting: greetingOf(input.firstName),
     paragraphs: [CANCELLED_BY_TEXT[input.cancelledBy], 'Аккаунт и все его данные остаются.'],
     action: {
       label: 'Журнал безопасности',

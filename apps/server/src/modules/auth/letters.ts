@@ -1,26 +1,18 @@
-import { ONE_TIME_CODE_TTL_MINUTES } from '@portal/contracts/constants';
 import { LOGIN_PAUSED_RECOVERY } from '@portal/contracts/messages';
 import { PAGES } from '@portal/contracts/page-paths';
-import { composeLetter, type Letter } from '../../adapters/mail-letter.js';
-import type { Config } from '../../config.js';
+import type { CodeLetterInput, Letter, LetterConfig } from '../../adapters/mail-letter.js';
+import { codeLetter, composeLetter, greetingOf } from '../../adapters/mail-letter.js';
 import { describeMoment } from '../security-log/index.js';
-
-type LetterConfig = Pick<Config, 'BRAND_NAME' | 'PUBLIC_URL'>;
 
 export function registrationCodeLetter(
   config: LetterConfig,
-  input: { to: string; firstName: string; userName: string; code: string; expiresAt: Date },
+  input: CodeLetterInput & { userName: string },
 ): Letter {
-  return composeLetter(config, {
-    to: input.to,
+  return codeLetter(config, input, {
     subject: 'код подтверждения регистрации',
-    greeting: `Здравствуйте, ${input.firstName}!`,
     paragraphs: [
       `Вы регистрируетесь в ${config.BRAND_NAME} с никнеймом «${input.userName}». Код подтверждения почты:`,
     ],
-    code: input.code,
-    expiresAt: input.expiresAt,
-    afterCode: [`Код действует ${ONE_TIME_CODE_TTL_MINUTES} минут.`],
     footer:
       'Если вы не регистрировались, просто проигнорируйте это письмо: без кода регистрация не завершится.',
   });
@@ -52,11 +44,10 @@ export function accountLockedLetter(
   config: LetterConfig,
   input: { to: string; firstName: string; startedAt: Date; lockedUntil: Date },
 ): Letter {
-  const name = input.firstName.trim();
   return composeLetter(config, {
     to: input.to,
     subject: 'вход в аккаунт приостановлен',
-    greeting: name ? `Здравствуйте, ${name}!` : 'Здравствуйте!',
+    greeting: greetingOf(input.firstName),
     paragraphs: [
       `В ${config.BRAND_NAME} было слишком много неверных попыток войти в ваш аккаунт, поэтому вход приостановлен ${describeMoment(input.startedAt)} до ${describeMoment(input.lockedUntil)}.`,
       'Если это были вы и вы не помните пароль, его можно восстановить. Если это были не вы, кто-то подбирает ваш пароль: смените его на новый, которого нет на других сайтах.',

@@ -132,6 +132,16 @@ export function declinePending(
   return decidePending(executor, id, 'declined', decider, reason, now);
 }
 
+/** Who decided, when and why, as the row stores it; all empty while the request is pending. */
+function decisionColumns(decision: { decider: Decider; at: Date; reason: string | null } | null) {
+  return {
+    decidedBy: decision?.decider.name ?? null,
+    decidedByUserId: decision?.decider.userId ?? null,
+    decidedAt: decision?.at ?? null,
+    decisionReason: decision?.reason ?? null,
+  };
+}
+
 /** The one decision a pending, unexpired request gets: whoever's UPDATE matches first. */
 async function decidePending(
   executor: Executor,
@@ -144,13 +154,7 @@ async function decidePending(
 ): Promise<MoneyRequestRow | undefined> {
   const [row] = await executor
     .update(moneyRequests)
-    .set({
-      status,
-      decidedBy: decider.name,
-      decidedByUserId: decider.userId,
-      decidedAt: now,
-      decisionReason: reason,
-    })
+    .set({ status, ...decisionColumns({ decider, at: now, reason }) })
     .where(
       and(
         eq(moneyRequests.id, id),
@@ -176,13 +180,7 @@ export async function reopenApproved(
 ): Promise<void> {
   await executor
     .update(moneyRequests)
-    .set({
-      status: 'pending',
-      decidedBy: null,
-      decidedByUserId: null,
-      decidedAt: null,
-      decisionReason: null,
-    })
+    .set({ status: 'pending', ...decisionColumns(null) })
     .where(
       and(
         eq(moneyRequests.id, id),

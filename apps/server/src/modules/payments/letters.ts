@@ -1,9 +1,7 @@
 import { PAGES } from '@portal/contracts/page-paths';
-import { composeLetter, type Letter } from '../../adapters/mail-letter.js';
-import type { Config } from '../../config.js';
+import type { Letter, LetterConfig } from '../../adapters/mail-letter.js';
+import { composeLetter, greetingOf } from '../../adapters/mail-letter.js';
 import { formatRoubles } from './messages.js';
-
-type LetterConfig = Pick<Config, 'BRAND_NAME' | 'PUBLIC_URL'>;
 
 const moscowDate = new Intl.DateTimeFormat('ru-RU', {
   timeZone: 'Europe/Moscow',
@@ -20,7 +18,7 @@ export function refundLetter(
   return composeLetter(config, {
     to: input.to,
     subject: 'возврат пополнения',
-    greeting: input.firstName ? `Здравствуйте, ${input.firstName}!` : 'Здравствуйте!',
+    greeting: greetingOf(input.firstName),
     paragraphs: [
       // The date ends with «г.», so it stands inside the sentence, never before its full stop.
       `Мы вернули ${formatRoubles(input.amountKopecks / 100)} из пополнения от ${moscowDate.format(input.paidAt)} и списали эту сумму с баланса аккаунта.`,

@@ -1,40 +1,21 @@
-import { ONE_TIME_CODE_TTL_MINUTES } from '@portal/contracts/constants';
 import { PAGES } from '@portal/contracts/page-paths';
-import { composeLetter, type Letter, maskEmail } from '../../adapters/mail-letter.js';
-import type { Config } from '../../config.js';
+import type { CodeLetterInput, Letter, LetterConfig } from '../../adapters/mail-letter.js';
+import { codeLetter, composeLetter, greetingOf, maskEmail } from '../../adapters/mail-letter.js';
 
-type LetterConfig = Pick<Config, 'BRAND_NAME' | 'PUBLIC_URL'>;
-
-export function currentEmailCodeLetter(
-  config: LetterConfig,
-  input: { to: string; firstName: string; code: string; expiresAt: Date },
-): Letter {
-  return composeLetter(config, {
-    to: input.to,
+export function currentEmailCodeLetter(config: LetterConfig, input: CodeLetterInput): Letter {
+  return codeLetter(config, input, {
     subject: 'код для смены почты',
-    greeting: `Здравствуйте, ${input.firstName}!`,
     paragraphs: ['Вы меняете почту аккаунта. Код подтверждения текущей почты:'],
-    code: input.code,
-    expiresAt: input.expiresAt,
-    afterCode: [`Код действует ${ONE_TIME_CODE_TTL_MINUTES} минут.`],
     footer: 'Если вы не меняли почту, не сообщайте код никому и смените пароль.',
   });
 }
 
-export function newEmailCodeLetter(
-  config: LetterConfig,
-  input: { to: string; firstName: string; code: string; expiresAt: Date },
-): Letter {
-  return composeLetter(config, {
-    to: input.to,
+export function newEmailCodeLetter(config: LetterConfig, input: CodeLetterInput): Letter {
+  return codeLetter(config, input, {
     subject: 'подтверждение новой почты',
-    greeting: `Здравствуйте, ${input.firstName}!`,
     paragraphs: [
       `Этот адрес указан как новая почта аккаунта ${config.BRAND_NAME}. Код подтверждения:`,
     ],
-    code: input.code,
-    expiresAt: input.expiresAt,
-    afterCode: [`Код действует ${ONE_TIME_CODE_TTL_MINUTES} минут.`],
     footer: 'Если это были не вы, просто проигнорируйте письмо: без кода почта не изменится.',
   });
 }
@@ -43,10 +24,7 @@ export function newEmailCodeLetter(
  * The new-address code when another account already holds that address: the caller is answered
  * exactly as for a free address, so only the mailbox learns the truth (and step 4 refuses).
  */
-export function takenEmailCodeLetter(
-  config: LetterConfig,
-  input: { to: string; firstName: string; code: string; expiresAt: Date },
-): Letter {
+export function takenEmailCodeLetter(config: LetterConfig, input: CodeLetterInput): Letter {
   return composeLetter(config, {
     to: input.to,
     subject: 'попытка указать вашу почту',
@@ -70,7 +48,7 @@ export function emailChangedNoticeLetter(
   return composeLetter(config, {
     to: input.to,
     subject: 'почта аккаунта изменена',
-    greeting: `Здравствуйте, ${input.firstName}!`,
+    greeting: greetingOf(input.firstName),
     paragraphs: [
       `Почта вашего аккаунта ${config.BRAND_NAME} изменена на ${masked}. Письма теперь приходят туда.`,
     ],

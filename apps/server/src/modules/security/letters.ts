@@ -1,61 +1,31 @@
-import { ONE_TIME_CODE_TTL_MINUTES } from '@portal/contracts/constants';
 import { PAGES } from '@portal/contracts/page-paths';
-import { composeLetter, type Letter } from '../../adapters/mail-letter.js';
-import type { Config } from '../../config.js';
+import type { CodeLetterInput, Letter, LetterConfig } from '../../adapters/mail-letter.js';
+import { codeLetter, composeLetter, greetingOf } from '../../adapters/mail-letter.js';
 
-type LetterConfig = Pick<Config, 'BRAND_NAME' | 'PUBLIC_URL'>;
-
-const greeting = (firstName: string) =>
-  firstName.trim() ? `Здравствуйте, ${firstName.trim()}!` : 'Здравствуйте!';
-
-export function resetCodeLetter(
-  config: LetterConfig,
-  input: { to: string; firstName: string; code: string; expiresAt: Date },
-): Letter {
-  return composeLetter(config, {
-    to: input.to,
+export function resetCodeLetter(config: LetterConfig, input: CodeLetterInput): Letter {
+  return codeLetter(config, input, {
     subject: 'код для сброса пароля',
-    greeting: greeting(input.firstName),
     paragraphs: ['Кто-то (надеемся, вы) запросил сброс пароля. Код для сброса:'],
-    code: input.code,
-    expiresAt: input.expiresAt,
-    afterCode: [`Код действует ${ONE_TIME_CODE_TTL_MINUTES} минут.`],
     footer: 'Если вы не запрашивали сброс, просто проигнорируйте это письмо: пароль не изменится.',
   });
 }
 
-export function passwordChangeCodeLetter(
-  config: LetterConfig,
-  input: { to: string; firstName: string; code: string; expiresAt: Date },
-): Letter {
-  return composeLetter(config, {
-    to: input.to,
+export function passwordChangeCodeLetter(config: LetterConfig, input: CodeLetterInput): Letter {
+  return codeLetter(config, input, {
     subject: 'код для смены пароля',
-    greeting: greeting(input.firstName),
     paragraphs: ['Код подтверждения смены пароля:'],
-    code: input.code,
-    expiresAt: input.expiresAt,
-    afterCode: [`Код действует ${ONE_TIME_CODE_TTL_MINUTES} минут.`],
     footer:
       'Если вы не меняли пароль, кто-то может пользоваться вашим аккаунтом: сбросьте пароль и завершите чужие сеансы на странице устройств.',
   });
 }
 
 /** The code that proves the owner before a change of the account's factors. */
-export function proofCodeLetter(
-  config: LetterConfig,
-  input: { to: string; firstName: string; code: string; expiresAt: Date },
-): Letter {
-  return composeLetter(config, {
-    to: input.to,
+export function proofCodeLetter(config: LetterConfig, input: CodeLetterInput): Letter {
+  return codeLetter(config, input, {
     subject: 'код подтверждения',
-    greeting: greeting(input.firstName),
     paragraphs: [
       'Код, чтобы подтвердить, что это вы, перед изменением настроек безопасности аккаунта:',
     ],
-    code: input.code,
-    expiresAt: input.expiresAt,
-    afterCode: [`Код действует ${ONE_TIME_CODE_TTL_MINUTES} минут.`],
     footer:
       'Если вы ничего не меняли, кто-то может пользоваться вашим аккаунтом: смените пароль и завершите чужие сеансы на странице устройств.',
   });
@@ -69,7 +39,7 @@ export function passwordChangedLetter(
   return composeLetter(config, {
     to: input.to,
     subject: 'пароль изменён',
-    greeting: greeting(input.firstName),
+    greeting: greetingOf(input.firstName),
     paragraphs: [
       input.how === 'reset'
         ? 'Пароль вашего аккаунта был сброшен по коду из письма.'
@@ -99,7 +69,7 @@ export function newDeviceSignInLetter(
   return composeLetter(config, {
     to: input.to,
     subject: 'вход с нового устройства',
-    greeting: greeting(input.firstName),
+    greeting: greetingOf(input.firstName),
     paragraphs: [
       `В аккаунт ${input.userName} вошли с устройства, с которого раньше не входили.`,
       `Устройство: ${input.device}`,
