@@ -3,8 +3,10 @@
  * factor an account may have, the password, Yandex ID and a passkey alone ask what the table
  * says, and the first two ask exactly the same. A passkey alone verified its user, so it asks
  * nothing more; to sign in with one, each account has a passkey besides its own configuration.
+ * What goes with letting somebody in (a waiting deletion cancelled, a new device alerted, a
+ * blocked account refused) is checked through each way in as well.
  */
-import { CODE_WRONG } from '@portal/contracts/messages';
+import { ACCOUNT_BLOCKED, CODE_WRONG } from '@portal/contracts/messages';
 import { PASSKEY_MESSAGES } from '@portal/contracts/passkeys';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,10 +18,11 @@ import {
   proveSession,
 } from '../../../test/support/auth-helpers.js';
 import { type FakeYandexAccount, startFakeYandex } from '../../../test/support/fake-yandex.js';
-import { createSignedInUser, DEFAULT_PASSWORD } from '../../../test/support/fixtures.js';
+import { createSignedInUser, DEFAULT_PASSWORD, lettersTo } from '../../../test/support/fixtures.js';
 import { securityEventsOf } from '../../../test/support/security-log.js';
 import { SoftwarePasskey, type Where } from '../../../test/support/software-authenticator.js';
 import { createTestApp } from '../../../test/support/test-app.js';
+import { users } from '../accounts/schema.js';
 import { totpCode } from '../two-factor/index.js';
 import { loginThrottles, sessions } from './schema.js';
 import { secondStepFor } from './sign-in-policy.js';
@@ -85,7 +88,7 @@ async function accountWith(configured: Configured, withPasskey: boolean) {
     );
     expect(added.statusCode, added.body).toBe(200);
   }
-  return { user, yandex, secret, recoveryCodes, key };
+  return { user, headers, yandex, secret, recoveryCodes, key };
 }
 type Account = Awaited<ReturnType<typeof accountWith>>;
 
@@ -98,15 +101,16 @@ interface Attempt {
   second(answer: { twoFactorCode?: string; passkey?: unknown }): Promise<Answer>;
 }
 
-function byPassword(account: Account): Attempt {
+/** Each way is taken from the browser `device` (its headers: the user agent), if given. */
+function byPassword(account: Account, device: Headers = {}): Attempt {
   const body = { usernameOrEmail: account.user.userName, password: DEFAULT_PASSWORD };
   return {
-    first: () => call(`${AUTH_API}/login`, body),
-    second: (answer) => call(`${AUTH_API}/login`, { ...body, ...answer }),
+    first: () => call(`${AUTH_API}/login`, body, device),
+    second: (answer) => call(`${AUTH_API}/login`, { ...body, ...answer }, device),
   };
 }
 
-async function byYandex(account: Account): Promise<Attempt> {
+async function byYandex(account: Account, device: Headers = {}): Promise<Attempt> {
   fake.signInAs(account.yandex);
   const started = await app.inject({ method: 'GET', url: '/auth/yandex/getUrl' });
   const cookie = String(started.headers['set-cookie']).split(';')[0]!;
@@ -120,21 +124,24 @@ async function byYandex(account: Account): Promise<Attempt> {
   });
   const code = new URL(String(returned.headers.location)).searchParams.get('yandexCode');
   expect(code).toBeTruthy();
-  const exchange = (extra: object) => call('/auth/yandex/exchange', { code, ...extra }, { cookie });
+  const exchange = (extra: object) =>
+    call('/auth/yandex/exchange', { code, ...extra }, { cookie, ...device });
   return { first: () => exchange({}), second: (answer) => exchange(answer) };
 }
 
-function byPasskey(account: Account): Attempt {
+function byPasskey(account: Account, device: Headers = {}): Attempt {
   const signIn = async () => {
     const options = await call(`${AUTH_API}/passkeys/sign-in/options`);
-    return call(`${AUTH_API}/passkeys/sign-in`, {
-      response: account.key!.get(options.json().options, PORTAL),
-    });
+    return call(
+      `${AUTH_API}/passkeys/sign-in`,
+      { response: account.key!.get(options.json().options, PORTAL) },
+      device,
+    );
   };
   return { first: signIn, second: signIn };
 }
 
-const waysIn: Record<Way, (account: Account) => Attempt | Promise<Attempt>> = {
+const waysIn: Record<Way, (account: Account, device?: Headers) => Attempt | Promise<Attempt>> = {
   password: byPassword,
   yandex: byYandex,
   passkey: byPasskey,
@@ -294,4 +301,61 @@ describe('the passkey step of a Yandex ID sign-in', () => {
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toEqual({ message: CODE_WRONG, errors: { twoFactorCode: [CODE_WRONG] } });
   });
+});
+
+/** A browser the accounts above never signed in from. */
+const NEW_DEVICE = {
+  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
+};
+
+describe('what goes with letting somebody in, the same for every way in', () => {
+  it.each(['password', 'yandex', 'passkey'] as const)(
+    '%s sign-in cancels a waiting deletion and alerts a new device; a blocked account gets no session',
+    async (way) => {
+      const account = await accountWith('none', way === 'passkey');
+      // A sign-in from the usual browser first: the account's first is no new device.
+      expect(askOf(await (await waysIn[way](account)).first())).toBe('nothing');
+      await proveSession(testApp, account.headers);
+      const scheduled = await call(`${AUTH_API}/account-data/deletion`, {}, account.headers);
+      expect(scheduled.statusCode, scheduled.body).toBe(200);
+
+      const signedIn = await (await waysIn[way](account, NEW_DEVICE)).first();
+      expect(askOf(signedIn)).toBe('nothing');
+      const status = await app.inject({
+        method: 'GET',
+        url: `${AUTH_API}/account-data/deletion`,
+        headers: { authorization: `Bearer ${signedIn.json().token}` },
+      });
+      expect(status.json()).toEqual({ dueAt: null, isCancelledBySignIn: true });
+      const signIns = (await securityEventsOf(testApp, account.user.id))
+        .filter((event) => event.kind === 'sign_in')
+        .map((event) => event.details);
+      expect(signIns).toHaveLength(2);
+      expect(signIns).toContainEqual(expect.objectContaining({ method: way, isNewDevice: true }));
+      const alerts = (await lettersTo(testApp, account.user.email)).filter((letter) =>
+        /вход с нового устройства/.test(letter.subject),
+      );
+      expect(alerts).toHaveLength(1);
+
+      await database.db
+        .update(users)
+        .set({ blockedAt: clock.now(), blockedReason: 'проверка' })
+        .where(eq(users.id, account.user.id));
+      const live = await database.db
+        .select()
+        .from(sessions)
+        .where(eq(sessions.userId, account.user.id));
+      const refused = await (await waysIn[way](account)).first();
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual({
+        message: `${ACCOUNT_BLOCKED}: ${testApp.config.SUPPORT_URL}`,
+        reason: 'account_blocked',
+      });
+      const after = await database.db
+        .select()
+        .from(sessions)
+        .where(eq(sessions.userId, account.user.id));
+      expect(after).toHaveLength(live.length);
+    },
+  );
 });

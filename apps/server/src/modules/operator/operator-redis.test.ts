@@ -1,6 +1,7 @@
 // The tool is one more process: sessions it ends are refused at once by a running portal that
 // had them in its cache, through the revocation marks in Redis (REDIS_URL). Without REDIS_URL
-// beside a portal that runs with Redis, it refuses to end them (portal-runtime.ts).
+// beside a portal that runs with Redis, it refuses to end them, a staff role taken back included
+// (portal-runtime.ts).
 
 import { eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
@@ -8,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { sessionStatus } from '../../../test/support/auth-helpers.js';
 import { createSignedInUser } from '../../../test/support/fixtures.js';
 import { REDIS_URL } from '../../../test/support/services.js';
+import { createStaffMember } from '../../../test/support/staff.js';
 import { createTestApp } from '../../../test/support/test-app.js';
 import { waitFor } from '../../../test/support/wait-for.js';
 import { buildApp } from '../../app.js';
@@ -65,7 +67,7 @@ describe('the tool beside a running portal, with Redis', () => {
 });
 
 describe('the tool without Redis beside a portal that runs with it', () => {
-  it('refuses to end sessions or block on PostgreSQL, saying what to set; nothing changes', async () => {
+  it('refuses to end sessions, block or take a staff role back on PostgreSQL, saying what to set; nothing changes', async () => {
     if (!(await isRedisRunning())) {
       return expect.soft(false, 'Redis is not running; skipped').toBe(true);
     }
@@ -94,14 +96,27 @@ describe('the tool without Redis beside a portal that runs with it', () => {
       expect(await sessionStatus(portal, headers)).toBe(200);
       const ended = await run('end-sessions', user.id, '--operator', 'anna');
       const blocked = await run('block', user.id, '--operator', 'anna', '--reason', 'спам');
+      // Taking a role back ends the member's proven sessions (modules/staff/role-service.ts).
+      const member = await createStaffMember(portal, 'support');
+      expect(await sessionStatus(portal, member.headers)).toBe(200);
+      const revoked = await run(
+        'staff',
+        'revoke',
+        member.user.id,
+        '--operator',
+        'anna',
+        '--reason',
+        'ушёл',
+      );
+      const roles = (await portal.app.deps.staff.roles.list()).map((each) => each.user.id);
       const [row] = await portal.database.db.select().from(users).where(eq(users.id, user.id));
       const actions = await portal.database.db
         .select()
         .from(operatorActions)
         .where(eq(operatorActions.accountId, user.id));
       if (portal.database.kind === 'postgres') {
-        expect([ended, blocked]).toEqual([1, 1]);
-        expect(errors).toHaveLength(2);
+        expect([ended, blocked, revoked]).toEqual([1, 1, 1]);
+        expect(errors).toHaveLength(3);
         for (const line of errors) {
           expect(line).toContain('Портал работает с Redis, а у команды нет REDIS_URL');
           expect(line).toContain('Задайте REDIS_URL');
@@ -109,11 +124,14 @@ describe('the tool without Redis beside a portal that runs with it', () => {
         expect(await sessionStatus(portal, headers)).toBe(200);
         expect(row?.blockedAt).toBeNull();
         expect(actions).toEqual([]);
+        expect(roles).toContain(member.user.id);
+        expect(await sessionStatus(portal, member.headers)).toBe(200);
       } else {
         // The embedded database is the portal's alone while it runs (db/data-dir-lock.ts): no
         // tool can run beside it, and one that runs after it has nothing to be late for.
-        expect([ended, blocked]).toEqual([0, 0]);
+        expect([ended, blocked, revoked]).toEqual([0, 0, 0]);
         expect(row?.blockedAt).not.toBeNull();
+        expect(roles).not.toContain(member.user.id);
       }
     } finally {
       await tool.close();

@@ -7,6 +7,7 @@
 import { STAFF_ROLE_NAMES, STAFF_ROLES, type StaffRole } from '@portal/contracts/staff';
 import { ACTION_OPTIONS, type Command, resolveAccount, staffActorOf } from './command.js';
 import { table, UsageError, when } from './context.js';
+import { refuseWithoutRedisBesideRedisPortal } from './portal-runtime.js';
 
 const USAGE = [
   'staff list',
@@ -24,7 +25,8 @@ export const staffCommand: Command = {
     'grant выдаёт роль или меняет прежнюю; первого администратора назначают здесь, дальше',
     'администраторы делают это и на странице /staff/roles. У сотрудника должен быть ключ доступа',
     'или приложение-аутентификатор: каждое действие на страницах требует подтверждения им.',
-    'revoke снимает роль и сразу завершает сеансы сотрудника, в которых он подтверждался.',
+    'revoke снимает роль и сразу завершает сеансы сотрудника, в которых он подтверждался; если',
+    'портал работает с Redis, а у команды нет REDIS_URL, она отказывается: задайте REDIS_URL.',
     '<аккаунт> — id, почта, никнейм или Telegram id.',
   ],
   options: { ...ACTION_OPTIONS, role: { type: 'string' } },
@@ -58,6 +60,8 @@ export const staffCommand: Command = {
     const actor = staffActorOf(values, 'staff', true);
     const user = await resolveAccount(ctx, account);
     if (action === 'revoke') {
+      // It ends the member's staff sessions: a portal with Redis must hear of it.
+      await refuseWithoutRedisBesideRedisPortal(ctx.deps);
       const ended = await roles.revoke(actor, user);
       return ctx.out(`Роль снята: ${user.userName}; завершено сеансов сотрудника: ${ended}`);
     }

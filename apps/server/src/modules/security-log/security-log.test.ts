@@ -123,7 +123,12 @@ describe('sign-in events', () => {
     });
     expect(verified.statusCode, verified.body).toBe(200);
     expect(await securityLogOf(t, bearer(verified.json().token))).toMatchObject([
-      { kind: 'sign_in', ipAddress: '203.0.113.20', details: { method: 'registration' } },
+      {
+        kind: 'sign_in',
+        ipAddress: '203.0.113.20',
+        // The password and the code mailed to the address (sign-in-policy.ts).
+        details: { method: 'registration', amr: ['pwd', 'email'] },
+      },
     ]);
   });
 

@@ -1,17 +1,21 @@
 import { createHash } from 'node:crypto';
 import { CODE_WRONG, YANDEX_SIGN_IN_CODE_REFUSED } from '@portal/contracts/messages';
+import { PASSKEY_MESSAGES } from '@portal/contracts/passkeys';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  AUTH_API,
   nextTotpStep,
   otherCode,
+  proveSession,
   turnOnAuthenticator,
 } from '../../../test/support/auth-helpers.js';
 import { DateMovingClock } from '../../../test/support/date-clock.js';
 import { type FakeYandexAccount, startFakeYandex } from '../../../test/support/fake-yandex.js';
 import { createSignedInUser, createUser } from '../../../test/support/fixtures.js';
 import { securityEventsOf } from '../../../test/support/security-log.js';
+import { SoftwarePasskey, type Where } from '../../../test/support/software-authenticator.js';
 import { createTestApp } from '../../../test/support/test-app.js';
 import { buildApp } from '../../app.js';
 import { users } from '../accounts/schema.js';
@@ -576,6 +580,61 @@ describe('the second step through two processes on one database', () => {
     expect(lock?.failures).toBe(10);
     for (const portal of [app, processB]) {
       const right = await exchange(code, cookie, undefined, totpCode(secret, clock.now()), portal);
+      expect(right.statusCode).toBe(429);
+    }
+  });
+
+  it('counts 100 parallel wrong passkeys on both processes as ten, and both then refuse the right one', async () => {
+    const yandex = account();
+    const { user, headers } = await createSignedInUser(testApp, { yandexId: yandex.id });
+    await proveSession(testApp, headers);
+    const key = new SoftwarePasskey();
+    /** testConfig's PUBLIC_URL is http://portal.test. */
+    const portalSite: Where = { origin: 'http://portal.test', rpId: 'portal.test' };
+    const options = await app.inject({
+      method: 'POST',
+      url: `${AUTH_API}/passkeys/registration/options`,
+      headers,
+    });
+    const added = await app.inject({
+      method: 'POST',
+      url: `${AUTH_API}/passkeys/registration`,
+      headers,
+      payload: { name: 'Ключ', response: key.create(options.json().options, portalSite) },
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    fake.signInAs(yandex);
+    const { back, cookie } = await startSignIn();
+    const code = redirectOf(await callback(back, cookie)).searchParams.get('yandexCode')!;
+    const { passkeyOptions } = (await exchange(code, cookie)).json();
+    expect(passkeyOptions).toBeDefined();
+    const withPasskey = (passkey: unknown, portal: FastifyInstance) =>
+      portal.inject({
+        method: 'POST',
+        url: '/auth/yandex/exchange',
+        payload: { code, passkey },
+        headers: { cookie },
+        remoteAddress: `198.51.100.${nextIp++ % 250}`,
+      });
+    // Another key's answer to the asked challenge: wrong for this account whichever checks it.
+    const wrong = new SoftwarePasskey().get(passkeyOptions, portalSite);
+
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => withPasskey(wrong, i % 2 === 0 ? app : processB)),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 400)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(90);
+    for (const answer of answers.filter((each) => each.statusCode === 400)) {
+      expect(answer.json().message).toBe(PASSKEY_MESSAGES.secondFactorWrong);
+    }
+    const [lock] = await database.db
+      .select()
+      .from(loginThrottles)
+      .where(eq(loginThrottles.subject, `user:${user.id}`));
+    expect(lock?.failures).toBe(10);
+    for (const portal of [app, processB]) {
+      const right = await withPasskey(key.get(passkeyOptions, portalSite), portal);
       expect(right.statusCode).toBe(429);
     }
   });
