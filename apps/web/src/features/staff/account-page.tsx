@@ -17,6 +17,7 @@ import { AuditTable } from './audit-table';
 import { formatAmount, formatMoment } from './format';
 import { ReceiptsDialog } from './receipts-dialog';
 import styles from './staff.module.css';
+import { StaffTable, type StaffTableRow } from './staff-table';
 import { useMe } from './use-me';
 
 /** The account's action buttons, each opening its dialog (the reason is asked there). */
@@ -246,44 +247,15 @@ function ProfileSection({ account }: { account: StaffAccountAnswer }) {
   );
 }
 
-type Row = { key: string; cells: React.ReactNode[] };
-
-/** One of the account's lists as a table; «Нет записей» when it is empty. */
-function Table({ title, head, rows }: { title: string; head: string[]; rows: Row[] }) {
+/** One of the account's lists under its title. */
+function Table({ title, head, rows }: { title: string; head: string[]; rows: StaffTableRow[] }) {
   const titleId = `account-${title}`.replace(/\s+/g, '-');
   return (
     <section className={styles.section} aria-labelledby={titleId}>
       <h2 id={titleId} className={styles.sectionTitle}>
         {title}
       </h2>
-      {rows.length === 0 ? (
-        <p className={styles.muted}>Нет записей</p>
-      ) : (
-        <div className={styles.tableWrap}>
-          <table className={styles.table}>
-            <thead>
-              <tr>
-                {head.map((label, index) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed.
-                  <th key={index} scope="col">
-                    {label || <span className="visually-hidden">Действие</span>}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.key}>
-                  {row.cells.map((cell, index) => (
-                    // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed.
-                    <td key={index}>{cell}</td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <StaffTable head={head} rows={rows} />
     </section>
   );
 }

@@ -10,6 +10,7 @@ import { ReasonDialog } from './reason-dialog';
 import styles from './staff.module.css';
 import { STAFF_CHANGE_FORMS } from './staff-forms';
 import { staffAccountHref } from './staff-nav';
+import { StaffTable } from './staff-table';
 import { useMe } from './use-me';
 
 const KIND = { credit: 'Начисление', debit: 'Списание', refund: 'Возврат' };
@@ -35,66 +36,44 @@ export function MoneyPage() {
     list = <p role="status">Запросов, ждущих одобрения, нет.</p>;
   } else {
     list = (
-      <div className={styles.tableWrap}>
-        <table className={styles.table}>
-          <thead>
-            <tr>
-              <th scope="col">Запрошено</th>
-              <th scope="col">Кем</th>
-              <th scope="col">Что</th>
-              <th scope="col">Аккаунт</th>
-              <th scope="col">Сумма</th>
-              <th scope="col">Причина</th>
-              <th scope="col">Истекает</th>
-              <th scope="col">
-                <span className="visually-hidden">Решение</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {requests.data.items.map((request) => {
-              const isOwn = request.requestedByUserId === me.userId;
-              return (
-                <tr key={request.id}>
-                  <td>{formatMoment(request.requestedAt)}</td>
-                  <td>{request.requestedBy}</td>
-                  <td>
-                    {KIND[request.kind]}
-                    {request.paymentId ? ` (платёж ${request.paymentId})` : ''}
-                  </td>
-                  <td>
-                    <Link className={styles.link} to={staffAccountHref(request.accountId)}>
-                      {request.accountEmail}
-                    </Link>
-                  </td>
-                  <td>{formatAmount(request.amount, request.currency)}</td>
-                  <td>{request.reason}</td>
-                  <td>{formatMoment(request.expiresAt)}</td>
-                  <td>
-                    <div className={styles.actions}>
-                      <Button
-                        size="sm"
-                        disabled={isOwn}
-                        title={isOwn ? 'Свой запрос одобряет другой сотрудник' : undefined}
-                        onClick={() => setDeciding({ requestId: request.id, decision: 'approve' })}
-                      >
-                        Одобрить
-                      </Button>
-                      <Button
-                        size="sm"
-                        variant="secondary"
-                        onClick={() => setDeciding({ requestId: request.id, decision: 'decline' })}
-                      >
-                        Отклонить
-                      </Button>
-                    </div>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <StaffTable
+        head={['Запрошено', 'Кем', 'Что', 'Аккаунт', 'Сумма', 'Причина', 'Истекает', '']}
+        actionsLabel="Решение"
+        rows={requests.data.items.map((request) => {
+          const isOwn = request.requestedByUserId === me.userId;
+          return {
+            key: request.id,
+            cells: [
+              formatMoment(request.requestedAt),
+              request.requestedBy,
+              `${KIND[request.kind]}${request.paymentId ? ` (платёж ${request.paymentId})` : ''}`,
+              <Link key="account" className={styles.link} to={staffAccountHref(request.accountId)}>
+                {request.accountEmail}
+              </Link>,
+              formatAmount(request.amount, request.currency),
+              request.reason,
+              formatMoment(request.expiresAt),
+              <div key="decide" className={styles.actions}>
+                <Button
+                  size="sm"
+                  disabled={isOwn}
+                  title={isOwn ? 'Свой запрос одобряет другой сотрудник' : undefined}
+                  onClick={() => setDeciding({ requestId: request.id, decision: 'approve' })}
+                >
+                  Одобрить
+                </Button>
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  onClick={() => setDeciding({ requestId: request.id, decision: 'decline' })}
+                >
+                  Отклонить
+                </Button>
+              </div>,
+            ],
+          };
+        })}
+      />
     );
   }
 

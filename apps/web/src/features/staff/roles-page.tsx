@@ -15,6 +15,7 @@ import { formatMoment } from './format';
 import { ReasonDialog } from './reason-dialog';
 import styles from './staff.module.css';
 import { STAFF_CHANGE_FORMS } from './staff-forms';
+import { StaffTable } from './staff-table';
 
 /** /staff/roles (admin): the staff now; a role granted (or changed) by e-mail, or taken back. */
 export function RolesPage() {
@@ -31,43 +32,28 @@ export function RolesPage() {
     list = <PageLoader />;
   } else {
     list = (
-      <div className={styles.tableWrap}>
-        <table className={styles.table}>
-          <thead>
-            <tr>
-              <th scope="col">E-mail</th>
-              <th scope="col">Пользователь</th>
-              <th scope="col">Роль</th>
-              <th scope="col">Кто дал</th>
-              <th scope="col">Когда</th>
-              <th scope="col">
-                <span className="visually-hidden">Действие</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {members.data.items.map((member) => (
-              <tr key={member.userId}>
-                <td>{member.email}</td>
-                <td>{member.username}</td>
-                <td>{STAFF_ROLE_NAMES[member.role]}</td>
-                <td>{member.grantedBy}</td>
-                <td>{formatMoment(member.grantedAt)}</td>
-                <td>
-                  <Button
-                    size="sm"
-                    variant="secondary"
-                    aria-label={`Забрать роль: ${member.email}`}
-                    onClick={() => setRevoking(member)}
-                  >
-                    Забрать роль
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <StaffTable
+        head={['E-mail', 'Пользователь', 'Роль', 'Кто дал', 'Когда', '']}
+        rows={members.data.items.map((member) => ({
+          key: member.userId,
+          cells: [
+            member.email,
+            member.username,
+            STAFF_ROLE_NAMES[member.role],
+            member.grantedBy,
+            formatMoment(member.grantedAt),
+            <Button
+              key="revoke"
+              size="sm"
+              variant="secondary"
+              aria-label={`Забрать роль: ${member.email}`}
+              onClick={() => setRevoking(member)}
+            >
+              Забрать роль
+            </Button>,
+          ],
+        }))}
+      />
     );
   }
 

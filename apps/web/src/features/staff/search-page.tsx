@@ -8,6 +8,7 @@ import { useSearchAccountsQuery } from './api/staff-api';
 import { formatMoment, MATCHED_BY } from './format';
 import styles from './staff.module.css';
 import { staffAccountHref } from './staff-nav';
+import { StaffTable } from './staff-table';
 
 const SEARCH_HINT =
   'E-mail, имя пользователя, id, телефон, Telegram id или номер платежа — точно; часть e-mail или имени';
@@ -59,36 +60,22 @@ export function SearchPage() {
           <h2 id="search-results" className={styles.sectionTitle}>
             Найдено
           </h2>
-          <div className={styles.tableWrap}>
-            <table className={styles.table}>
-              <thead>
-                <tr>
-                  <th scope="col">E-mail</th>
-                  <th scope="col">Имя</th>
-                  <th scope="col">Пользователь</th>
-                  <th scope="col">Создан</th>
-                  <th scope="col">Блокировка</th>
-                  <th scope="col">Совпало</th>
-                </tr>
-              </thead>
-              <tbody>
-                {found.data.items.map((hit) => (
-                  <tr key={hit.id}>
-                    <td>
-                      <Link className={styles.link} to={staffAccountHref(hit.id)}>
-                        {hit.email}
-                      </Link>
-                    </td>
-                    <td>{hit.fullName ?? '—'}</td>
-                    <td>{hit.username}</td>
-                    <td>{formatMoment(hit.createdAt)}</td>
-                    <td>{hit.isBlocked ? 'Заблокирован' : '—'}</td>
-                    <td>{MATCHED_BY[hit.matchedBy]}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <StaffTable
+            head={['E-mail', 'Имя', 'Пользователь', 'Создан', 'Блокировка', 'Совпало']}
+            rows={found.data.items.map((hit) => ({
+              key: hit.id,
+              cells: [
+                <Link key="account" className={styles.link} to={staffAccountHref(hit.id)}>
+                  {hit.email}
+                </Link>,
+                hit.fullName ?? '—',
+                hit.username,
+                formatMoment(hit.createdAt),
+                hit.isBlocked ? 'Заблокирован' : '—',
+                MATCHED_BY[hit.matchedBy],
+              ],
+            }))}
+          />
           {page > 1 || found.data.hasMore ? (
             <nav className={styles.pager} aria-label="Страницы результатов">
               <Button variant="secondary" disabled={page <= 1} onClick={() => goTo(page - 1)}>

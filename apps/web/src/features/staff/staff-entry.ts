@@ -15,11 +15,11 @@ export type StaffEntry =
 type MeRead = { data?: StaffMeAnswer; error?: unknown; isError: boolean };
 
 export function staffEntry(me: MeRead): StaffEntry {
-  if (me.isError) {
-    return failureOf(me.error).status === 404
-      ? { kind: 'not-found' }
-      : { kind: 'failed', error: me.error };
-  }
+  // A 404 holds while `…/me` is read again (its error stays until the next answer): read as
+  // loaded, the last member's data would bring back the frame of a role that is gone, whose page
+  // would get its own 404 and read `…/me` again, round and round.
+  if (me.error !== undefined && failureOf(me.error).status === 404) return { kind: 'not-found' };
+  if (me.isError) return { kind: 'failed', error: me.error };
   if (!me.data) return { kind: 'loading' };
   if (me.data.proofMethods.length === 0) return { kind: 'needs-factor' };
   return { kind: 'ready', me: me.data };

@@ -142,6 +142,11 @@ describe('the staff area and its calls', () => {
     expect((await change).error).toMatchObject({ status: 404 });
     await vi.waitFor(() => expect(staffEntry(read())).toEqual({ kind: 'not-found' }));
     expect(sent.filter((call) => call.url.endsWith('/me'))).toHaveLength(2);
+
+    // Read again, it stays not found while the answer is on its way: not the last member's frame.
+    store.dispatch(staffApi.util.invalidateTags(['StaffMe']));
+    expect(read()).toMatchObject({ status: 'pending', isError: false, data: me });
+    expect(staffEntry(read())).toEqual({ kind: 'not-found' });
     meRequest.unsubscribe();
   });
 });
