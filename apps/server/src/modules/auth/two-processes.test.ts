@@ -116,6 +116,26 @@ describe('two processes on one database', () => {
   });
 });
 
+/** An account with one passkey, added through process A. */
+async function userWithPasskey() {
+  const { user, headers } = await createSignedInUser(processA, {});
+  await proveSession(processA, headers);
+  const key = new SoftwarePasskey();
+  const options = await processA.app.inject({
+    method: 'POST',
+    url: `${AUTH_API}/passkeys/registration/options`,
+    headers,
+  });
+  const added = await processA.app.inject({
+    method: 'POST',
+    url: `${AUTH_API}/passkeys/registration`,
+    headers,
+    payload: { name: 'Ключ', response: key.create(options.json().options, PORTAL) },
+  });
+  expect(added.statusCode, added.body).toBe(200);
+  return { user, key };
+}
+
 describe('the second steps after a password, on two processes', () => {
   it('let one recovery code, sent 100 times at once to both, sign in once', async () => {
     const { user, headers } = await createSignedInUser(processA, {});
@@ -149,21 +169,7 @@ describe('the second steps after a password, on two processes', () => {
   });
 
   it('check at most 10 passkey answers of 100 at once, and both then refuse the right one', async () => {
-    const { user, headers } = await createSignedInUser(processA, {});
-    await proveSession(processA, headers);
-    const key = new SoftwarePasskey();
-    const options = await processA.app.inject({
-      method: 'POST',
-      url: `${AUTH_API}/passkeys/registration/options`,
-      headers,
-    });
-    const added = await processA.app.inject({
-      method: 'POST',
-      url: `${AUTH_API}/passkeys/registration`,
-      headers,
-      payload: { name: 'Ключ', response: key.create(options.json().options, PORTAL) },
-    });
-    expect(added.statusCode, added.body).toBe(200);
+    const { user, key } = await userWithPasskey();
     const password = { usernameOrEmail: user.userName, password: DEFAULT_PASSWORD };
     const asked = await login(processA.app, password);
     expect(asked.json().passkeyOptions).toBeDefined();
@@ -187,5 +193,33 @@ describe('the second steps after a password, on two processes', () => {
       });
       expect(right.statusCode).toBe(429);
     }
+  });
+});
+
+describe('a passkey alone, on two processes', () => {
+  it('signs in once with one answer sent 100 times at once to both', async () => {
+    const { user, key } = await userWithPasskey();
+    const options = await processB.inject({
+      method: 'POST',
+      url: `${AUTH_API}/passkeys/sign-in/options`,
+      remoteAddress: nextIp(),
+    });
+    expect(options.statusCode, options.body).toBe(200);
+    // Counter 0 (an authenticator without one): only the spent challenge stops the copies.
+    const response = key.get(options.json().options, PORTAL, 0);
+    const before = (await sessionsOf(user.id)).length;
+
+    const answers = await hundredSplit((app) =>
+      app.inject({
+        method: 'POST',
+        url: `${AUTH_API}/passkeys/sign-in`,
+        payload: { response },
+        remoteAddress: nextIp(),
+      }),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(99);
+    expect(await sessionsOf(user.id)).toHaveLength(before + 1);
   });
 });
