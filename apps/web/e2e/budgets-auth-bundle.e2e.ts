@@ -79,6 +79,8 @@ it('/auth downloads at most 110 KB of scripts and 125 KB in all on its first vis
   // What the first paint does not need waits for the visitor: no schema, no registration form.
   const names = files.map((file) => new URL(file.url).pathname);
   expect(names.filter((name) => /\/(register-form|zod|common)-/.test(name))).toEqual([]);
+  // Each file once: a preload the page does not use (another credentials mode) comes again.
+  expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
   await expectNoStaffCode(page, files);
 });
 

@@ -82,7 +82,7 @@ describe('serving the web app', () => {
       expect(auth.statusCode).toBe(200);
       expect(auth.body).toContain(
         '<link rel="modulepreload" crossorigin href="/assets/auth-page-1.js">' +
-          '<link rel="preload" as="style" href="/assets/auth-page-2.css"></head>',
+          '<link rel="preload" as="style" crossorigin href="/assets/auth-page-2.css"></head>',
       );
     }
     for (const url of ['/', '/profile', '/authx']) {

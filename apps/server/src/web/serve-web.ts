@@ -45,11 +45,15 @@ function readRoutePreloads(distDir: string): Record<string, string[]> {
   return preloads.parse(JSON.parse(readFileSync(file, 'utf8')));
 }
 
-/** index.html with a preload link per file: scripts as modules (as Vite links its own), styles. */
+/**
+ * index.html with a preload link per file: scripts as modules (as Vite links its own), styles.
+ * Both `crossorigin`, as Vite's loader asks for them: a preload whose credentials mode differs is
+ * not used, and the file comes a second time once the app's code has run.
+ */
 function withPreloads(html: string, files: string[]): string {
   const links = files.map((file) =>
     file.endsWith('.css')
-      ? `<link rel="preload" as="style" href="${file}">`
+      ? `<link rel="preload" as="style" crossorigin href="${file}">`
       : `<link rel="modulepreload" crossorigin href="${file}">`,
   );
   return html.replace('</head>', `${links.join('')}</head>`);
