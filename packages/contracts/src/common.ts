@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   EMAIL_MAX_LENGTH,
+  NAME_MAX_LENGTH,
   ONE_TIME_CODE_LENGTH,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
@@ -9,6 +10,8 @@ import { ERROR_REASONS, type ErrorReason } from './error-reasons';
 import {
   CODE_WRONG,
   EMAIL_INVALID,
+  NAME_FORBIDDEN_CHARACTERS,
+  NAME_TOO_LONG,
   PASSWORD_HAS_CYRILLIC,
   PASSWORD_NEEDS_DIGIT,
   PASSWORD_NEEDS_LOWERCASE,
@@ -90,6 +93,14 @@ export function hasVisibleCharacter(value: string): boolean {
  */
 export function isCleanName(value: string): boolean {
   return !forbiddenInNames.test(value) && (value === '' || hasVisibleCharacter(value));
+}
+
+/**
+ * Every name field's rule after its own rule for an empty one: trimmed, clean (`isCleanName`), at
+ * most `maxLength` characters.
+ */
+export function cleanNameRule(schema: z.ZodString, maxLength = NAME_MAX_LENGTH): z.ZodString {
+  return schema.trim().refine(isCleanName, NAME_FORBIDDEN_CHARACTERS).max(maxLength, NAME_TOO_LONG);
 }
 
 /**
