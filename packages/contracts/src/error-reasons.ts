@@ -20,8 +20,5 @@ export const ERROR_REASONS = [
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 
-const errorReasons: ReadonlySet<unknown> = new Set(ERROR_REASONS);
-
-export function isErrorReason(value: unknown): value is ErrorReason {
-  return errorReasons.has(value);
-}
+export const isErrorReason = (value: unknown): value is ErrorReason =>
+  (ERROR_REASONS as readonly unknown[]).includes(value);
