@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import {
+  cleanNameRule,
   emailSchema,
   errorAnswerSchema,
-  isCleanName,
   messageAnswerSchema,
   normalizeTypedCode,
   oneTimeCodeSchema,
@@ -21,9 +21,7 @@ import {
   CONSENT_REQUIRED,
   LINK_INVALID,
   LOGIN_REQUIRED,
-  NAME_FORBIDDEN_CHARACTERS,
   NAME_REQUIRED,
-  NAME_TOO_LONG,
   PASSWORD_REQUIRED,
   PASSWORDS_DO_NOT_MATCH,
   TOKEN_INVALID,
@@ -141,19 +139,13 @@ export const usernameSchema = z
   .min(USERNAME_MIN_LENGTH, USERNAME_TOO_SHORT)
   .max(USERNAME_MAX_LENGTH, USERNAME_TOO_LONG);
 
-export const firstNameSchema = z
-  .string({ error: NAME_REQUIRED })
-  .trim()
-  .min(1, NAME_REQUIRED)
-  .refine(isCleanName, NAME_FORBIDDEN_CHARACTERS)
-  .max(NAME_MAX_LENGTH, NAME_TOO_LONG);
+export const firstNameSchema = cleanNameRule(z.string({ error: NAME_REQUIRED })).min(
+  1,
+  NAME_REQUIRED,
+);
 
 /** May be empty: a one-word name has no last name. */
-export const lastNameSchema = z
-  .string()
-  .trim()
-  .refine(isCleanName, NAME_FORBIDDEN_CHARACTERS)
-  .max(NAME_MAX_LENGTH, NAME_TOO_LONG);
+export const lastNameSchema = cleanNameRule(z.string());
 
 export const registerRequestSchema = z.object({
   email: emailSchema,
@@ -171,12 +163,10 @@ export const registerFormSchema = z
   .object({
     email: emailSchema,
     // One field for the full name; `splitFullName` makes first and last name of it.
-    name: z
-      .string({ error: NAME_REQUIRED })
-      .trim()
-      .min(1, NAME_REQUIRED)
-      .refine(isCleanName, NAME_FORBIDDEN_CHARACTERS)
-      .max(NAME_MAX_LENGTH * 2, NAME_TOO_LONG),
+    name: cleanNameRule(z.string({ error: NAME_REQUIRED }), NAME_MAX_LENGTH * 2).min(
+      1,
+      NAME_REQUIRED,
+    ),
     username: usernameSchema,
     password: passwordSchema,
     confirmPassword: z.string(),

@@ -1,13 +1,17 @@
 import { z } from 'zod';
 import {
   EMAIL_MAX_LENGTH,
+  NAME_MAX_LENGTH,
   ONE_TIME_CODE_LENGTH,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
 } from './constants';
+import { ERROR_REASONS, type ErrorReason } from './error-reasons';
 import {
   CODE_WRONG,
   EMAIL_INVALID,
+  NAME_FORBIDDEN_CHARACTERS,
+  NAME_TOO_LONG,
   PASSWORD_HAS_CYRILLIC,
   PASSWORD_NEEDS_DIGIT,
   PASSWORD_NEEDS_LOWERCASE,
@@ -22,25 +26,9 @@ import { normalizeTypedCode } from './typed-code';
 
 export { normalizeTypedCode };
 
-/**
- * Why a call was refused, for clients that act on it rather than only show the message:
- * `proof_required` (403) — the session must prove its owner again (`POST …/Auth/proof`), then
- * repeat the call; `code_pending` (429) — a code was mailed a moment ago and is still good: type
- * it, and ask for another after `Retry-After`; `login_paused` (429) — the login waits after too
- * many wrong attempts, for `Retry-After` seconds; `sign_in_again` (409) — a site asked for a
- * fresh sign-in (OpenID `prompt=login`, `max_age`): sign in again, then repeat the call;
- * `staff_proof_required` (403) — a staff call needs a fresh passkey or authenticator proof
- * (staff.ts), then repeat the call.
- */
-export const errorReasonSchema = z.enum([
-  'proof_required',
-  'code_pending',
-  'account_blocked',
-  'login_paused',
-  'sign_in_again',
-  'staff_proof_required',
-]);
-export type ErrorReason = z.infer<typeof errorReasonSchema>;
+/** Why a call was refused: error-reasons.ts says what each reason asks of a client. */
+export const errorReasonSchema = z.enum(ERROR_REASONS);
+export type { ErrorReason };
 
 /**
  * Every error answer: a Russian message, per-field messages for 400, and sometimes a reason a
@@ -105,6 +93,14 @@ export function hasVisibleCharacter(value: string): boolean {
  */
 export function isCleanName(value: string): boolean {
   return !forbiddenInNames.test(value) && (value === '' || hasVisibleCharacter(value));
+}
+
+/**
+ * Every name field's rule after its own rule for an empty one: trimmed, clean (`isCleanName`), at
+ * most `maxLength` characters.
+ */
+export function cleanNameRule(schema: z.ZodString, maxLength = NAME_MAX_LENGTH): z.ZodString {
+  return schema.trim().refine(isCleanName, NAME_FORBIDDEN_CHARACTERS).max(maxLength, NAME_TOO_LONG);
 }
 
 /**

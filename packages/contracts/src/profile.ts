@@ -1,20 +1,15 @@
 import { z } from 'zod';
 import { userSchema } from './auth';
 import {
+  cleanNameRule,
   emailSchema,
-  isCleanName,
   messageAnswerSchema,
   normalizeTypedCode,
   oneTimeCodeSchema,
   usernameCharactersProblem,
   withoutSpaces,
 } from './common';
-import {
-  AVATAR_MIME_TYPES,
-  NAME_MAX_LENGTH,
-  USERNAME_MAX_LENGTH,
-  USERNAME_MIN_LENGTH,
-} from './constants';
+import { AVATAR_MIME_TYPES, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH } from './constants';
 import {
   AVATAR_WRONG_TYPE,
   CODE_WRONG,
@@ -22,8 +17,6 @@ import {
   FIELD_EMPTY,
   FIELD_ONLY_WHITESPACE,
   FIELDS_EMPTY,
-  NAME_FORBIDDEN_CHARACTERS,
-  NAME_TOO_LONG,
   PASSWORDS_DO_NOT_MATCH,
   USERNAME_TOO_LONG,
   USERNAME_TOO_SHORT,
@@ -50,13 +43,12 @@ export const profileUserNameSchema = z
  * firstName, middleName, lastName on the profile: non-empty, not only spaces, trimmed, no
  * control, direction-changing or invisible characters.
  */
-export const profileNameSchema = z
-  .string({ error: FIELD_EMPTY })
-  .min(1, { error: FIELD_EMPTY, abort: true })
-  .refine((value) => !isOnlyWhitespace(value), { error: FIELD_ONLY_WHITESPACE, abort: true })
-  .trim()
-  .refine(isCleanName, NAME_FORBIDDEN_CHARACTERS)
-  .max(NAME_MAX_LENGTH, NAME_TOO_LONG);
+export const profileNameSchema = cleanNameRule(
+  z
+    .string({ error: FIELD_EMPTY })
+    .min(1, { error: FIELD_EMPTY, abort: true })
+    .refine((value) => !isOnlyWhitespace(value), { error: FIELD_ONLY_WHITESPACE, abort: true }),
+);
 
 /** `update-profile`; also the 'Мои данные' form (values come out trimmed). */
 export const updateProfileRequestSchema = z.object({

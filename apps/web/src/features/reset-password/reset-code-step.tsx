@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import { useAppDispatch } from '@/app/hooks';
 import { recheckSession } from '@/features/auth';
 import { toApiFailure } from '@/shared/api/api-failure';
+import { clearingField } from '@/shared/lib/clearing-field';
 import { showFailure } from '@/shared/lib/show-failure';
 import { useMailedCode } from '@/shared/lib/use-mailed-code';
 import blocks from '@/shared/ui/blocks.module.css';
@@ -59,7 +60,7 @@ export function ResetCodeStep({
     setError,
     setValue,
     clearErrors,
-    formState: { errors, isSubmitting },
+    formState: { isSubmitting },
   } = form;
 
   // The first letter went out with step 1. Like every server error of these steps, a refused
@@ -105,13 +106,12 @@ export function ResetCodeStep({
       </header>
       <form className={blocks.stack} onSubmit={onSubmit} noValidate>
         <TextField
-          {...register('code', { onChange: () => clearErrors('code') })}
+          {...clearingField(form, 'code')}
           label="Введите код"
           placeholder="000000"
           inputMode="numeric"
           autoComplete="one-time-code"
           autoFocus
-          error={errors.code?.message}
         />
         <NewPasswordFields form={form} />
         <Checkbox {...register('logoutAll')}>Выйти из всех активных сеансов входа</Checkbox>

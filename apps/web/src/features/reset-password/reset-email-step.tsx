@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { toApiFailure } from '@/shared/api/api-failure';
+import { clearingField } from '@/shared/lib/clearing-field';
 import { showFailure } from '@/shared/lib/show-failure';
 import blocks from '@/shared/ui/blocks.module.css';
 import { Button } from '@/shared/ui/button';
@@ -28,18 +29,17 @@ export function ResetEmailStep({
   onCodeOnItsWay,
   onCodeSent,
 }: ResetEmailStepProps) {
-  const {
-    register,
-    handleSubmit,
-    setError,
-    clearErrors,
-    formState: { errors, isSubmitting },
-  } = useForm<ResetEmailForm>({
+  const form = useForm<ResetEmailForm>({
     resolver: zodResolver(resetEmailFormSchema),
     defaultValues: { email: defaultEmail },
     mode: 'onSubmit',
     reValidateMode: 'onSubmit',
   });
+  const {
+    handleSubmit,
+    setError,
+    formState: { isSubmitting },
+  } = form;
 
   const onSubmit = handleSubmit(async ({ email }) => {
     if (isCodeOnItsWay(email)) {
@@ -64,7 +64,7 @@ export function ResetEmailStep({
       </header>
       <form className={blocks.stack} onSubmit={onSubmit} noValidate>
         <TextField
-          {...register('email', { onChange: () => clearErrors('email') })}
+          {...clearingField(form, 'email')}
           type="email"
           label="Почта"
           placeholder="Ваш email"
@@ -72,7 +72,6 @@ export function ResetEmailStep({
           autoCapitalize="none"
           spellCheck={false}
           autoFocus
-          error={errors.email?.message}
         />
         <Button type="submit" isFullWidth disabled={isSubmitting} aria-busy={isSubmitting}>
           Продолжить

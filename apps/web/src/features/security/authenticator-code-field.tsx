@@ -1,5 +1,6 @@
 import { TYPED_CODE_MAX_LENGTH } from '@portal/contracts/typed-code';
 import type { UseFormReturn } from 'react-hook-form';
+import { clearingField } from '@/shared/lib/clearing-field';
 import { TextField } from '@/shared/ui/text-field';
 
 type AuthenticatorCodeFieldProps = {
@@ -24,14 +25,13 @@ export function AuthenticatorCodeField({
 }: AuthenticatorCodeFieldProps) {
   return (
     <TextField
-      {...form.register('code', { onChange: () => form.clearErrors('code') })}
+      {...clearingField(form, 'code')}
       label={label}
       placeholder="000000"
       inputMode={isDigitsOnly ? 'numeric' : undefined}
       autoComplete="one-time-code"
       maxLength={TYPED_CODE_MAX_LENGTH}
       autoFocus={autoFocus}
-      error={form.formState.errors.code?.message}
     />
   );
 }

@@ -1,6 +1,7 @@
 import type { PasswordChangeForm } from '@portal/contracts/security';
 import type { FormEventHandler } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
+import { clearingField } from '@/shared/lib/clearing-field';
 import blocks from '@/shared/ui/blocks.module.css';
 import { Checkbox } from '@/shared/ui/checkbox';
 import { NewPasswordFields } from '@/shared/ui/new-password-fields';
@@ -23,21 +24,14 @@ export function PasswordChangeFormStep({
   logoutOtherSessions,
   onLogoutOtherSessionsChange,
 }: PasswordChangeFormStepProps) {
-  const {
-    register,
-    clearErrors,
-    formState: { errors },
-  } = form;
-  // Editing a field clears its error, here as in the new password's fields.
   return (
     <form id={id} className={blocks.stack} onSubmit={onSubmit} noValidate>
       <TextField
-        {...register('oldPassword', { onChange: () => clearErrors('oldPassword') })}
+        {...clearingField(form, 'oldPassword')}
         type="password"
         label="Текущий пароль"
         autoComplete="current-password"
         autoFocus
-        error={errors.oldPassword?.message}
       />
       <NewPasswordFields form={form} />
       <Checkbox

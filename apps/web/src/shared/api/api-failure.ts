@@ -1,5 +1,6 @@
 import type { PendingConfirmation } from '@portal/contracts/auth';
-import type { ErrorAnswer, ErrorReason } from '@portal/contracts/common';
+import type { ErrorAnswer } from '@portal/contracts/common';
+import { type ErrorReason, isErrorReason } from '@portal/contracts/error-reasons';
 import { REQUEST_FAILED, UNKNOWN_ERROR } from '@portal/contracts/messages';
 import { HttpError } from './http';
 
@@ -30,19 +31,6 @@ export type ApiFailure = {
    */
   text: string;
 };
-
-const reasons: ReadonlySet<unknown> = new Set<ErrorReason>([
-  'proof_required',
-  'code_pending',
-  'account_blocked',
-  'login_paused',
-  'sign_in_again',
-  'staff_proof_required',
-]);
-
-function isErrorReason(value: unknown): value is ErrorReason {
-  return reasons.has(value);
-}
 
 export function toApiFailure(error: unknown): ApiFailure {
   const isRequestError = error instanceof HttpError;

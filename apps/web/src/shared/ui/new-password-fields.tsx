@@ -1,4 +1,5 @@
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
+import { clearingField } from '@/shared/lib/clearing-field';
 import { TextField } from './text-field';
 
 type NewPasswordValues = { newPassword: string; repeatPassword: string };
@@ -12,25 +13,17 @@ export function NewPasswordFields<T extends FieldValues & NewPasswordValues>({
 }: {
   form: UseFormReturn<T>;
 }) {
-  const { register, clearErrors, getFieldState, formState } = form;
   // react-hook-form cannot see that a generic form's paths include these two names.
-  const field = (name: keyof NewPasswordValues) => {
-    const path = name as Path<T>;
-    return {
-      ...register(path, { onChange: () => clearErrors(path) }),
-      error: getFieldState(path, formState).error?.message,
-    };
-  };
   return (
     <>
       <TextField
-        {...field('newPassword')}
+        {...clearingField(form, 'newPassword' as Path<T>)}
         type="password"
         label="Новый пароль"
         autoComplete="new-password"
       />
       <TextField
-        {...field('repeatPassword')}
+        {...clearingField(form, 'repeatPassword' as Path<T>)}
         type="password"
         label="Повторите пароль"
         autoComplete="new-password"
