@@ -150,6 +150,10 @@ export const ACCOUNT_NOT_CONFIRMED =
 // https: (http: only beside a portal run on this machine); `javascript:` and the like never.
 export const SIBLING_URL_NOT_HTTPS =
   'Ссылка должна начинаться с https:// (http:// — только для портала, запущенного локально)';
+// Ours: a service's name from a sibling site shows on the customer's home and in the support
+// desk: none of the characters a person's name may not hold (`isCleanName` in common.ts).
+export const SIBLING_SERVICE_NAME_FORBIDDEN =
+  'Название услуги содержит недопустимые символы (управляющие, меняющие направление текста или невидимые)';
 // Ours: support blocked the account (the operator's tool); every sign-in is refused with it.
 // The server adds where to write: «…: <SUPPORT_URL>».
 export const ACCOUNT_BLOCKED = 'Аккаунт заблокирован. Напишите в поддержку';

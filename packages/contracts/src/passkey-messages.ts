@@ -5,6 +5,7 @@ export const PASSKEY_NAME_MAX_LENGTH = 64;
 export const PASSKEY_MESSAGES = {
   nameRequired: 'Введите название ключа',
   nameTooLong: `Название — не длиннее ${PASSKEY_NAME_MAX_LENGTH} символов`,
+  nameForbiddenCharacters: 'Название содержит недопустимые символы',
   added: 'Ключ доступа добавлен',
   renamed: 'Ключ доступа переименован',
   removed: 'Ключ доступа удалён',

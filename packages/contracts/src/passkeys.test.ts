@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { passkeyAssertionSchema } from './passkeys';
+import { PASSKEY_MESSAGES, passkeyAssertionSchema, passkeyNameSchema } from './passkeys';
 
 const assertion = (signatureLength: number) => ({
   id: 'lNlZRTW16DecFWs9ks6WDzCUykFPfix4x0khGemvUvo',
@@ -25,5 +25,23 @@ describe('a passkey assertion', () => {
 
   it('keeps a hostile body small', () => {
     expect(passkeyAssertionSchema.safeParse(assertion(8001)).success).toBe(false);
+  });
+});
+
+describe('a passkey name', () => {
+  it('takes a name of letters, digits and signs, trimmed', () => {
+    expect(passkeyNameSchema.parse('  Ноутбук (работа) №2  ')).toBe('Ноутбук (работа) №2');
+  });
+
+  it.each([
+    ['a direction override', 'Ключ\u202e'],
+    ['a control character', 'Клю\u0007ч'],
+    ['only an invisible character', '\u200b'],
+    ['only a blank-looking letter', '\u3164'],
+  ])('refuses %s: the support desk shows the name too', (_, name) => {
+    const result = passkeyNameSchema.safeParse(name);
+    expect(result.error?.issues.map((issue) => issue.message)).toEqual([
+      PASSKEY_MESSAGES.nameForbiddenCharacters,
+    ]);
   });
 });

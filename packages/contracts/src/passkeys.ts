@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messageAnswerSchema, timestampSchema } from './common';
+import { isCleanName, messageAnswerSchema, timestampSchema } from './common';
 import { PASSKEY_MESSAGES, PASSKEY_NAME_MAX_LENGTH } from './passkey-messages';
 
 /**
@@ -11,10 +11,15 @@ import { PASSKEY_MESSAGES, PASSKEY_NAME_MAX_LENGTH } from './passkey-messages';
 
 // The texts live apart from the schemas, so a screen can show them without loading zod.
 export { PASSKEY_MESSAGES, PASSKEY_NAME_MAX_LENGTH } from './passkey-messages';
+/**
+ * A passkey's name, as people's names: the support desk shows it too, so no character may
+ * rearrange or hide what is shown around it (`isCleanName`).
+ */
 export const passkeyNameSchema = z
   .string({ error: PASSKEY_MESSAGES.nameRequired })
   .trim()
   .min(1, { error: PASSKEY_MESSAGES.nameRequired, abort: true })
+  .refine(isCleanName, PASSKEY_MESSAGES.nameForbiddenCharacters)
   .max(PASSKEY_NAME_MAX_LENGTH, PASSKEY_MESSAGES.nameTooLong);
 
 // Bounds only keep hostile bodies small; the library checks the contents.

@@ -1,4 +1,4 @@
-import { SIBLING_URL_NOT_HTTPS } from '@portal/contracts/messages';
+import { SIBLING_SERVICE_NAME_FORBIDDEN, SIBLING_URL_NOT_HTTPS } from '@portal/contracts/messages';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { DateMovingClock } from '../../../test/support/date-clock.js';
@@ -280,6 +280,27 @@ describe('sibling API: the links a site gives the portal to show', () => {
     expect((await balancesOf(t, user.id)).kopecks).toBe(1_000_000);
     const body = orderBody(user.id);
     expect((await placeOrder(t, body)).statusCode).toBe(200);
+  });
+
+  it('refuses a service name that would show as nothing or rearrange the text, and charges nothing', async () => {
+    const t = await testApp;
+    const user = await createUser(t);
+    await fundUser(t, user.id, { kopecks: 1_000_000 });
+    for (const name of ['Хостинг\u202eтсоХ', '\u200b', 'Хост\u0007инг']) {
+      const response = await placeOrder(t, orderBody(user.id, { name }));
+      expect(response.statusCode, name).toBe(400);
+      expect(response.json().message, name).toBe(SIBLING_SERVICE_NAME_FORBIDDEN);
+    }
+    expect((await balancesOf(t, user.id)).kopecks).toBe(1_000_000);
+    await placeOrder(t, orderBody(user.id, { externalId: 'named' }));
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: '/serversms/api/Sibling/services/named',
+      headers: { 'x-api-key': HOSTING_KEY },
+      payload: { name: 'Сервер\u2066' },
+    });
+    expect(patched.statusCode).toBe(400);
+    expect(patched.json().message).toBe(SIBLING_SERVICE_NAME_FORBIDDEN);
   });
 
   it('refuses it when a service is changed, and keeps the link it had', async () => {

@@ -1,6 +1,6 @@
-import { roublesSchema } from '@portal/contracts/common';
+import { isCleanName, roublesSchema } from '@portal/contracts/common';
 import { DEFAULT_SERVICE_PRICE } from '@portal/contracts/constants';
-import { SIBLING_URL_NOT_HTTPS } from '@portal/contracts/messages';
+import { SIBLING_SERVICE_NAME_FORBIDDEN, SIBLING_URL_NOT_HTTPS } from '@portal/contracts/messages';
 import { ownerServiceSchema } from '@portal/contracts/services';
 import { z } from 'zod';
 
@@ -20,6 +20,14 @@ export function isShowableUrl(value: string, isPortalLocal: boolean): boolean {
     return false;
   }
 }
+
+/** A service's name as the customer and the support desk see it: 400 otherwise. */
+const serviceNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(128)
+  .refine(isCleanName, SIBLING_SERVICE_NAME_FORBIDDEN);
 
 /** A URL a sibling site gives the portal to show: 400 `SIBLING_URL_NOT_HTTPS` otherwise. */
 export const shownUrlSchema = (isPortalLocal: boolean) =>
@@ -48,7 +56,7 @@ export const siblingOrderRequestSchema = (isPortalLocal: boolean) =>
         .min(1)
         .max(64)
         .describe('Идентификатор услуги на стороне сайта: тот же идентификатор — продление'),
-      name: z.string().trim().min(1).max(128),
+      name: serviceNameSchema,
       serverCount: z.number().int().min(0).max(10_000),
       pricePerMonth: roublesSchema
         .refine((value) => value >= 0 && value <= 1_000_000, 'pricePerMonth: от 0 до 1 000 000 ₽')
@@ -88,7 +96,7 @@ export type SiblingOrderAnswer = z.infer<typeof siblingOrderAnswerSchema>;
 export const siblingServiceUpdateSchema = (isPortalLocal: boolean) =>
   z
     .object({
-      name: z.string().trim().min(1).max(128),
+      name: serviceNameSchema,
       serverCount: z.number().int().min(0).max(10_000),
       pricePerMonth: roublesSchema.refine(
         (value) => value >= 0 && value <= 1_000_000,
