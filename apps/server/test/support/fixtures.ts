@@ -3,6 +3,7 @@ import { desc, sql } from 'drizzle-orm';
 import { mailOutbox } from '../../src/adapters/mail-schema.js';
 import { users } from '../../src/modules/accounts/schema.js';
 import { hashPassword } from '../../src/modules/auth/passwords.js';
+import type { SessionSignIn } from '../../src/modules/auth/sessions.js';
 import { codeIn } from './smtp-server.js';
 import type { TestApp } from './test-app.js';
 
@@ -41,12 +42,18 @@ export async function createUser(
 
 /**
  * A live session for the user; answers the bearer token. `isProven`: the session has just proved
- * its owner, as after `POST …/Auth/proof` (auth/recent-proof.ts).
+ * its owner, as after `POST …/Auth/proof` (auth/recent-proof.ts). `signIn`: how it signed in, as
+ * the sign-in policy keeps it on the session (a site's `amr`); none by default.
  */
 export async function signIn(
   { app }: Pick<TestApp, 'app'>,
   userId: string,
-  options: { userAgent?: string; ipAddress?: string; isProven?: boolean } = {},
+  options: {
+    userAgent?: string;
+    ipAddress?: string;
+    isProven?: boolean;
+    signIn?: SessionSignIn;
+  } = {},
 ) {
   const { isProven, ...client } = options;
   const { token, session } = await app.deps.sessions.create({ userId, ...client });

@@ -15,7 +15,7 @@ export { assertRecentlyProven, proofExpiry, requireRecentProof } from './recent-
 export { AUTH_PREFIX } from './routes.js';
 export type { SessionRow } from './schema.js';
 export type { PasskeyStep, SecondFactor } from './second-factor.js';
-export type { AuthenticatedSession, SessionStore } from './sessions.js';
+export type { AuthenticatedSession, SessionSignIn, SessionStore } from './sessions.js';
 export {
   AccountBlocked,
   bearerToken,

@@ -1,3 +1,4 @@
+import type { Amr, SignInMethod } from '@portal/contracts/security-log';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -31,6 +32,12 @@ export const sessions = pgTable('sessions', {
   revokedAt: timestamp('revoked_at', { withTimezone: true }),
   /** The last fresh proof of the owner (modules/auth/recent-proof.ts); null: never. */
   provenAt: timestamp('proven_at', { withTimezone: true }),
+  /**
+   * How it signed in, written by the sign-in policy (migrations/0815_session_sign_in.sql): the way
+   * in and its `amr`. Null for a hand-off to a sibling site, which is no sign-in of its own.
+   */
+  signInMethod: text('sign_in_method').$type<SignInMethod>(),
+  amr: text('amr').array().$type<Amr[]>(),
 });
 
 export type SessionRow = typeof sessions.$inferSelect;

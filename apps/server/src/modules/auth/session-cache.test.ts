@@ -14,22 +14,28 @@ import {
   type RevocationMarks,
 } from '../../adapters/revocation-marks.js';
 import { sessions } from './schema.js';
-import { SessionStore } from './sessions.js';
+import { type SessionSignIn, SessionStore } from './sessions.js';
 
 describe('session cache', () => {
   it('answers a known session without asking the database again', async () => {
     const testApp = await createTestApp();
     const user = await createUser(testApp);
     const store = new SessionStore({ db: testApp.database.db, clock: testApp.clock });
-    const { token, session } = await store.create({ userId: user.id, userAgent: 'Firefox' });
-    // The session as the request carries it: its start and browser too (the provider's sign-in
-    // reads no row for them), from the database and then from the cache alike.
+    const signIn: SessionSignIn = { method: 'password', amr: ['pwd', 'otp'] };
+    const { token, session } = await store.create({
+      userId: user.id,
+      userAgent: 'Firefox',
+      signIn,
+    });
+    // The session as the request carries it: its start, browser and sign-in too (the provider's
+    // sign-in reads no row for them), from the database and then from the cache alike.
     const expected = {
       id: session.id,
       userId: user.id,
       siblingOrigin: null,
       createdAt: session.createdAt,
       userAgent: 'Firefox',
+      signIn,
     };
     expect(await store.authenticate(token)).toEqual(expected);
 

@@ -1,6 +1,7 @@
 import { hash, randomBytes } from 'node:crypto';
 import { errorAnswerSchema } from '@portal/contracts/common';
 import { ACCOUNT_BLOCKED, PORTAL_ONLY, TOKEN_INVALID } from '@portal/contracts/messages';
+import type { Amr, SignInMethod } from '@portal/contracts/security-log';
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
@@ -33,6 +34,17 @@ export interface AuthenticatedSession {
   /** When it signed in, and from which browser (the site's sign-in through the provider). */
   createdAt: Date;
   userAgent: string;
+  /**
+   * How it signed in (the site's `amr`); null for a sibling's session, and for a session whose
+   * sign-in the fill of migrations/0815_session_sign_in.sql did not find.
+   */
+  signIn: SessionSignIn | null;
+}
+
+/** The way in and how it proved the person (RFC 8176), as the sign-in policy decided them. */
+export interface SessionSignIn {
+  method: SignInMethod;
+  amr: Amr[];
 }
 
 /** A sign-in of a blocked account (`npm run admin -- block`): 403 naming the support contact. */
@@ -59,6 +71,8 @@ export interface NewSession {
   ipAddress?: string;
   rememberMe?: boolean;
   clientOrigin?: string | null;
+  /** Given by the sign-in policy (sign-in-policy.ts); a hand-off has none. */
+  signIn?: SessionSignIn;
 }
 
 export type SessionCreatedListener = (session: SessionRow) => void;
@@ -90,6 +104,7 @@ interface CachedSession {
   siblingOrigin: string | null;
   createdAt: Date;
   userAgent: string;
+  signIn: SessionSignIn | null;
   expiresAtMs: number;
   idleMs: number;
   lastActivityMs: number;
@@ -182,6 +197,8 @@ export class SessionStore {
         ipAddress,
         clientOrigin: input.clientOrigin ?? null,
         rememberMe: input.rememberMe ?? false,
+        signInMethod: input.signIn?.method ?? null,
+        amr: input.signIn?.amr ?? null,
         createdAt: now,
         lastActivityAt: now,
         expiresAt: new Date(now.getTime() + limits.absoluteMs),
@@ -243,6 +260,7 @@ export class SessionStore {
       siblingOrigin: row.clientOrigin,
       createdAt: row.createdAt,
       userAgent: row.userAgent,
+      signIn: row.signInMethod && row.amr ? { method: row.signInMethod, amr: row.amr } : null,
       expiresAtMs: row.expiresAt.getTime(),
       idleMs: limitsOf(row).idleMs,
       lastActivityMs: row.lastActivityAt.getTime(),
@@ -421,8 +439,8 @@ const statements = preparedPerDb((db) => ({
 }));
 
 function authenticated(entry: CachedSession): AuthenticatedSession {
-  const { id, userId, siblingOrigin, createdAt, userAgent } = entry;
-  return { id, userId, siblingOrigin, createdAt, userAgent };
+  const { id, userId, siblingOrigin, createdAt, userAgent, signIn } = entry;
+  return { id, userId, siblingOrigin, createdAt, userAgent, signIn };
 }
 
 /** Last activity is written at most once a minute (SESSION_LIMITS.touchEveryMs). */

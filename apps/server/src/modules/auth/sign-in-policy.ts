@@ -17,7 +17,7 @@
  *    share it, as they always have); any other way is counted here. A wrong answer stays
  *    counted and is logged as a failed sign-in; a right one resets the count.
  * 3. In one transaction: the way in's own writes, the session (`SessionStore.create`, which
- *    refuses a blocked account), the sign-in hooks (`onSignIn`: a waiting deletion is
+ *    refuses a blocked account; the way in and its `amr` are kept on it), the sign-in hooks (`onSignIn`: a waiting deletion is
  *    cancelled), the `sign_in` entry of the security log with its `amr`, and for a new device
  *    the alert (`onNewDeviceSignIn`). A throw anywhere rolls the sign-in back.
  */
@@ -239,6 +239,10 @@ export class SignInPolicy {
         ipAddress: client.ipAddress,
         userAgent: client.userAgent,
         rememberMe: request.rememberMe ?? false,
+        // Kept on the session: a site's sign-in through the OpenID provider names it
+        // (modules/oidc/interactions.ts), and two sign-ins of one browser at the same instant
+        // cannot tell their log entries apart.
+        signIn: { method: way, amr: proof.amr },
       },
       tx,
     );

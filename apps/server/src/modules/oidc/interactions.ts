@@ -6,14 +6,12 @@
  * only the browser that began the authorization can finish it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Amr, SignInMethod } from '@portal/contracts/security-log';
 import type { InteractionResults } from 'oidc-provider';
 import type { Clock } from '../../adapters/clock.js';
 import type { Db } from '../../db/database.js';
 import type { UserReadCache } from '../../db/user-reads.js';
 import { AppError } from '../../http/app-error.js';
-import { AccountBlocked, type AuthenticatedSession } from '../auth/index.js';
-import { findSignInOf } from '../security-log/index.js';
+import { AccountBlocked, type AuthenticatedSession, type SessionSignIn } from '../auth/index.js';
 import { siteAccountOf } from './accounts.js';
 import type { LiveProvider } from './live-provider.js';
 import { OIDC_MESSAGES } from './messages.js';
@@ -42,14 +40,18 @@ export interface RawExchange {
 const SECOND_FACTORS: readonly string[] = ['otp', 'hwk', 'mfa'];
 
 /**
- * The ID token's `amr` for a sign-in as the security log recorded it: the log's values (RFC 8176:
- * `pwd`, `otp`, `hwk`, `mfa`, `email`), except that a sign-in through Yandex ID, `ext` in the log
- * (any other provider), is named `yandex` for the sites: the value the product gives it.
+ * The ID token's `amr` for the session's sign-in as the sign-in policy kept it on the session
+ * (and in its `sign_in` entry of the security log): its values (RFC 8176: `pwd`, `otp`, `hwk`,
+ * `mfa`, `email`), except that a sign-in through Yandex ID, `ext` (any other provider), is named
+ * `yandex` for the sites: the value the product gives it. A session without one (its sign-in not
+ * found when migrations/0815_session_sign_in.sql filled the sessions of before) claims no way
+ * and one factor, as the provider answered until then when the log had no entry: a site that
+ * wants two factors asks the person to sign in again, never the other way round.
  */
-export function amrForSites(details: { method?: SignInMethod; amr?: Amr[] }): string[] {
-  const amr = details.amr ?? [];
-  if (details.method !== 'yandex') return amr;
-  return amr.map((value) => (value === 'ext' ? 'yandex' : value));
+export function amrForSites(signIn: SessionSignIn | null): string[] {
+  if (!signIn) return [];
+  if (signIn.method !== 'yandex') return signIn.amr;
+  return signIn.amr.map((value) => (value === 'ext' ? 'yandex' : value));
 }
 
 export class OidcInteractions {
@@ -81,8 +83,7 @@ export class OidcInteractions {
       }
       throw new AppError('conflict', OIDC_MESSAGES.signInAgain, { reason: 'sign_in_again' });
     }
-    const signIn = await findSignInOf(this.deps.db, session);
-    const amr = amrForSites(signIn?.details ?? {});
+    const amr = amrForSites(session.signIn);
     // What the library's `interactionResult` does, on the interaction read above: it would read
     // it again.
     interaction.result = {

@@ -5,8 +5,8 @@ import { createPublicKey, type JsonWebKeyInput, verify } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import * as client from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_API } from '../../../test/support/auth-helpers.js';
-import { createUser, signIn } from '../../../test/support/fixtures.js';
+import { AUTH_API, TOTP_STEP_MS, turnOnAuthenticator } from '../../../test/support/auth-helpers.js';
+import { createUser, DEFAULT_PASSWORD, signIn } from '../../../test/support/fixtures.js';
 import {
   Browser,
   CALLBACK,
@@ -26,6 +26,7 @@ import { buildApp } from '../../app.js';
 import { ConfigError, testConfig } from '../../config.js';
 import { users } from '../accounts/schema.js';
 import { NO_CLIENT } from '../security-log/index.js';
+import { totpCode } from '../two-factor/index.js';
 import { OIDC_MESSAGES } from './messages.js';
 import { ACR } from './provider.js';
 import { ACTIVATION_DELAY_MS, PUBLISHED_AFTER_RETIREMENT_MS } from './signing-keys.js';
@@ -240,22 +241,43 @@ describe('the OpenID provider', () => {
         twoFactors: true,
       },
     ] as const;
-    const { app, database } = testApp;
+    const { app } = testApp;
     for (const { signIn: event, amr, twoFactors } of cases) {
       const user = await createUser(testApp);
-      const client = { userAgent: `amr-${event.method}`, ipAddress: '203.0.113.7' };
-      // The session and its sign-in entry as the sign-in policy writes them.
-      const { headers } = await signIn(testApp, user.id, client);
-      await app.deps.securityLog.recordSignIn(
-        database.db,
-        user.id,
-        { method: event.method, amr: [...event.amr] },
-        client,
-      );
+      // The session with its sign-in as the sign-in policy keeps it.
+      const { headers } = await signIn(testApp, user.id, {
+        userAgent: `amr-${event.method}`,
+        signIn: { method: event.method, amr: [...event.amr] },
+      });
       const tokens = await signInToSite(app, config, headers);
       expect(tokens.claims()?.amr, event.method).toEqual(amr);
       expect(tokens.claims()?.acr).toBe(twoFactors ? ACR.twoFactors : ACR.oneFactor);
     }
+  });
+
+  it('gives each session its own amr: two sign-ins of one browser at the same instant', async () => {
+    const { app, clock } = testApp;
+    const user = await createUser(testApp);
+    // The clock stands still: both sessions start, and both sign-ins are logged, at one instant
+    // from one user agent, so the log alone cannot tell which entry is whose.
+    const withPassword = await signInToPortal(testApp, user.userName);
+    const secret = await turnOnAuthenticator(testApp, withPassword);
+    // The next step's code: the step of this instant was spent turning the authenticator on.
+    const code = totpCode(secret, new Date(clock.now().getTime() + TOTP_STEP_MS));
+    const login = await app.inject({
+      method: 'POST',
+      url: `${AUTH_API}/login`,
+      payload: { usernameOrEmail: user.userName, password: DEFAULT_PASSWORD, twoFactorCode: code },
+    });
+    expect(login.statusCode, login.body).toBe(200);
+    const withCode = { authorization: `Bearer ${login.json().token as string}` };
+
+    const second = await signInToSite(app, config, withCode);
+    expect(second.claims()?.amr).toEqual(['pwd', 'otp']);
+    expect(second.claims()?.acr).toBe(ACR.twoFactors);
+    const first = await signInToSite(app, config, withPassword);
+    expect(first.claims()?.amr).toEqual(['pwd']);
+    expect(first.claims()?.acr).toBe(ACR.oneFactor);
   });
 
   it('ends the provider session from its confirmation form (a form body the portal reads first)', async () => {

@@ -2,7 +2,7 @@
 // `app.deps.securityLog`) and its table (schema.ts) are reached directly.
 
 export { describeDevice, describeMoment } from './describe-device.js';
-export { findSignInEventOf, findSignInOf } from './repository.js';
+export { findSignInEventOf } from './repository.js';
 export { clientOf, type EventClient, NO_CLIENT } from './request-client.js';
 export type {
   NewDeviceListener,

@@ -4,8 +4,8 @@ import type {
   SecurityEventKind,
 } from '@portal/contracts/security-log';
 import { and, asc, eq, gte, sql } from 'drizzle-orm';
-import type { Db, Executor } from '../../db/database.js';
-import { preparedPerDb, statementForAnyExecutor } from '../../db/prepared.js';
+import type { Executor } from '../../db/database.js';
+import { statementForAnyExecutor } from '../../db/prepared.js';
 import { decodePageCursor, encodePageCursor } from '../../http/page-cursor.js';
 import { securityEvents } from './schema.js';
 
@@ -52,44 +52,24 @@ const insertEvent = statementForAnyExecutor<{ id: string }>('security_events_ins
  * at or after the session's creation (both are written in one transaction, the session first).
  */
 export async function findSignInEventOf(
-  db: Db,
+  executor: Executor,
   session: { userId: string; userAgent: string; createdAt: Date },
 ): Promise<string | undefined> {
-  return (await findSignInOf(db, session))?.id;
-}
-
-/**
- * The same event with its details: how the person proved themselves (`amr`). Prepared: every
- * site's sign-in through the OpenID provider reads it (db/prepared.ts).
- */
-export async function findSignInOf(
-  db: Db,
-  session: { userId: string; userAgent: string; createdAt: Date },
-) {
-  const [row] = await statements(db).signInOf.execute({
-    userId: session.userId,
-    userAgent: session.userAgent.slice(0, 512),
-    createdAt: session.createdAt,
-  });
-  return row;
-}
-
-const statements = preparedPerDb((db) => ({
-  signInOf: db
-    .select({ id: securityEvents.id, details: securityEvents.details })
+  const [row] = await executor
+    .select({ id: securityEvents.id })
     .from(securityEvents)
     .where(
       and(
-        eq(securityEvents.userId, sql.placeholder('userId')),
+        eq(securityEvents.userId, session.userId),
         eq(securityEvents.kind, 'sign_in'),
-        eq(securityEvents.userAgent, sql.placeholder('userAgent')),
-        gte(securityEvents.occurredAt, sql.placeholder('createdAt')),
+        eq(securityEvents.userAgent, session.userAgent.slice(0, 512)),
+        gte(securityEvents.occurredAt, session.createdAt),
       ),
     )
     .orderBy(asc(securityEvents.occurredAt), asc(securityEvents.seq))
-    .limit(1)
-    .prepare('security_events_sign_in_of'),
-}));
+    .limit(1);
+  return row?.id;
+}
 
 /**
  * Counts one more event of the day in the day's single row: one statement, so parallel failures
