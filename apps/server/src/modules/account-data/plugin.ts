@@ -25,9 +25,8 @@ declare module '../../deps.js' {
 export const accountDataPlugin = fp(
   async (app) => {
     app.deps.dataOwners.register(accountDataData);
-    const { config, db, clock, mail, sessions, securityLog, twoFactor, dataOwners, signInPolicy } =
-      app.deps;
-    const service = new DeletionService({ config, db, clock, mail, sessions, securityLog });
+    const { db, clock, sessions, securityLog, twoFactor, dataOwners, signInPolicy } = app.deps;
+    const service = new DeletionService(app.deps);
     app.deps.accountDeletion = Object.assign(service, {
       eraseDue: () => eraseDueAccounts({ db, clock, dataOwners, log: app.log }),
     });

@@ -59,23 +59,12 @@ const staffRoutes: FastifyPluginAsyncZod<{
 export const staffPlugin = fp(
   async (app) => {
     app.deps.dataOwners.register(staffData);
-    const { config, db, clock, codes, mail, sessions, loginThrottle } = app.deps;
+    const { config, db, clock, sessions, loginThrottle } = app.deps;
     const { securityLog, twoFactor, passkeys, accountDeletion, staffMoney, userReads } = app.deps;
     const roles = new StaffRoleService({ db, clock, sessions, twoFactor, passkeys });
     const services: StaffServices = {
-      access: new SupportAccessService({
-        config,
-        db,
-        clock,
-        codes,
-        mail,
-        sessions,
-        loginThrottle,
-        securityLog,
-        twoFactor,
-        passkeys,
-      }),
-      letters: new LetterResendService({ db, clock }),
+      access: new SupportAccessService(app.deps),
+      letters: new LetterResendService(app.deps),
       roles,
     };
     app.deps.staff = services;
@@ -95,7 +84,7 @@ export const staffPlugin = fp(
         roles,
         accountSearch: app.deps.accountSearch,
       }),
-      proofs: new StaffProofService({ db, clock, loginThrottle, twoFactor, passkeys }),
+      proofs: new StaffProofService(app.deps),
       audit: new StaffAuditService({ db }),
       money: staffMoney,
     });
