@@ -28,7 +28,7 @@ declare module '../../deps.js' {
 export const securityPlugin = fp(
   async (app) => {
     app.deps.dataOwners.register(securityData);
-    const { config, db, clock, rateLimiter, sessions, securityLog, twoFactor, passkeys } = app.deps;
+    const { config, db, clock } = app.deps;
     const links = new NotMeLinks({ secretKey: config.SECRET_KEY, publicUrl: config.PUBLIC_URL });
     app.deps.notMeLinks = links;
     // A reset issues the grant that the `logout-all` right after it redeems.
@@ -37,7 +37,7 @@ export const securityPlugin = fp(
     const notMe = new NotMeService({ ...app.deps, links, passwords: passwordResets });
     // Every sign-in from a new device, whichever module signs in, mails its alert from here.
     app.deps.signInPolicy.onNewDeviceSignIn(notMe.onNewDeviceSignIn);
-    const devices = new DevicesService({ config, db, rateLimiter, sessions, securityLog, grants });
+    const devices = new DevicesService({ ...app.deps, grants });
     app.deps.devices = devices;
     await app.register(securityRoutes, {
       devices,
@@ -45,7 +45,7 @@ export const securityPlugin = fp(
       notMe,
       passwordChanges: new PasswordChangeService(app.deps),
       proofs: new ProofService(app.deps),
-      checkup: new CheckupService({ db, clock, sessions, twoFactor, passkeys }),
+      checkup: new CheckupService(app.deps),
     });
   },
   { name: 'security', dependencies: ['core', 'auth', 'security-log', 'two-factor', 'passkeys'] },

@@ -59,9 +59,7 @@ const staffRoutes: FastifyPluginAsyncZod<{
 export const staffPlugin = fp(
   async (app) => {
     app.deps.dataOwners.register(staffData);
-    const { config, db, clock, sessions, loginThrottle } = app.deps;
-    const { securityLog, twoFactor, passkeys, accountDeletion, staffMoney, userReads } = app.deps;
-    const roles = new StaffRoleService({ db, clock, sessions, twoFactor, passkeys });
+    const roles = new StaffRoleService(app.deps);
     const services: StaffServices = {
       access: new SupportAccessService(app.deps),
       letters: new LetterResendService(app.deps),
@@ -69,24 +67,12 @@ export const staffPlugin = fp(
     };
     app.deps.staff = services;
     await app.register(staffRoutes, {
-      guard: new StaffGuard({ config, db, clock, sessions, userReads }),
+      guard: new StaffGuard(app.deps),
       services,
-      accounts: new StaffAccountService({
-        config,
-        db,
-        clock,
-        sessions,
-        loginThrottle,
-        securityLog,
-        twoFactor,
-        passkeys,
-        accountDeletion,
-        roles,
-        accountSearch: app.deps.accountSearch,
-      }),
+      accounts: new StaffAccountService({ ...app.deps, roles }),
       proofs: new StaffProofService(app.deps),
-      audit: new StaffAuditService({ db }),
-      money: staffMoney,
+      audit: new StaffAuditService(app.deps),
+      money: app.deps.staffMoney,
     });
   },
   {
