@@ -1,13 +1,11 @@
 import { ACCOUNT_DELETION_DAYS } from '@portal/contracts/account-data';
-import type { Clock } from '../../adapters/clock.js';
-import type { Mailer } from '../../adapters/mail.js';
-import type { Config } from '../../config.js';
-import type { Db, Executor } from '../../db/database.js';
+import type { Executor } from '../../db/database.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError, notFound, unauthorized } from '../../http/app-error.js';
 import { findUserById, isUserErased, readBalances } from '../accounts/index.js';
-import { generateToken, hashToken, type SessionStore } from '../auth/index.js';
+import { generateToken, hashToken } from '../auth/index.js';
 import { hasTopUpInProgress, lockBalances } from '../payments/index.js';
-import type { EventClient, SecurityLog } from '../security-log/index.js';
+import type { EventClient } from '../security-log/index.js';
 import { hasActivePaidService } from '../servers/index.js';
 import { deletionCancelledLetter, deletionScheduledLetter } from './letters.js';
 import { ACCOUNT_DATA_MESSAGES } from './messages.js';
@@ -21,14 +19,10 @@ import type { DeletionCancelledBy } from './schema.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 
-export interface DeletionDeps {
-  config: Config;
-  db: Db;
-  clock: Clock;
-  mail: Mailer;
-  sessions: SessionStore;
-  securityLog: SecurityLog;
-}
+export type DeletionDeps = Pick<
+  AppDeps,
+  'config' | 'db' | 'clock' | 'mail' | 'sessions' | 'securityLog'
+>;
 
 /**
  * «Удалить аккаунт»: scheduled for ACCOUNT_DELETION_DAYS, cancelled by the letter's link or any

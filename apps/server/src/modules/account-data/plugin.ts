@@ -25,13 +25,12 @@ declare module '../../deps.js' {
 export const accountDataPlugin = fp(
   async (app) => {
     app.deps.dataOwners.register(accountDataData);
-    const { config, db, clock, mail, sessions, securityLog, twoFactor, dataOwners, signInPolicy } =
-      app.deps;
-    const service = new DeletionService({ config, db, clock, mail, sessions, securityLog });
+    const { db, clock, dataOwners, signInPolicy } = app.deps;
+    const service = new DeletionService(app.deps);
     app.deps.accountDeletion = Object.assign(service, {
       eraseDue: () => eraseDueAccounts({ db, clock, dataOwners, log: app.log }),
     });
-    app.deps.accountExport = new AccountExport({ db, clock, twoFactor, sessions, securityLog });
+    app.deps.accountExport = new AccountExport(app.deps);
     signInPolicy.onSignIn((session, executor) => service.onSignIn(session, executor));
     await app.register(accountDataRoutes);
   },

@@ -11,18 +11,10 @@ import { profileRoutes } from './routes.js';
 export const profilePlugin = fp(
   async (app) => {
     app.deps.dataOwners.register(profileData);
-    const { config, db, clock, codes, mail, rateLimiter, storage, securityLog } = app.deps;
-    const profile = new ProfileService({
-      config,
-      db,
-      clock,
-      codes,
-      mail,
-      rateLimiter,
-      storage,
-      securityLog,
+    await app.register(profileRoutes, {
+      prefix: AUTH_PREFIX,
+      profile: new ProfileService(app.deps),
     });
-    await app.register(profileRoutes, { prefix: AUTH_PREFIX, profile });
   },
   { name: 'profile', dependencies: ['core', 'auth', 'security-log'] },
 );

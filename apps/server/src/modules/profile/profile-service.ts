@@ -1,12 +1,9 @@
 import type { UpdateProfileAnswer, UpdateProfileRequest } from '@portal/contracts/profile';
 import { eq } from 'drizzle-orm';
-import type { Clock } from '../../adapters/clock.js';
-import type { Mailer } from '../../adapters/mail.js';
-import { enforceLimit, type RateLimiter } from '../../adapters/rate-limit.js';
-import type { FileStorage } from '../../adapters/storage.js';
-import type { Config } from '../../config.js';
-import type { Db, Executor } from '../../db/database.js';
+import { enforceLimit } from '../../adapters/rate-limit.js';
+import type { Executor } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/unique-violation.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError, invalidInput, notFound } from '../../http/app-error.js';
 import {
   emailKey,
@@ -17,8 +14,8 @@ import {
   updateUser,
   userNameKey,
 } from '../accounts/index.js';
-import { codeRefusal, issueMailedCode, type OneTimeCodes } from '../auth/index.js';
-import type { EventClient, SecurityLog } from '../security-log/index.js';
+import { codeRefusal, issueMailedCode } from '../auth/index.js';
+import type { EventClient } from '../security-log/index.js';
 import { findOwnUpload } from '../uploads/index.js';
 import {
   currentEmailCodeLetter,
@@ -49,16 +46,10 @@ export const NEW_EMAIL_LIMITS = {
   perAddress: { limit: 5, windowMs: HOUR },
 } as const;
 
-export interface ProfileDeps {
-  config: Config;
-  db: Db;
-  clock: Clock;
-  codes: OneTimeCodes;
-  mail: Mailer;
-  rateLimiter: RateLimiter;
-  storage: FileStorage;
-  securityLog: SecurityLog;
-}
+export type ProfileDeps = Pick<
+  AppDeps,
+  'config' | 'db' | 'clock' | 'codes' | 'mail' | 'rateLimiter' | 'storage' | 'securityLog'
+>;
 
 type StoredNames = Omit<UpdateProfileAnswer, 'message'>;
 

@@ -1,17 +1,13 @@
 import type { NotMeAnswer } from '@portal/contracts/security';
-import type { Clock } from '../../adapters/clock.js';
-import type { Mailer } from '../../adapters/mail.js';
-import type { Config } from '../../config.js';
-import type { Db, Executor } from '../../db/database.js';
+import type { Executor } from '../../db/database.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
 import { findUserById, updateUser } from '../accounts/index.js';
-import type { SessionStore } from '../auth/index.js';
 import {
   describeDevice,
   describeMoment,
   type EventClient,
   type NewDeviceSignIn,
-  type SecurityLog,
 } from '../security-log/index.js';
 import { newDeviceSignInLetter } from './letters.js';
 import { SECURITY_MESSAGES } from './messages.js';
@@ -19,13 +15,8 @@ import type { NotMeLinks } from './not-me-links.js';
 import { claimNotMeUse } from './not-me-uses.js';
 import type { PasswordResetService } from './password-reset-service.js';
 
-export interface NotMeDeps {
-  config: Config;
-  db: Db;
-  clock: Clock;
-  mail: Mailer;
-  sessions: SessionStore;
-  securityLog: SecurityLog;
+export interface NotMeDeps
+  extends Pick<AppDeps, 'config' | 'db' | 'clock' | 'mail' | 'sessions' | 'securityLog'> {
   links: NotMeLinks;
   passwords: PasswordResetService;
 }

@@ -1,12 +1,9 @@
 import type { ResetPasswordRequest } from '@portal/contracts/security';
 import { TransactionRollbackError } from 'drizzle-orm';
-import type { Clock } from '../../adapters/clock.js';
-import type { Mailer } from '../../adapters/mail.js';
-import { enforceLimit, type RateLimiter } from '../../adapters/rate-limit.js';
-import type { Config } from '../../config.js';
-import type { Db, Executor } from '../../db/database.js';
+import { enforceLimit } from '../../adapters/rate-limit.js';
+import type { Executor } from '../../db/database.js';
+import type { AppDeps } from '../../deps.js';
 import { emailKey, findUserByEmailKey, updateUser } from '../accounts/index.js';
-import type { LoginThrottle, SessionStore } from '../auth/index.js';
 import {
   assertPasswordAllowed,
   CodeResendRefused,
@@ -14,9 +11,8 @@ import {
   hashPassword,
   isCommonPassword,
   issueMailedCode,
-  type OneTimeCodes,
 } from '../auth/index.js';
-import type { EventClient, SecurityLog } from '../security-log/index.js';
+import type { EventClient } from '../security-log/index.js';
 import { passwordChangedLetter, resetCodeLetter } from './letters.js';
 import type { ResetLogoutGrants } from './reset-logout-grants.js';
 
@@ -28,16 +24,19 @@ const PASSWORD_RESET_LIMITS = {
   checks: { limit: 30, windowMs: 15 * MINUTE },
 } as const;
 
-export interface PasswordResetDeps {
-  config: Config;
-  db: Db;
-  clock: Clock;
-  codes: OneTimeCodes;
-  mail: Mailer;
-  rateLimiter: RateLimiter;
-  sessions: SessionStore;
-  loginThrottle: LoginThrottle;
-  securityLog: SecurityLog;
+export interface PasswordResetDeps
+  extends Pick<
+    AppDeps,
+    | 'config'
+    | 'db'
+    | 'clock'
+    | 'codes'
+    | 'mail'
+    | 'rateLimiter'
+    | 'sessions'
+    | 'loginThrottle'
+    | 'securityLog'
+  > {
   /** A reset issues the grant that the `logout-all` right after it redeems. */
   grants: ResetLogoutGrants;
 }

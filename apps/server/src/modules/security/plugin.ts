@@ -28,46 +28,24 @@ declare module '../../deps.js' {
 export const securityPlugin = fp(
   async (app) => {
     app.deps.dataOwners.register(securityData);
-    const { config, db, clock, codes, mail, rateLimiter, sessions, loginThrottle } = app.deps;
-    const { securityLog, twoFactor, passkeys, signInPolicy } = app.deps;
+    const { config, db, clock } = app.deps;
     const links = new NotMeLinks({ secretKey: config.SECRET_KEY, publicUrl: config.PUBLIC_URL });
     app.deps.notMeLinks = links;
     // A reset issues the grant that the `logout-all` right after it redeems.
     const grants = new ResetLogoutGrants({ db, clock, secretKey: config.SECRET_KEY });
-    const passwordResets = new PasswordResetService({
-      config,
-      db,
-      clock,
-      codes,
-      mail,
-      rateLimiter,
-      sessions,
-      loginThrottle,
-      securityLog,
-      grants,
-    });
-    const notMe = new NotMeService({
-      config,
-      db,
-      clock,
-      mail,
-      sessions,
-      securityLog,
-      links,
-      passwords: passwordResets,
-    });
+    const passwordResets = new PasswordResetService({ ...app.deps, grants });
+    const notMe = new NotMeService({ ...app.deps, links, passwords: passwordResets });
     // Every sign-in from a new device, whichever module signs in, mails its alert from here.
-    signInPolicy.onNewDeviceSignIn(notMe.onNewDeviceSignIn);
-    const factors = { config, db, clock, codes, mail, sessions, twoFactor, loginThrottle };
-    const devices = new DevicesService({ config, db, rateLimiter, sessions, securityLog, grants });
+    app.deps.signInPolicy.onNewDeviceSignIn(notMe.onNewDeviceSignIn);
+    const devices = new DevicesService({ ...app.deps, grants });
     app.deps.devices = devices;
     await app.register(securityRoutes, {
       devices,
       passwordResets,
       notMe,
-      passwordChanges: new PasswordChangeService({ ...factors, securityLog }),
-      proofs: new ProofService(factors),
-      checkup: new CheckupService({ db, clock, sessions, twoFactor, passkeys }),
+      passwordChanges: new PasswordChangeService(app.deps),
+      proofs: new ProofService(app.deps),
+      checkup: new CheckupService(app.deps),
     });
   },
   { name: 'security', dependencies: ['core', 'auth', 'security-log', 'two-factor', 'passkeys'] },

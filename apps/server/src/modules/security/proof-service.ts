@@ -1,31 +1,21 @@
 import { USER_NOT_FOUND } from '@portal/contracts/messages';
 import type { ProofMethod, ProofRequest } from '@portal/contracts/security';
-import type { Clock } from '../../adapters/clock.js';
-import type { Mailer } from '../../adapters/mail.js';
-import type { Config } from '../../config.js';
-import type { Db } from '../../db/database.js';
+import type { AppDeps } from '../../deps.js';
 import { invalidInput, notFound } from '../../http/app-error.js';
 import { findUserById, type UserRow } from '../accounts/index.js';
-import type { LoginThrottle, SessionStore } from '../auth/index.js';
-import { codeRefusal, type OneTimeCodes, proofExpiry, verifyPassword } from '../auth/index.js';
+import { codeRefusal, proofExpiry, verifyPassword } from '../auth/index.js';
 import type { EventClient } from '../security-log/index.js';
-import { type TwoFactorService, wrongCode } from '../two-factor/index.js';
+import { wrongCode } from '../two-factor/index.js';
 import { proofCodeLetter } from './letters.js';
 import { mailAccountCode } from './mail-account-code.js';
 import { SECURITY_MESSAGES } from './messages.js';
 
 const PROOF_PURPOSE = 'proof';
 
-export interface ProofDeps {
-  config: Config;
-  db: Db;
-  clock: Clock;
-  codes: OneTimeCodes;
-  mail: Mailer;
-  sessions: SessionStore;
-  twoFactor: TwoFactorService;
-  loginThrottle: LoginThrottle;
-}
+export type ProofDeps = Pick<
+  AppDeps,
+  'config' | 'db' | 'clock' | 'codes' | 'mail' | 'sessions' | 'twoFactor' | 'loginThrottle'
+>;
 
 type Session = { id: string; userId: string };
 

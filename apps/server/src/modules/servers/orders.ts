@@ -2,9 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { kopecksToRoubles, roublesToKopecks } from '@portal/contracts/common';
 import { USER_NOT_FOUND } from '@portal/contracts/messages';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Clock } from '../../adapters/clock.js';
-import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/unique-violation.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError, notFound } from '../../http/app-error.js';
 import type { Sibling } from '../auth/index.js';
 import { lockBalances } from '../payments/index.js';
@@ -38,10 +37,7 @@ function canonicalJson(value: unknown): string {
 }
 
 /** What the wallet's orders and their cancels need: the database and the clock. */
-export interface OrderDeps {
-  db: Db;
-  clock: Clock;
-}
+export type OrderDeps = Pick<AppDeps, 'db' | 'clock'>;
 
 export class Orders {
   constructor(private readonly deps: OrderDeps) {}

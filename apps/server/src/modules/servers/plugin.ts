@@ -27,18 +27,16 @@ declare module '../../deps.js' {
 export const serversPlugin = fp(
   async (app) => {
     app.deps.dataOwners.register(serversData);
-    const { db, clock, config } = app.deps;
-    const renewals = new Renewals({ db, clock });
+    const renewals = new Renewals(app.deps);
     app.deps.servers = {
-      orders: new Orders({ db, clock }),
-      orderCancels: new OrderCancels({ db, clock }),
+      orders: new Orders(app.deps),
+      orderCancels: new OrderCancels(app.deps),
       renewals,
     };
     await app.register(serviceRoutes);
     await app.register(siblingRoutes, { prefix: SIBLING_PREFIX });
-    schedulePeriodicJob(app, 'service auto-renewal', config.SERVICE_RENEWAL_INTERVAL_SECONDS, () =>
-      renewals.renewDue(app.log),
-    );
+    const interval = app.deps.config.SERVICE_RENEWAL_INTERVAL_SECONDS;
+    schedulePeriodicJob(app, 'service auto-renewal', interval, () => renewals.renewDue(app.log));
   },
   { name: 'servers', dependencies: ['core'] },
 );

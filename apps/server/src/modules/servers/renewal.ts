@@ -1,7 +1,7 @@
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Clock } from '../../adapters/clock.js';
-import type { Db, Tx } from '../../db/database.js';
+import type { Tx } from '../../db/database.js';
+import type { AppDeps } from '../../deps.js';
 import { lockBalances } from '../payments/index.js';
 import { chargeUser } from './charge.js';
 import { cashbackDescription, renewalDescription } from './messages.js';
@@ -13,10 +13,7 @@ export interface RenewalSummary {
   skipped: number;
 }
 
-export interface RenewalDeps {
-  db: Db;
-  clock: Clock;
-}
+export type RenewalDeps = Pick<AppDeps, 'db' | 'clock'>;
 
 export class Renewals {
   constructor(private readonly deps: RenewalDeps) {}

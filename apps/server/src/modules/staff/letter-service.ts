@@ -3,19 +3,15 @@
  * on the pages): the letter is due now and a running portal's sender sends it within seconds.
  * Never a letter whose code expired or whose body was dropped (adapters/mail-operator.ts).
  */
-import type { Clock } from '../../adapters/clock.js';
 import { maskEmail } from '../../adapters/mail-letter.js';
 import { findLetter, resendLetter } from '../../adapters/mail-operator.js';
-import type { Db } from '../../db/database.js';
+import type { AppDeps } from '../../deps.js';
 import { notFound } from '../../http/app-error.js';
 import { actedBy, recordOperatorAction, type StaffActor } from '../operator/index.js';
 import { SupportRefusal } from './access-service.js';
 import { STAFF_MESSAGES } from './messages.js';
 
-export interface LetterResendDeps {
-  db: Db;
-  clock: Clock;
-}
+export type LetterResendDeps = Pick<AppDeps, 'db' | 'clock'>;
 
 export class LetterResendService {
   constructor(private readonly deps: LetterResendDeps) {}

@@ -59,45 +59,20 @@ const staffRoutes: FastifyPluginAsyncZod<{
 export const staffPlugin = fp(
   async (app) => {
     app.deps.dataOwners.register(staffData);
-    const { config, db, clock, codes, mail, sessions, loginThrottle } = app.deps;
-    const { securityLog, twoFactor, passkeys, accountDeletion, staffMoney, userReads } = app.deps;
-    const roles = new StaffRoleService({ db, clock, sessions, twoFactor, passkeys });
+    const roles = new StaffRoleService(app.deps);
     const services: StaffServices = {
-      access: new SupportAccessService({
-        config,
-        db,
-        clock,
-        codes,
-        mail,
-        sessions,
-        loginThrottle,
-        securityLog,
-        twoFactor,
-        passkeys,
-      }),
-      letters: new LetterResendService({ db, clock }),
+      access: new SupportAccessService(app.deps),
+      letters: new LetterResendService(app.deps),
       roles,
     };
     app.deps.staff = services;
     await app.register(staffRoutes, {
-      guard: new StaffGuard({ config, db, clock, sessions, userReads }),
+      guard: new StaffGuard(app.deps),
       services,
-      accounts: new StaffAccountService({
-        config,
-        db,
-        clock,
-        sessions,
-        loginThrottle,
-        securityLog,
-        twoFactor,
-        passkeys,
-        accountDeletion,
-        roles,
-        accountSearch: app.deps.accountSearch,
-      }),
-      proofs: new StaffProofService({ db, clock, loginThrottle, twoFactor, passkeys }),
-      audit: new StaffAuditService({ db }),
-      money: staffMoney,
+      accounts: new StaffAccountService({ ...app.deps, roles }),
+      proofs: new StaffProofService(app.deps),
+      audit: new StaffAuditService(app.deps),
+      money: app.deps.staffMoney,
     });
   },
   {

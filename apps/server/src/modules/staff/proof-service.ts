@@ -5,26 +5,21 @@
  */
 import type { PasskeyAssertion, PasskeyRequestOptions } from '@portal/contracts/passkeys';
 import type { StaffMeAnswer } from '@portal/contracts/staff';
-import type { Clock } from '../../adapters/clock.js';
-import type { Db, Executor } from '../../db/database.js';
+import type { Executor } from '../../db/database.js';
+import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../http/app-error.js';
-import type { LoginThrottle } from '../auth/index.js';
-import type { PasskeyService } from '../passkeys/index.js';
 import type { EventClient } from '../security-log/index.js';
-import { type TwoFactorService, wrongCode } from '../two-factor/index.js';
+import { wrongCode } from '../two-factor/index.js';
 import { STAFF_PROOF_WINDOW_MS, type StaffMember } from './guard.js';
 import { upsertStaffProof } from './repository.js';
 
 /** The refusal of a passkey's answer, as the passkey sign-in words its own. */
 const PASSKEY_PROOF_FAILED = 'Не удалось подтвердить ключом доступа. Попробуйте ещё раз';
 
-export interface StaffProofDeps {
-  db: Db;
-  clock: Clock;
-  loginThrottle: LoginThrottle;
-  twoFactor: TwoFactorService;
-  passkeys: PasskeyService;
-}
+export type StaffProofDeps = Pick<
+  AppDeps,
+  'db' | 'clock' | 'loginThrottle' | 'twoFactor' | 'passkeys'
+>;
 
 export class StaffProofService {
   constructor(private readonly deps: StaffProofDeps) {}
