@@ -98,13 +98,8 @@ export type SessionsRevokedHook = (
 /** `isHit`: the check was answered from this process's cache, without the database. */
 export type CacheLookupListener = (isHit: boolean) => void;
 
-interface CachedSession {
-  id: string;
-  userId: string;
-  siblingOrigin: string | null;
-  createdAt: Date;
-  userAgent: string;
-  signIn: SessionSignIn | null;
+/** What a request is told of its session, with what this process needs to keep trusting it. */
+interface CachedSession extends AuthenticatedSession {
   expiresAtMs: number;
   idleMs: number;
   lastActivityMs: number;
