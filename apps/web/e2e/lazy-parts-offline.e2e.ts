@@ -1,4 +1,4 @@
-import type { Locator, Page, Route } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   fillRegistration,
@@ -12,6 +12,7 @@ import {
   openSignedInPage,
   setupPortalWithSmtp,
 } from '../test/support/e2e/fixtures';
+import { failScripts } from '../test/support/e2e/page-helpers';
 
 // The parts whose code loads when first needed (on /auth the Регистрация tab, the code screen,
 // the form's schema; on the signed-in pages the dialogs): without a connection each says so —
@@ -23,15 +24,6 @@ const NO_CONNECTION = 'Нет соединения с сервером. Пров
 const world = setupPortalWithSmtp();
 const browser = setupBrowser();
 const url = (pathname: string) => `${world().portal.baseUrl}${pathname}`;
-
-/** Every request for a script whose name matches fails, as on a connection that drops. */
-async function failScripts(page: Page, names: RegExp): Promise<() => Promise<void>> {
-  const pattern = new RegExp(`/assets/${names.source}-[\\w-]{8}\\.js$`);
-  const fail = (route: Route) => route.abort('connectionreset');
-  await page.route(pattern, fail);
-  browser.allowConsoleErrors(/ERR_CONNECTION_RESET/, /dynamically imported module/);
-  return () => page.unroute(pattern, fail);
-}
 
 async function openAuth(page: Page) {
   await page.goto(url('/auth'));
@@ -58,7 +50,7 @@ describe.each(['light', 'dark'] as const)('%s theme', (theme) => {
   it('the Регистрация tab whose code fails says «Нет соединения» in the card; «Повторить» then shows the form', async () => {
     const page = await browser.newPage({ colorScheme: theme });
     await openAuth(page);
-    const restore = await failScripts(page, /register-form/);
+    const restore = await failScripts(browser, page, /register-form/);
     await page.getByRole('tab', { name: 'Регистрация' }).click();
     const panel = page.getByRole('tabpanel');
     const failed = panel.getByRole('alert').filter({ hasText: 'Нет соединения' });
@@ -82,7 +74,7 @@ describe.each(['light', 'dark'] as const)('%s theme', (theme) => {
     await openAuth(page);
     // The check's code (the zod resolver and the contracts' schemas) fails from the first
     // keystroke on: typing stays quiet, the submit says why it goes nowhere.
-    const restore = await failScripts(page, /(zod|auth)/);
+    const restore = await failScripts(browser, page, /(zod|auth)/);
     await signInByForm(page, account.username, account.password);
     await waitForToast(page, NO_CONNECTION);
     expect(new URL(page.url()).pathname).toBe('/auth');
@@ -99,7 +91,7 @@ describe.each(['light', 'dark'] as const)('%s theme', (theme) => {
     const page = await browser.newPage({ colorScheme: theme });
     await openAuth(page);
     await fillRegistration(page, newAccount());
-    const restore = await failScripts(page, /registration-code-step/);
+    const restore = await failScripts(browser, page, /registration-code-step/);
     await page.getByRole('button', { name: 'Зарегистрироваться' }).click();
     const failed = page.getByRole('alert').filter({ hasText: 'Нет соединения' });
     await failed.waitFor();
@@ -117,7 +109,7 @@ it('a dialog of /profile whose code fails says «Нет соединения»; 
   const page = await openSignedInPage(browser, account.token);
   await page.goto(url('/profile'));
   await page.getByRole('heading', { level: 1, name: 'Личные данные' }).waitFor();
-  const restore = await failScripts(page, /my-data-modal/);
+  const restore = await failScripts(browser, page, /my-data-modal/);
   await page.getByRole('button', { name: 'Мои данные' }).click();
   const failed = page.getByRole('alert').filter({ hasText: 'Нет соединения' });
   await failed.waitFor();

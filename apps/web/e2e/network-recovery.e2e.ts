@@ -7,6 +7,7 @@ import {
   openSignedInPage,
   setupPortalWithSmtp,
 } from '../test/support/e2e/fixtures';
+import { failScripts } from '../test/support/e2e/page-helpers';
 
 // When the network fails: a first load that takes long shows the brand's loader, and a call that
 // gets no answer says so in Russian; once the connection is back the same button works.
@@ -67,9 +68,7 @@ describe.each(['light', 'dark'] as const)('%s theme', (theme) => {
     await page.goto(url('/'));
     await page.getByRole('heading', { level: 1, name: 'Главная' }).waitFor();
     // The profile page's file fails to come, as on a connection that drops mid-way.
-    const failChunk = (route: Route) => route.abort('connectionreset');
-    await page.route('**/assets/profile-page-*.js', failChunk);
-    browser.allowConsoleErrors(/ERR_CONNECTION_RESET/, /dynamically imported module/);
+    const restore = await failScripts(browser, page, /profile-page/);
     await page.getByRole('link', { name: 'Личные данные' }).first().click();
     const failed = page.getByRole('alert').filter({ hasText: 'Нет соединения' });
     await failed.waitFor();
@@ -79,7 +78,7 @@ describe.each(['light', 'dark'] as const)('%s theme', (theme) => {
     await tried;
     await failed.waitFor();
 
-    await page.unroute('**/assets/profile-page-*.js', failChunk);
+    await restore();
     await failed.getByRole('button', { name: 'Повторить' }).click();
     await page.getByRole('heading', { level: 1, name: 'Личные данные' }).waitFor();
     expect(await failed.count()).toBe(0);

@@ -15,6 +15,10 @@ import {
   openSignedInPage,
   setupPortalWithSmtp,
 } from '../test/support/e2e/fixtures';
+import {
+  addVirtualAuthenticator,
+  withoutPasskeyAutofill,
+} from '../test/support/e2e/passkey-helpers';
 import { userOf } from '../test/support/e2e/profile-helpers';
 
 // A brand site (openid-client) signs in a person whose way in is a passkey: the browser goes to
@@ -94,23 +98,12 @@ async function signInToSite(
   return tokens.claims()!;
 }
 
-/** A virtual authenticator for this page: it keeps discoverable credentials, verifies its user. */
-async function addVirtualAuthenticator(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  /** How many times the one passkey signed (the authenticator's own count). */
+/** A virtual authenticator for this page, and how many times its one passkey signed. */
+async function signatureCounter(page: Page) {
+  const authenticator = await addVirtualAuthenticator(page);
+  /** The authenticator's own count. */
   return async () => {
-    const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+    const credentials = await authenticator.credentials();
     expect(credentials).toHaveLength(1);
     return credentials[0]!.signCount;
   };
@@ -123,7 +116,7 @@ async function addVirtualAuthenticator(page: Page) {
  * button.
  */
 async function addPasskeyAndSignOut(page: Page) {
-  const countSignatures = await addVirtualAuthenticator(page);
+  const countSignatures = await signatureCounter(page);
   await page.goto(url('/profile'));
   await page.getByRole('heading', { level: 2, name: 'Ключи доступа' }).waitFor();
   await page.getByRole('button', { name: 'Добавить ключ' }).click();
@@ -132,12 +125,7 @@ async function addPasskeyAndSignOut(page: Page) {
   await dialog.getByRole('button', { name: 'Создать ключ' }).click();
   await waitForToast(page, 'Ключ доступа добавлен');
   await dialog.waitFor({ state: 'detached' });
-  const hide = () => {
-    Object.defineProperty(PublicKeyCredential, 'isConditionalMediationAvailable', {
-      value: undefined,
-    });
-  };
-  await page.context().addInitScript(hide);
+  await withoutPasskeyAutofill(page);
   await page.getByRole('button', { name: 'Выйти из аккаунта' }).click();
   await page.waitForURL((address) => address.pathname === '/auth');
   return countSignatures;

@@ -9,6 +9,10 @@ import {
   type SignedInAccount,
   setupPortalWithSmtp,
 } from '../test/support/e2e/fixtures';
+import {
+  addVirtualAuthenticator,
+  withoutPasskeyAutofill,
+} from '../test/support/e2e/passkey-helpers';
 
 // Passkeys need a secure context and a relying party id that is a domain: the portal is browsed
 // as http://localhost (portal.ts, `host`), and Chromium's virtual authenticator answers the
@@ -18,40 +22,9 @@ const world = setupPortalWithSmtp({}, { host: 'localhost' });
 const browser = setupBrowser();
 const url = (pathname: string) => `${world().portal.baseUrl}${pathname}`;
 
-/** A virtual authenticator for this page's browser context; answers its id and the CDP session. */
-async function addVirtualAuthenticator(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return {
-    credentials: async () =>
-      (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials,
-  };
-}
-
 async function openProfile(page: Page) {
   await page.goto(url('/profile'));
   await page.getByRole('heading', { level: 2, name: 'Ключи доступа' }).waitFor();
-}
-
-/** From now on (this document and the next ones) the browser says it has no passkey autofill. */
-async function withoutAutofill(page: Page) {
-  const hide = () => {
-    Object.defineProperty(PublicKeyCredential, 'isConditionalMediationAvailable', {
-      value: undefined,
-    });
-  };
-  await page.context().addInitScript(hide);
-  await page.evaluate(hide);
 }
 
 const passkeyRows = (page: Page) => page.getByTestId('passkey');
@@ -163,7 +136,7 @@ describe('passkeys', () => {
     await openProfile(page);
     await addPasskey(page, account, 'Ноутбук');
     // The login field's autofill would sign in before the password is typed.
-    await withoutAutofill(page);
+    await withoutPasskeyAutofill(page);
     await page.getByRole('button', { name: 'Выйти из аккаунта' }).click();
     await page.waitForURL((address) => address.pathname === '/auth');
 

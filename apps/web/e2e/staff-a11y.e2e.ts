@@ -3,16 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { horizontalOverflow, seriousViolations, settled } from '../test/support/e2e/a11y-helpers';
 import { DESKTOP_VIEWPORT, MOBILE_VIEWPORT, setupBrowser } from '../test/support/e2e/browser';
 import { openSignedInPage } from '../test/support/e2e/fixtures';
-import {
-  grantByAdmin,
-  grantFromCommandLine,
-  newStaffCandidate,
-  proveStaff,
-  type StaffCandidate,
-} from '../test/support/e2e/staff-helpers';
+import { newCustomerAndStaff, type StaffCandidate } from '../test/support/e2e/staff-helpers';
 import {
   type Customer,
-  newCustomer,
   setupWalletWorld,
   topUpThroughSandbox,
 } from '../test/support/e2e/wallet-helpers';
@@ -32,14 +25,12 @@ let admin: StaffCandidate;
 let unproven: StaffCandidate;
 
 beforeAll(async () => {
-  customer = await newCustomer(world());
-  admin = await newStaffCandidate(world());
-  unproven = await newStaffCandidate(world());
-  await grantFromCommandLine(world().portal, admin, 'admin');
+  ({ customer, admin, unproven } = await newCustomerAndStaff(world(), {
+    admin: { role: 'admin', proven: true },
+    unproven: { role: 'support', proven: false },
+  }));
   // The top-up after the restart: its payment, ledger entry and letters fill the account page.
   await topUpThroughSandbox(world(), customer, 5000);
-  await proveStaff(world().portal.baseUrl, admin);
-  await grantByAdmin(world().portal.baseUrl, admin, unproven, 'support');
   // A row in the audit with a long reason, so that wrapping is checked too.
   await unlockOnce();
 });

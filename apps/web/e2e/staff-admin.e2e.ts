@@ -5,15 +5,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { postJson, sessionStatus, waitForToast } from '../test/support/e2e/auth-helpers';
 import { setupBrowser } from '../test/support/e2e/browser';
 import {
-  newSignedInAccount,
   openSignedInPage,
   type SignedInAccount,
   setupPortalWithSmtp,
 } from '../test/support/e2e/fixtures';
 import {
   grantByAdmin,
-  grantFromCommandLine,
   NOT_FOUND_HEADING,
+  newCustomerAndStaff,
   newStaffCandidate,
   proveStaff,
   type StaffCandidate,
@@ -31,10 +30,9 @@ let admin: StaffCandidate;
 let customer: SignedInAccount;
 
 beforeAll(async () => {
-  customer = await newSignedInAccount(world());
-  admin = await newStaffCandidate(world());
-  await grantFromCommandLine(world().portal, admin, 'admin');
-  await proveStaff(baseUrl(), admin);
+  ({ customer, admin } = await newCustomerAndStaff(world(), {
+    admin: { role: 'admin', proven: true },
+  }));
 });
 
 /** /staff/roles: «Дать роль» with the e-mail, the role and the reason. */

@@ -1,16 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setupBrowser } from '../test/support/e2e/browser';
 import {
-  newSignedInAccount,
   openSignedInPage,
   type SignedInAccount,
   setupPortalWithSmtp,
 } from '../test/support/e2e/fixtures';
 import {
   answerProofDialog,
-  grantFromCommandLine,
   NOT_FOUND_HEADING,
-  newStaffCandidate,
+  newCustomerAndStaff,
   type StaffCandidate,
   staffStatusFromPage,
 } from '../test/support/e2e/staff-helpers';
@@ -29,9 +27,9 @@ let customer: SignedInAccount;
 let member: StaffCandidate;
 
 beforeAll(async () => {
-  customer = await newSignedInAccount(world());
-  member = await newStaffCandidate(world());
-  await grantFromCommandLine(world().portal, member, 'support');
+  ({ customer, member } = await newCustomerAndStaff(world(), {
+    member: { role: 'support', proven: false },
+  }));
 });
 
 describe('a customer', () => {

@@ -4,16 +4,9 @@ import { beforeAll, expect, it } from 'vitest';
 import { waitForToast } from '../test/support/e2e/auth-helpers';
 import { setupBrowser } from '../test/support/e2e/browser';
 import { openSignedInPage } from '../test/support/e2e/fixtures';
-import {
-  grantByAdmin,
-  grantFromCommandLine,
-  newStaffCandidate,
-  proveStaff,
-  type StaffCandidate,
-} from '../test/support/e2e/staff-helpers';
+import { newCustomerAndStaff, type StaffCandidate } from '../test/support/e2e/staff-helpers';
 import {
   type Customer,
-  newCustomer,
   plain,
   setupWalletWorld,
   topUpThroughSandbox,
@@ -34,17 +27,13 @@ let financeA: StaffCandidate;
 let financeB: StaffCandidate;
 
 beforeAll(async () => {
-  customer = await newCustomer(world());
-  const admin = await newStaffCandidate(world());
-  financeA = await newStaffCandidate(world());
-  financeB = await newStaffCandidate(world());
-  await grantFromCommandLine(world().portal, admin, 'admin');
+  ({ customer, financeA, financeB } = await newCustomerAndStaff(world(), {
+    admin: { role: 'admin', proven: true },
+    financeA: { role: 'finance', proven: true },
+    financeB: { role: 'finance', proven: true },
+  }));
+  // The top-up after the restart: its payment, ledger entry and letters fill the account page.
   await topUpThroughSandbox(world(), customer, 5000);
-  await proveStaff(baseUrl(), admin);
-  await grantByAdmin(baseUrl(), admin, financeA, 'finance');
-  await grantByAdmin(baseUrl(), admin, financeB, 'finance');
-  await proveStaff(baseUrl(), financeA);
-  await proveStaff(baseUrl(), financeB);
 });
 
 /** A profile fact of the account page (its <dt> and <dd>), spaces made plain. */

@@ -1,19 +1,18 @@
 import { STAFF_API } from '@portal/contracts/staff';
-import type { Locator, Page, Route } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { waitForToast } from '../test/support/e2e/auth-helpers';
 import { setupBrowser } from '../test/support/e2e/browser';
 import {
   newSignedInAccount,
   openSignedInPage,
+  type SignedInAccount,
   setupPortalWithSmtp,
 } from '../test/support/e2e/fixtures';
+import { failScripts, paste } from '../test/support/e2e/page-helpers';
 import {
-  grantByAdmin,
-  grantFromCommandLine,
-  newStaffCandidate,
+  newCustomerAndStaff,
   nextTotpCode,
-  proveStaff,
   type StaffCandidate,
 } from '../test/support/e2e/staff-helpers';
 
@@ -28,27 +27,19 @@ const browser = setupBrowser();
 const baseUrl = () => world().portal.baseUrl;
 const url = (pathname: string) => `${baseUrl()}${pathname}`;
 
+/** Only looked at (the step-up's test): the tests that end sessions make their own. */
+let customer: SignedInAccount;
 /** Proven (its recovery codes through the API): the desk opens without the step-up. */
 let admin: StaffCandidate;
 /** Never proven by the API: the desk asks it for the authenticator's code. */
 let support: StaffCandidate;
 
 beforeAll(async () => {
-  admin = await newStaffCandidate(world());
-  await grantFromCommandLine(world().portal, admin, 'admin');
-  await proveStaff(baseUrl(), admin);
-  support = await newStaffCandidate(world());
-  await grantByAdmin(baseUrl(), admin, support, 'support');
+  ({ customer, admin, support } = await newCustomerAndStaff(world(), {
+    admin: { role: 'admin', proven: true },
+    support: { role: 'support', proven: false },
+  }));
 });
-
-/** Every request for a script whose name matches fails, as on a connection that drops. */
-async function failScripts(page: Page, names: RegExp): Promise<() => Promise<void>> {
-  const pattern = new RegExp(`/assets/${names.source}-[\\w-]{8}\\.js$`);
-  const fail = (route: Route) => route.abort('connectionreset');
-  await page.route(pattern, fail);
-  browser.allowConsoleErrors(/ERR_CONNECTION_RESET/, /dynamically imported module/);
-  return () => page.unroute(pattern, fail);
-}
 
 const noConnection = (page: Page) => page.getByRole('alert').filter({ hasText: 'Нет соединения' });
 
@@ -64,7 +55,7 @@ async function openHome(token: string, options: { colorScheme?: 'light' | 'dark'
 describe.each(['light', 'dark'] as const)('%s theme', (colorScheme) => {
   it('the /staff area whose code fails says «Нет соединения» on the page; «Повторить» then opens it', async () => {
     const page = await openHome(admin.token, { colorScheme });
-    const restore = await failScripts(page, /staff-area/);
+    const restore = await failScripts(browser, page, /staff-area/);
     await page.goto(url('/staff'));
     const failed = noConnection(page);
     await failed.waitFor();
@@ -85,7 +76,7 @@ describe.each(['light', 'dark'] as const)('%s theme', (colorScheme) => {
     const page = await openSignedInPage(browser, admin.token, { colorScheme });
     await page.goto(url(`/staff/accounts/${customer.userId}`));
     await page.getByRole('heading', { level: 1, name: customer.email }).waitFor();
-    const restore = await failScripts(page, /modal-dialog/);
+    const restore = await failScripts(browser, page, /modal-dialog/);
     await page.getByRole('button', { name: 'Завершить все сеансы', exact: true }).click();
     const failed = noConnection(page);
     await failed.waitFor();
@@ -116,24 +107,11 @@ it('the /staff area that could not load while offline comes by itself once the b
   await page.getByRole('heading', { level: 1, name: 'Поиск клиента' }).waitFor();
 });
 
-/** What a paste from a letter or a messenger delivers to the field: the clipboard's text. */
-async function paste(field: Locator, text: string) {
-  await field.focus();
-  await field.evaluate((input, pasted) => {
-    const data = new DataTransfer();
-    data.setData('text/plain', pasted);
-    input.dispatchEvent(
-      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
-    );
-  }, text);
-}
-
 /** Full-width digits, as an East Asian keyboard layout types them. */
 const fullWidth = (code: string) =>
   code.replace(/\d/g, (digit) => String.fromCharCode(0xff10 + Number(digit)));
 
 it('the step-up’s code field takes «123 456», «123-456», a pasted line and full-width digits', async () => {
-  const customer = await newSignedInAccount(world());
   const page = await openSignedInPage(browser, support.token);
   // The account call waits for the proof (403), and each wrong code below is refused (400).
   browser.allowConsoleErrors(/status of 403/, /status of 400/);

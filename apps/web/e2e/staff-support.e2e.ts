@@ -5,15 +5,13 @@ import { codeIn } from '../../server/test/support/smtp-server';
 import { postJson, sessionStatus, waitForToast } from '../test/support/e2e/auth-helpers';
 import { setupBrowser } from '../test/support/e2e/browser';
 import {
-  newSignedInAccount,
   openSignedInPage,
   type SignedInAccount,
   setupPortalWithSmtp,
 } from '../test/support/e2e/fixtures';
 import {
-  grantFromCommandLine,
+  newCustomerAndStaff,
   newStaffCandidate,
-  proveStaff,
   type StaffCandidate,
 } from '../test/support/e2e/staff-helpers';
 
@@ -30,10 +28,9 @@ let customer: SignedInAccount;
 let member: StaffCandidate;
 
 beforeAll(async () => {
-  customer = await newSignedInAccount(world());
-  member = await newStaffCandidate(world());
-  await grantFromCommandLine(world().portal, member, 'support');
-  await proveStaff(baseUrl(), member);
+  ({ customer, member } = await newCustomerAndStaff(world(), {
+    member: { role: 'support', proven: true },
+  }));
 });
 
 /** Ten wrong passwords: the customer's sign-in is paused (LOGIN_FAILURES_BEFORE_DELAY). */

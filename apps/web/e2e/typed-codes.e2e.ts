@@ -1,4 +1,3 @@
-import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   enableAuthenticator,
@@ -10,24 +9,13 @@ import {
 } from '../test/support/e2e/auth-helpers';
 import { setupBrowser } from '../test/support/e2e/browser';
 import { newSignedInAccount, setupPortalWithSmtp } from '../test/support/e2e/fixtures';
+import { paste } from '../test/support/e2e/page-helpers';
 
 // Codes as people type and paste them: with a space or a dash, a line break around a pasted one.
 // The digits are what count; no field of ours cuts a well-formed code short.
 const world = setupPortalWithSmtp();
 const browser = setupBrowser();
 const url = (pathname: string) => `${world().portal.baseUrl}${pathname}`;
-
-/** What a paste from a letter or a messenger delivers to the field: the clipboard's text. */
-async function paste(field: Locator, text: string) {
-  await field.focus();
-  await field.evaluate((input, pasted) => {
-    const data = new DataTransfer();
-    data.setData('text/plain', pasted);
-    input.dispatchEvent(
-      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
-    );
-  }, text);
-}
 
 describe('codes as people type them', () => {
   it('the sign-in’s authenticator step takes «123 456» typed with a space', async () => {

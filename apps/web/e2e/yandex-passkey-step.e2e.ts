@@ -1,4 +1,3 @@
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeYandex, startFakeYandex } from '../../server/test/support/fake-yandex';
 import { waitForToast } from '../test/support/e2e/auth-helpers';
@@ -9,6 +8,10 @@ import {
   type SignedInAccount,
   setupPortalWithSmtp,
 } from '../test/support/e2e/fixtures';
+import {
+  addVirtualAuthenticator,
+  withoutPasskeyAutofill,
+} from '../test/support/e2e/passkey-helpers';
 
 // A Yandex ID sign-in of an account whose only second factor is a passkey asks for the passkey,
 // as the password sign-in does (the server's one sign-in policy). Passkeys need a domain: the
@@ -26,21 +29,6 @@ afterAll(async () => {
 const world = setupPortalWithSmtp(portalEnv, { host: 'localhost' });
 const browser = setupBrowser();
 const url = (pathname: string) => `${world().portal.baseUrl}${pathname}`;
-
-async function addVirtualAuthenticator(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-}
 
 /** Links the Yandex id to the account through the API, as the profile's button does. */
 async function linkYandex(account: SignedInAccount, yandexId: string) {
@@ -83,12 +71,7 @@ describe('Yandex ID sign-in of an account whose second factor is a passkey', () 
     await waitForToast(page, 'Ключ доступа добавлен');
 
     // The login field's autofill would offer the passkey on /auth before Yandex is chosen.
-    const hide = () => {
-      Object.defineProperty(PublicKeyCredential, 'isConditionalMediationAvailable', {
-        value: undefined,
-      });
-    };
-    await page.context().addInitScript(hide);
+    await withoutPasskeyAutofill(page);
     await page.getByRole('button', { name: 'Выйти из аккаунта' }).click();
     await page.waitForURL((address) => address.pathname === '/auth');
 

@@ -1,30 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DateMovingClock } from '../../test/support/date-clock.js';
-import { REDIS_URL } from '../../test/support/services.js';
+import { isRedisRunning, REDIS_URL } from '../../test/support/services.js';
 import { waitFor } from '../../test/support/wait-for.js';
 import { AppError } from '../http/app-error.js';
 import { enforceLimit, limitFailures, RateLimiter } from './rate-limit.js';
 import { RedisConnection } from './redis.js';
-
-async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    connectTimeout: 1000,
-  });
-  probe.on('error', () => {});
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
 
 const MINUTE = { limit: 1_000, windowMs: 60_000 };
 const SECOND = { limit: 1_000, windowMs: 1_000 };
@@ -152,7 +133,7 @@ contract('without Redis', async () => {
   };
 });
 
-const hasRedis = await redisReachable();
+const hasRedis = await isRedisRunning();
 if (!hasRedis)
   console.warn(`Redis at ${REDIS_URL} not reachable: Redis rate-limiter tests skipped`);
 

@@ -5,6 +5,7 @@ import type { ManualClock } from '../../src/adapters/clock.js';
 import { users } from '../../src/modules/accounts/schema.js';
 import { totpCode } from '../../src/modules/two-factor/totp.js';
 import { DEFAULT_PASSWORD } from './fixtures.js';
+import { PORTAL, SoftwarePasskey } from './software-authenticator.js';
 import type { TestApp } from './test-app.js';
 
 export const AUTH_API = '/authms/api/Auth';
@@ -83,4 +84,30 @@ export async function turnOnAuthenticator(
   });
   expect(verified.statusCode).toBe(200);
   return secret;
+}
+
+/**
+ * Adds a passkey through the API (a proof by the password, the options, then the key's answer on
+ * the portal's page); answers the key.
+ */
+export async function addPasskey(
+  { app }: Pick<TestApp, 'app'>,
+  headers: Record<string, string>,
+  password = DEFAULT_PASSWORD,
+) {
+  await proveSession({ app }, headers, password);
+  const key = new SoftwarePasskey();
+  const options = await app.inject({
+    method: 'POST',
+    url: `${AUTH_API}/passkeys/registration/options`,
+    headers,
+  });
+  const added = await app.inject({
+    method: 'POST',
+    url: `${AUTH_API}/passkeys/registration`,
+    headers,
+    payload: { name: 'Ключ', response: key.create(options.json().options, PORTAL) },
+  });
+  expect(added.statusCode, added.body).toBe(200);
+  return key;
 }

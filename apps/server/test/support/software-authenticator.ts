@@ -46,6 +46,9 @@ export interface Where {
   rpId: string;
 }
 
+/** The test portal's page, where its passkeys are made and used (testConfig's PUBLIC_URL). */
+export const PORTAL: Where = { origin: 'http://portal.test', rpId: 'portal.test' };
+
 interface CreationOptions {
   challenge: string;
   user: { id: string };

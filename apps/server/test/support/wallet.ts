@@ -28,6 +28,29 @@ export async function createWalletTestApp(
   return testApp;
 }
 
+/**
+ * The provider's Cancel calls (refunds) as they reach it, for `createWalletTestApp({ wrap })`:
+ * `calls` holds their bodies, and while `isRefusing` the bank refuses them.
+ */
+export function watchCancels() {
+  const watch = {
+    calls: [] as Record<string, unknown>[],
+    isRefusing: false,
+    wrap:
+      (inner: FetchLike): FetchLike =>
+      async (url, init) => {
+        if (url.endsWith('/v2/Cancel')) {
+          watch.calls.push(JSON.parse(String(init.body)));
+          if (watch.isRefusing) {
+            return Response.json({ Success: false, ErrorCode: '9999', Message: 'Отказ' });
+          }
+        }
+        return inner(url, init);
+      },
+  };
+  return watch;
+}
+
 /** Starts a card top-up of `amount` roubles as the web app does (the user's own id and e-mail). */
 export function requestTopUp(
   { app }: Pick<TestApp, 'app'>,

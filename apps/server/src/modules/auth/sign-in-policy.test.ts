@@ -12,6 +12,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   AUTH_API,
+  addPasskey,
   addressSequence,
   nextTotpStep,
   otherCode,
@@ -20,7 +21,7 @@ import {
 import { type FakeYandexAccount, startFakeYandex } from '../../../test/support/fake-yandex.js';
 import { createSignedInUser, DEFAULT_PASSWORD, lettersTo } from '../../../test/support/fixtures.js';
 import { securityEventsOf } from '../../../test/support/security-log.js';
-import { SoftwarePasskey, type Where } from '../../../test/support/software-authenticator.js';
+import { PORTAL, type SoftwarePasskey } from '../../../test/support/software-authenticator.js';
 import { createTestApp } from '../../../test/support/test-app.js';
 import { users } from '../accounts/schema.js';
 import { totpCode } from '../two-factor/index.js';
@@ -31,8 +32,6 @@ const fake = await startFakeYandex();
 afterAll(() => fake.close());
 const testApp = await createTestApp({ config: fake.config });
 const { app, clock, database } = testApp;
-/** testConfig's PUBLIC_URL is http://portal.test. */
-const PORTAL: Where = { origin: 'http://portal.test', rpId: 'portal.test' };
 const nextIp = addressSequence('10.35');
 
 type Headers = Record<string, string>;
@@ -78,15 +77,7 @@ async function accountWith(configured: Configured, withPasskey: boolean) {
   }
   let key: SoftwarePasskey | undefined;
   if (configured.endsWith('passkey') || withPasskey) {
-    await proveSession(testApp, headers);
-    key = new SoftwarePasskey();
-    const options = await call(`${AUTH_API}/passkeys/registration/options`, {}, headers);
-    const added = await call(
-      `${AUTH_API}/passkeys/registration`,
-      { name: 'Ключ', response: key.create(options.json().options, PORTAL) },
-      headers,
-    );
-    expect(added.statusCode, added.body).toBe(200);
+    key = await addPasskey(testApp, headers);
   }
   return { user, headers, yandex, secret, recoveryCodes, key };
 }

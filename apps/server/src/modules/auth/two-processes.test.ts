@@ -8,14 +8,19 @@ import { PASSKEY_MESSAGES } from '@portal/contracts/passkeys';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_API, addressSequence, proveSession } from '../../../test/support/auth-helpers.js';
+import {
+  AUTH_API,
+  addPasskey,
+  addressSequence,
+  proveSession,
+} from '../../../test/support/auth-helpers.js';
 import {
   createSignedInUser,
   createUser,
   DEFAULT_PASSWORD,
   lettersTo,
 } from '../../../test/support/fixtures.js';
-import { SoftwarePasskey, type Where } from '../../../test/support/software-authenticator.js';
+import { PORTAL, SoftwarePasskey } from '../../../test/support/software-authenticator.js';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { buildApp } from '../../app.js';
 import { securityEvents } from '../security-log/schema.js';
@@ -40,9 +45,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await processB.close();
 });
-
-/** testConfig's PUBLIC_URL is http://portal.test. */
-const PORTAL: Where = { origin: 'http://portal.test', rpId: 'portal.test' };
 
 /** 100 requests at once, every other one to process B. */
 const hundredSplit = (send: (app: FastifyInstance) => ReturnType<typeof login>) =>
@@ -119,21 +121,7 @@ describe('two processes on one database', () => {
 /** An account with one passkey, added through process A. */
 async function userWithPasskey() {
   const { user, headers } = await createSignedInUser(processA, {});
-  await proveSession(processA, headers);
-  const key = new SoftwarePasskey();
-  const options = await processA.app.inject({
-    method: 'POST',
-    url: `${AUTH_API}/passkeys/registration/options`,
-    headers,
-  });
-  const added = await processA.app.inject({
-    method: 'POST',
-    url: `${AUTH_API}/passkeys/registration`,
-    headers,
-    payload: { name: 'Ключ', response: key.create(options.json().options, PORTAL) },
-  });
-  expect(added.statusCode, added.body).toBe(200);
-  return { user, key };
+  return { user, key: await addPasskey(processA, headers) };
 }
 
 describe('the second steps after a password, on two processes', () => {

@@ -12,8 +12,8 @@ import {
   expectLedgerBalanced,
   fundUser,
   paidTopUp,
+  watchCancels,
 } from '../../../test/support/wallet.js';
-import type { FetchLike } from '../../adapters/tbank/client.js';
 import { ledgerEntries, paymentRefunds } from '../payments/schema.js';
 import type { StaffActor } from './audit.js';
 import { runAdmin } from './cli.js';
@@ -22,22 +22,8 @@ import { moneyRequests, operatorActions } from './schema.js';
 
 const HOUR = 60 * 60 * 1000;
 
-/** Cancel calls as they reached the provider; `refuseCancel` makes the bank refuse them. */
-const cancels: Record<string, unknown>[] = [];
-let refuseCancel = false;
-const testApp = createWalletTestApp({
-  wrap:
-    (inner: FetchLike): FetchLike =>
-    async (url, init) => {
-      if (url.endsWith('/v2/Cancel')) {
-        cancels.push(JSON.parse(String(init.body)));
-        if (refuseCancel) {
-          return Response.json({ Success: false, ErrorCode: '9999', Message: 'Отказ' });
-        }
-      }
-      return inner(url, init);
-    },
-});
+const cancels = watchCancels();
+const testApp = createWalletTestApp({ wrap: cancels.wrap });
 
 const REASON = 'Компенсация простоя';
 const cli = (name: string, reason: string | null = REASON): StaffActor => ({
@@ -334,7 +320,7 @@ describe('staff money: refunds', () => {
     const t = await testApp;
     const service = await money();
     const { user, payment } = await paidTopUp(t, 2000);
-    cancels.length = 0;
+    cancels.calls.length = 0;
     // Without an amount: all that is refundable, 2 000 ₽, above 1 000 ₽.
     const made = await service.refund(cli('anna', 'Клиент передумал'), {
       paymentId: payment.id,
@@ -342,19 +328,19 @@ describe('staff money: refunds', () => {
     });
     expect(made).toMatchObject({ status: 'pending', amount: 200_000 });
     if (made.status !== 'pending') throw new Error('expected a request');
-    expect(cancels).toHaveLength(0);
+    expect(cancels.calls).toHaveLength(0);
     expect(await expectLedgerBalanced(t, user.id)).toMatchObject({ kopecks: 200_000 });
 
     // The bank refuses the first approval: the debit comes back, the request waits again.
-    refuseCancel = true;
+    cancels.isRefusing = true;
     try {
       await expect(service.approve(cli('boris'), made.requestId)).rejects.toMatchObject({
         statusCode: 409,
       });
     } finally {
-      refuseCancel = false;
+      cancels.isRefusing = false;
     }
-    expect(cancels).toHaveLength(1);
+    expect(cancels.calls).toHaveLength(1);
     expect((await requestRow(t, made.requestId)).status).toBe('pending');
     expect(await expectLedgerBalanced(t, user.id)).toMatchObject({ kopecks: 200_000 });
 
@@ -364,8 +350,11 @@ describe('staff money: refunds', () => {
       ),
     );
     expect(results.filter((result) => !('refused' in result))).toHaveLength(1);
-    expect(cancels).toHaveLength(2);
-    expect(cancels[1]).toMatchObject({ PaymentId: payment.providerPaymentId, Amount: 200_000 });
+    expect(cancels.calls).toHaveLength(2);
+    expect(cancels.calls[1]).toMatchObject({
+      PaymentId: payment.providerPaymentId,
+      Amount: 200_000,
+    });
     expect(await expectLedgerBalanced(t, user.id)).toMatchObject({ kopecks: 0 });
     const refunds = await t.database.db
       .select()
@@ -379,14 +368,14 @@ describe('staff money: refunds', () => {
     const t = await testApp;
     const service = await money();
     const { user, payment } = await paidTopUp(t, 1500);
-    cancels.length = 0;
+    cancels.calls.length = 0;
     const done = await service.refund(cli('anna', 'Часть'), {
       paymentId: payment.id,
       amountKopecks: 100_000,
       idempotencyKey: key(),
     });
     expect(done).toMatchObject({ status: 'done', refund: { amountKopecks: 100_000 } });
-    expect(cancels).toHaveLength(1);
+    expect(cancels.calls).toHaveLength(1);
     expect(await expectLedgerBalanced(t, user.id)).toMatchObject({ kopecks: 50_000 });
   });
 });

@@ -4,11 +4,10 @@
 // (portal-runtime.ts).
 
 import { eq } from 'drizzle-orm';
-import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { sessionStatus } from '../../../test/support/auth-helpers.js';
 import { createSignedInUser } from '../../../test/support/fixtures.js';
-import { REDIS_URL } from '../../../test/support/services.js';
+import { isRedisRunning, REDIS_URL } from '../../../test/support/services.js';
 import { createStaffMember } from '../../../test/support/staff.js';
 import { createTestApp } from '../../../test/support/test-app.js';
 import { waitFor } from '../../../test/support/wait-for.js';
@@ -17,17 +16,6 @@ import { users } from '../accounts/schema.js';
 import { runAdmin } from './cli.js';
 import { lastPortalStart } from './portal-runtime.js';
 import { operatorActions } from './schema.js';
-
-async function isRedisRunning() {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
-  probe.on('error', () => {});
-  const isUp = await probe.connect().then(
-    () => true,
-    () => false,
-  );
-  probe.disconnect();
-  return isUp;
-}
 
 describe('the tool beside a running portal, with Redis', () => {
   it('end-sessions and block: the portal refuses the cached sessions on their next call', async () => {

@@ -9,7 +9,7 @@ import {
 } from '../../../test/support/auth-helpers.js';
 import { createSignedInUser, DEFAULT_PASSWORD, signIn } from '../../../test/support/fixtures.js';
 import { securityEventsOf, securityKindsOf } from '../../../test/support/security-log.js';
-import { SoftwarePasskey, type Where } from '../../../test/support/software-authenticator.js';
+import { PORTAL, SoftwarePasskey } from '../../../test/support/software-authenticator.js';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { users } from '../accounts/schema.js';
 import { totpCode } from '../two-factor/index.js';
@@ -20,8 +20,6 @@ import { passkeyChallenges, passkeys } from './schema.js';
 const API = `${AUTH_API}/passkeys`;
 let testApp: TestApp;
 const nextIp = addressSequence('10.72');
-/** testConfig's PUBLIC_URL is http://portal.test. */
-const PORTAL: Where = { origin: 'http://portal.test', rpId: 'portal.test' };
 
 beforeAll(async () => {
   testApp = await createTestApp();

@@ -8,25 +8,12 @@ import {
   fundUser,
   paidTopUp,
   requestTopUp,
+  watchCancels,
 } from '../../../test/support/wallet.js';
-import type { FetchLike } from '../../adapters/tbank/client.js';
 import { sandboxPayments } from '../payment-sandbox/schema.js';
 import { ledgerEntries, paymentRefunds, payments, receipts } from './schema.js';
 
-/** Cancel calls as they went to the provider; `refuseCancel` makes the provider refuse them. */
-const cancels: Record<string, unknown>[] = [];
-let refuseCancel = false;
-const watchCancels =
-  (inner: FetchLike): FetchLike =>
-  async (url, init) => {
-    if (url.endsWith('/v2/Cancel')) {
-      cancels.push(JSON.parse(String(init.body)));
-      if (refuseCancel) {
-        return Response.json({ Success: false, ErrorCode: '9999', Message: 'Отказ' });
-      }
-    }
-    return inner(url, init);
-  };
+const cancels = watchCancels();
 
 const refund = (t: TestApp, paymentId: string, amountKopecks?: number, idempotencyKey?: string) =>
   t.app.deps.payments.refunds.refund({
@@ -50,12 +37,12 @@ async function refundEntries(t: TestApp, paymentId: string) {
 }
 
 describe('refunds.refund: staff refunds a top-up through the provider', () => {
-  const testApp = createWalletTestApp({ wrap: watchCancels });
+  const testApp = createWalletTestApp({ wrap: cancels.wrap });
 
   it('refunds all of it: Cancel with a matching receipt, one debit, a letter, a return receipt', async () => {
     const t = await testApp;
     const { user, headers, payment } = await paidTopUp(t, 1000);
-    cancels.length = 0;
+    cancels.calls.length = 0;
     const outcome = await refund(t, payment.id);
     expect(outcome).toMatchObject({
       paymentId: payment.id,
@@ -63,8 +50,8 @@ describe('refunds.refund: staff refunds a top-up through the provider', () => {
       refundedTotalKopecks: 100_000,
       status: 'completed',
     });
-    expect(cancels).toHaveLength(1);
-    expect(cancels[0]).toMatchObject({
+    expect(cancels.calls).toHaveLength(1);
+    expect(cancels.calls[0]).toMatchObject({
       PaymentId: payment.providerPaymentId,
       Amount: 100_000,
       Receipt: {
@@ -175,14 +162,14 @@ describe('refunds.refund: staff refunds a top-up through the provider', () => {
   it('a provider refusal gives the debit back; a later refund of the same total still debits', async () => {
     const t = await testApp;
     const { user, payment } = await paidTopUp(t, 100);
-    refuseCancel = true;
+    cancels.isRefusing = true;
     try {
       await expect(refund(t, payment.id, 4_000)).rejects.toMatchObject({
         statusCode: 409,
         message: 'Банк отказал в возврате. Деньги остались на балансе клиента',
       });
     } finally {
-      refuseCancel = false;
+      cancels.isRefusing = false;
     }
     expect(await expectLedgerBalanced(t, user.id)).toMatchObject({ kopecks: 10_000 });
     expect((await paymentRow(t, payment.id)).refundedKopecks).toBe(0);

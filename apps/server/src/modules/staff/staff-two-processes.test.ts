@@ -2,24 +2,12 @@
 // one is refused at the member's next staff call on both, at once. The guard reads the role on
 // every call, and the member's proven sessions end through SessionStore.revoke.
 
-import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { REDIS_URL } from '../../../test/support/services.js';
+import { isRedisRunning, REDIS_URL } from '../../../test/support/services.js';
 import { createStaffMember, STAFF_API } from '../../../test/support/staff.js';
 import { createTestApp } from '../../../test/support/test-app.js';
 import { waitFor } from '../../../test/support/wait-for.js';
 import { buildApp } from '../../app.js';
-
-async function isRedisRunning() {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
-  probe.on('error', () => {});
-  const isUp = await probe.connect().then(
-    () => true,
-    () => false,
-  );
-  probe.disconnect();
-  return isUp;
-}
 
 describe('a role taken back, two processes', () => {
   it('the next staff call is 404 on both, though both had just let the member in', async () => {

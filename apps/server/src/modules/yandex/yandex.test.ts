@@ -5,17 +5,16 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AUTH_API,
+  addPasskey,
   nextTotpStep,
   otherCode,
-  proveSession,
   turnOnAuthenticator,
 } from '../../../test/support/auth-helpers.js';
 import { DateMovingClock } from '../../../test/support/date-clock.js';
 import { type FakeYandexAccount, startFakeYandex } from '../../../test/support/fake-yandex.js';
 import { createSignedInUser, createUser } from '../../../test/support/fixtures.js';
 import { securityEventsOf } from '../../../test/support/security-log.js';
-import { SoftwarePasskey, type Where } from '../../../test/support/software-authenticator.js';
+import { PORTAL, SoftwarePasskey } from '../../../test/support/software-authenticator.js';
 import { createTestApp } from '../../../test/support/test-app.js';
 import { buildApp } from '../../app.js';
 import { users } from '../accounts/schema.js';
@@ -105,16 +104,30 @@ function exchange(
   });
 }
 
-/** The whole sign-in as a browser makes it: the code from /auth?yandexCode=, then the exchange. */
-async function signInThroughYandex(yandex: FakeYandexAccount) {
+/** A sign-in up to /auth?yandexCode=: the code and the browser's cookie. */
+async function codeFor(yandex = account()) {
   fake.signInAs(yandex);
   const { back, cookie } = await startSignIn();
-  const location = redirectOf(await callback(back, cookie));
-  const code = location.searchParams.get('yandexCode');
+  const code = redirectOf(await callback(back, cookie)).searchParams.get('yandexCode')!;
   expect(code).toBeTruthy();
+  return { code, cookie };
+}
+
+/** The whole sign-in as a browser makes it: the code from /auth?yandexCode=, then the exchange. */
+async function signInThroughYandex(yandex: FakeYandexAccount) {
+  const { code, cookie } = await codeFor(yandex);
   const answer = await exchange(code, cookie);
   expect(answer.statusCode).toBe(200);
   return answer.json<{ token: string; userId: string }>();
+}
+
+/** An account linked to a new Yandex ID, the authenticator on, the clock at an unused step. */
+async function linkedWithAuthenticator() {
+  const yandex = account();
+  const { user, headers } = await createSignedInUser(testApp, { yandexId: yandex.id });
+  const secret = await turnOnAuthenticator(testApp, headers);
+  nextTotpStep(clock);
+  return { yandex, user, secret };
 }
 
 function expectRefusedExchange(response: Awaited<ReturnType<typeof exchange>>) {
@@ -243,10 +256,7 @@ describe('/auth/yandex/callback', () => {
   });
 
   it('asks an account with the authenticator on for its code, as login does, and counts wrong codes in the account lock', async () => {
-    const yandex = account();
-    const { user, headers } = await createSignedInUser(testApp, { yandexId: yandex.id });
-    const secret = await turnOnAuthenticator(testApp, headers);
-    nextTotpStep(clock);
+    const { yandex, user, secret } = await linkedWithAuthenticator();
 
     fake.signInAs(yandex);
     const { back, cookie } = await startSignIn();
@@ -294,13 +304,8 @@ describe('/auth/yandex/callback', () => {
   });
 
   it('locks the account after ten wrong codes through Yandex, as after ten at the password sign-in', async () => {
-    const yandex = account();
-    const { headers } = await createSignedInUser(testApp, { yandexId: yandex.id });
-    const secret = await turnOnAuthenticator(testApp, headers);
-    nextTotpStep(clock);
-    fake.signInAs(yandex);
-    const { back, cookie } = await startSignIn();
-    const code = redirectOf(await callback(back, cookie)).searchParams.get('yandexCode')!;
+    const { yandex, secret } = await linkedWithAuthenticator();
+    const { code, cookie } = await codeFor(yandex);
     const wrongCode = otherCode(totpCode(secret, clock.now()));
     for (let attempt = 0; attempt < 10; attempt++) {
       expect((await exchange(code, cookie, undefined, wrongCode)).statusCode).toBe(400);
@@ -317,9 +322,7 @@ describe('/auth/yandex/callback', () => {
   it('gives an account without the authenticator no second step, and its code a minute', async () => {
     const yandex = account();
     await createUser(testApp, { yandexId: yandex.id });
-    fake.signInAs(yandex);
-    const { back, cookie } = await startSignIn();
-    const code = redirectOf(await callback(back, cookie)).searchParams.get('yandexCode')!;
+    const { code, cookie } = await codeFor(yandex);
     // A second-factor code sent along changes nothing.
     clock.advance(SIGN_IN_CODE_TTL_MS);
     expectRefusedExchange(await exchange(code, cookie, undefined, '123456'));
@@ -459,15 +462,6 @@ describe('the Yandex state is single use', () => {
 });
 
 describe('/auth/yandex/exchange', () => {
-  /** A sign-in up to /auth?yandexCode=: the code and the browser's cookie. */
-  async function codeFor(yandex = account()) {
-    fake.signInAs(yandex);
-    const { back, cookie } = await startSignIn();
-    const code = redirectOf(await callback(back, cookie)).searchParams.get('yandexCode')!;
-    expect(code).toBeTruthy();
-    return { code, cookie };
-  }
-
   it('refuses the code without the flow cookie or with another browser’s, and keeps it for its own', async () => {
     const { code, cookie } = await codeFor();
     const other = await startSignIn();
@@ -535,13 +529,8 @@ describe('the second step through two processes on one database', () => {
 
   /** An account with the authenticator on and a Yandex code waiting for its second step. */
   async function waitingForCode() {
-    const yandex = account();
-    const { user, headers } = await createSignedInUser(testApp, { yandexId: yandex.id });
-    const secret = await turnOnAuthenticator(testApp, headers);
-    nextTotpStep(clock);
-    fake.signInAs(yandex);
-    const { back, cookie } = await startSignIn();
-    const code = redirectOf(await callback(back, cookie)).searchParams.get('yandexCode')!;
+    const { yandex, user, secret } = await linkedWithAuthenticator();
+    const { code, cookie } = await codeFor(yandex);
     expect((await exchange(code, cookie)).json()).toEqual({ requiresTwoFactor: true });
     return { user, secret, code, cookie };
   }
@@ -587,25 +576,8 @@ describe('the second step through two processes on one database', () => {
   it('counts 100 parallel wrong passkeys on both processes as ten, and both then refuse the right one', async () => {
     const yandex = account();
     const { user, headers } = await createSignedInUser(testApp, { yandexId: yandex.id });
-    await proveSession(testApp, headers);
-    const key = new SoftwarePasskey();
-    /** testConfig's PUBLIC_URL is http://portal.test. */
-    const portalSite: Where = { origin: 'http://portal.test', rpId: 'portal.test' };
-    const options = await app.inject({
-      method: 'POST',
-      url: `${AUTH_API}/passkeys/registration/options`,
-      headers,
-    });
-    const added = await app.inject({
-      method: 'POST',
-      url: `${AUTH_API}/passkeys/registration`,
-      headers,
-      payload: { name: 'Ключ', response: key.create(options.json().options, portalSite) },
-    });
-    expect(added.statusCode, added.body).toBe(200);
-    fake.signInAs(yandex);
-    const { back, cookie } = await startSignIn();
-    const code = redirectOf(await callback(back, cookie)).searchParams.get('yandexCode')!;
+    const key = await addPasskey(testApp, headers);
+    const { code, cookie } = await codeFor(yandex);
     const { passkeyOptions } = (await exchange(code, cookie)).json();
     expect(passkeyOptions).toBeDefined();
     const withPasskey = (passkey: unknown, portal: FastifyInstance) =>
@@ -617,7 +589,7 @@ describe('the second step through two processes on one database', () => {
         remoteAddress: `198.51.100.${nextIp++ % 250}`,
       });
     // Another key's answer to the asked challenge: wrong for this account whichever checks it.
-    const wrong = new SoftwarePasskey().get(passkeyOptions, portalSite);
+    const wrong = new SoftwarePasskey().get(passkeyOptions, PORTAL);
 
     const answers = await Promise.all(
       Array.from({ length: 100 }, (_, i) => withPasskey(wrong, i % 2 === 0 ? app : processB)),
@@ -634,7 +606,7 @@ describe('the second step through two processes on one database', () => {
       .where(eq(loginThrottles.subject, `user:${user.id}`));
     expect(lock?.failures).toBe(10);
     for (const portal of [app, processB]) {
-      const right = await withPasskey(key.get(passkeyOptions, portalSite), portal);
+      const right = await withPasskey(key.get(passkeyOptions, PORTAL), portal);
       expect(right.statusCode).toBe(429);
     }
   });

@@ -67,6 +67,36 @@ export async function grantByAdmin(
   );
 }
 
+/** A member `newCustomerAndStaff` makes: the role it gets, and whether the API proves it. */
+export type StaffMember = {
+  role: StaffRole;
+  /** Proven through the API (see proveStaff): its pages open without the step-up dialog. */
+  proven: boolean;
+};
+
+/**
+ * A customer and the members a test file needs, each with the authenticator on. The first member
+ * listed is named from the command line (which restarts the portal, see grantFromCommandLine);
+ * every other one is granted its role by that first one, which must then be a proven admin.
+ */
+export async function newCustomerAndStaff<Name extends string>(
+  world: PortalWithSmtp,
+  members: Record<Name, StaffMember>,
+): Promise<{ customer: SignedInAccount } & Record<Name, StaffCandidate>> {
+  const customer = await newSignedInAccount(world);
+  const names = Object.keys(members) as Name[];
+  const staff = {} as Record<Name, StaffCandidate>;
+  for (const name of names) staff[name] = await newStaffCandidate(world);
+  const first = staff[names[0] as Name];
+  for (const name of names) {
+    const { role, proven } = members[name];
+    if (staff[name] === first) await grantFromCommandLine(world.portal, first, role);
+    else await grantByAdmin(world.portal.baseUrl, first, staff[name], role);
+    if (proven) await proveStaff(world.portal.baseUrl, staff[name]);
+  }
+  return { customer, ...staff };
+}
+
 /** The authenticator's code one step on: accepted (±1 step) and never a step used a moment ago. */
 export const nextTotpCode = (secret: string) => totpCode(secret, Date.now() + 30_000);
 
