@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import rootPackage from '../../../package.json' with { type: 'json' };
 import { PORTAL_NODE_ARGS } from '../../../scripts/portal-node-args.mjs';
@@ -17,6 +17,29 @@ function systemNodeIsOlder(): boolean {
   return Number(version.slice(1).split('.')[0]) < 24;
 }
 
+/**
+ * The packages npm's own engine check names when npm runs on `node`: a dry install from the
+ * lockfile, which checks every package's `engines` against the Node.js running npm.
+ */
+function engineWarnings(node: string): string[] {
+  const npm = spawnSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).stdout.trim();
+  const result = spawnSync(
+    node,
+    [
+      realpathSync(npm),
+      'install',
+      '--dry-run',
+      '--offline',
+      '--ignore-scripts',
+      '--no-audit',
+      '--no-fund',
+    ],
+    { cwd: REPO_ROOT, encoding: 'utf8' },
+  );
+  expect(result.status, result.stderr).toBe(0);
+  return [...result.stderr.matchAll(/EBADENGINE\s+package: (.+),/g)].map((match) => match[1]!);
+}
+
 describe('the runtime', () => {
   it('is Node.js 24 inside npm test, whatever node the machine has', () => {
     expect(process.version).toMatch(/^v24\./);
@@ -26,6 +49,14 @@ describe('the runtime', () => {
   it('is what engines asks for', () => {
     expect(rootPackage.engines.node).toMatch(/^>=24\.\d+$/);
     expect(runtimeProblem(process.versions.node)).toBeNull();
+  });
+
+  // On Node.js 24 no package asks for another runtime. npm run by the machine's Node.js 20 names
+  // the root and the libraries that have left it (docs/decisions/0036-node-24-from-the-registry.md):
+  // it checks against the Node.js that runs npm itself.
+  it('installs without a word about engines when npm runs on it', () => {
+    expect(engineWarnings(process.execPath)).toEqual([]);
+    if (systemNodeIsOlder()) expect(engineWarnings('/usr/bin/node')).not.toEqual([]);
   });
 
   it('refuses an older Node.js with one Russian line naming the version it needs', () => {
