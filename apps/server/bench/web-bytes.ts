@@ -81,6 +81,9 @@ export async function webBytesRows(): Promise<WebBytesRow[]> {
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await visit.afterShown?.(page);
       await page.waitForLoadState('networkidle');
+      // A signed-in page whose session was refused ends on /auth: that visit is not the page's.
+      const shownPath = new URL(page.url()).pathname;
+      if (shownPath !== visit.path) throw new Error(`${visit.path} ended on ${shownPath}`);
       const files = wireFiles();
       await context.close();
       const totals = {

@@ -67,6 +67,11 @@ export async function startWebPortal(webDistDir = DEFAULT_WEB_DIST_DIR): Promise
   const portal = await startProcess(
     ['--import', 'tsx', 'src/server.ts'],
     {
+      // Its own embedded database, where the account was seeded: never the PostgreSQL of a
+      // `DATABASE_URL=… npm run bench` (the session would be unknown there, and a signed-in page
+      // measured as a visit sent back to /auth).
+      DATABASE_URL: undefined,
+      REDIS_URL: undefined,
       DATA_DIR: dataDir,
       PORT: String(port),
       HOST: '127.0.0.1',
