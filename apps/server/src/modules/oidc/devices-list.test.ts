@@ -23,6 +23,20 @@ useOidcSites();
 const kindsOf = async (session: Record<string, string>) =>
   (await devicesOf(session)).map((row) => row.kind);
 
+/** «Выйти» on the row of the devices list `isIt` picks. */
+async function endDevice(
+  session: Record<string, string>,
+  isIt: (device: Awaited<ReturnType<typeof devicesOf>>[number]) => boolean,
+) {
+  const row = (await devicesOf(session)).find(isIt)!;
+  const ended = await oidcApp().app.inject({
+    method: 'DELETE',
+    url: `${AUTH_API}/devices/${row.id}`,
+    headers: session,
+  });
+  expect(ended.statusCode, ended.body).toBe(200);
+}
+
 /** A portal session signed in to «Хостинг», its list read (and so remembered) with the site. */
 async function signedInToHosting() {
   const user = await createUser(oidcApp());
@@ -65,13 +79,7 @@ describe('the devices list, remembered per account, is never stale', () => {
 
   it('drops it when the portal ends it from the devices list', async () => {
     const { session } = await signedInToHosting();
-    const row = (await devicesOf(session)).find((device) => device.kind === 'site')!;
-    const ended = await oidcApp().app.inject({
-      method: 'DELETE',
-      url: `${AUTH_API}/devices/${row.id}`,
-      headers: session,
-    });
-    expect(ended.statusCode, ended.body).toBe(200);
+    await endDevice(session, (device) => device.kind === 'site');
     expect(await kindsOf(session)).toEqual(['session']);
   });
 
@@ -79,15 +87,7 @@ describe('the devices list, remembered per account, is never stale', () => {
     const { user } = await signedInToHosting();
     const other = await signInToPortal(user.userName);
     expect(await kindsOf(other)).toEqual(['session', 'session', 'site']);
-    const first = (await devicesOf(other)).find(
-      (device) => device.kind === 'session' && !device.isCurrent,
-    )!;
-    const ended = await oidcApp().app.inject({
-      method: 'DELETE',
-      url: `${AUTH_API}/devices/${first.id}`,
-      headers: other,
-    });
-    expect(ended.statusCode, ended.body).toBe(200);
+    await endDevice(other, (device) => device.kind === 'session' && !device.isCurrent);
     expect(await kindsOf(other)).toEqual(['session']);
   });
 
