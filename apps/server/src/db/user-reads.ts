@@ -6,8 +6,11 @@ import type { Database } from './database.js';
 const CHANNEL = 'portal_user_changed';
 /** `settled()` sends this prefix on the same channel; an account id is a UUID and never has it. */
 const MARKER_PREFIX = 'settled:';
-/** Answers remembered per account: the user, sessions, services and a few history pages. */
-export const ENTRIES_PER_USER = 8;
+/**
+ * Answers remembered per account: six kinds (the user, its sessions, its site sign-ins, its
+ * services, the provider's account, a staff member's name) and a few history pages besides.
+ */
+export const ENTRIES_PER_USER = 10;
 
 /**
  * How much one process remembers (ACCOUNT_CACHE_ACCOUNTS, ACCOUNT_CACHE_MB): accounts, and answers

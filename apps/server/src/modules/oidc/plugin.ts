@@ -48,6 +48,7 @@ export const oidcPlugin = fp(
       mail,
       securityLog,
       sessions,
+      userReads,
     });
     // Everything attached to the library's provider is attached here: a rotation builds another.
     const build = (keys: Parameters<typeof createOidcProvider>[0]['signingKeys']): Provider => {

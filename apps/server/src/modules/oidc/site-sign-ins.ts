@@ -7,12 +7,13 @@
  * back-channel logout for the site in the retried outbox (backchannel.ts).
  */
 import type { Device } from '@portal/contracts/auth';
-import { and, desc, eq, gt, inArray, isNotNull, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Clock } from '../../adapters/clock.js';
 import type { Mailer, MailOutbox } from '../../adapters/mail.js';
 import type { OidcClientSetting } from '../../config.js';
 import type { Db, Executor } from '../../db/database.js';
 import { statementForAnyExecutor } from '../../db/prepared.js';
+import type { UserReadCache } from '../../db/user-reads.js';
 import type { SessionStore } from '../auth/index.js';
 import type { EventClient, SecurityLog } from '../security-log/index.js';
 import { destroySessions, revokeGrants } from './adapter.js';
@@ -26,6 +27,8 @@ export interface SiteSignInsDeps {
   mail: Mailer & Pick<MailOutbox, 'enqueueItem'>;
   securityLog: SecurityLog;
   sessions: Pick<SessionStore, 'isLive'>;
+  /** The account's sign-ins are remembered per process (db/user-reads.ts, migration 0820). */
+  userReads: Pick<UserReadCache, 'read'>;
 }
 
 export interface NewSiteSignIn {
@@ -129,8 +132,11 @@ export class SiteSignIns {
 
   /** The account's live site sign-ins as rows of the devices list, newest first. */
   async devices(userId: string): Promise<Device[]> {
-    const rows = await this.liveRows(this.deps.db, eq(oidcSiteSignIns.userId, userId));
-    return rows
+    const remembered = await this.deps.userReads.read(userId, 'site-sign-ins', () =>
+      this.rowsWithGrant(this.deps.db, eq(oidcSiteSignIns.userId, userId)),
+    );
+    // Remembered grants age: expiry is decided now, not when they were read.
+    return this.live(remembered)
       .sort((a, b) => +b.createdAt - +a.createdAt)
       .map((row) => ({
         id: row.id,
@@ -235,22 +241,26 @@ export class SiteSignIns {
    * Rows not ended whose grant still lives: a grant the library revoked itself (a site's own
    * logout, a refresh token used twice) or that expired is no device any more.
    */
-  private liveRows(executor: Executor, condition: SQL | undefined) {
-    const now = this.deps.clock.now();
+  private async liveRows(executor: Executor, condition: SQL | undefined) {
+    return this.live(await this.rowsWithGrant(executor, condition));
+  }
+
+  /** Rows not ended whose grant exists, with the grant's expiry (null: none). */
+  private rowsWithGrant(executor: Executor, condition: SQL | undefined) {
     return executor
-      .select({ row: oidcSiteSignIns })
+      .select({ row: oidcSiteSignIns, grantExpiresAt: oidcModels.expiresAt })
       .from(oidcSiteSignIns)
       .innerJoin(
         oidcModels,
         and(eq(oidcModels.kind, 'Grant'), eq(oidcModels.id, oidcSiteSignIns.grantId)),
       )
-      .where(
-        and(
-          condition,
-          isNull(oidcSiteSignIns.endedAt),
-          or(isNull(oidcModels.expiresAt), gt(oidcModels.expiresAt, now)),
-        ),
-      )
-      .then((found) => found.map(({ row }) => row));
+      .where(and(condition, isNull(oidcSiteSignIns.endedAt)));
+  }
+
+  private live(found: { row: SiteSignInRow; grantExpiresAt: Date | null }[]): SiteSignInRow[] {
+    const now = this.deps.clock.now();
+    return found
+      .filter(({ grantExpiresAt }) => grantExpiresAt === null || grantExpiresAt > now)
+      .map(({ row }) => row);
   }
 }
