@@ -25,11 +25,14 @@ const HOME_GOAL_MS = 3500;
 export interface SlowPhoneFigures {
   authUsableMs: number;
   homeAfterSignInMs: number;
-  /** How long this machine took for MACHINE_WORK at full speed (median of RUNS). */
+  /** How long this machine took for the fixed work of `machineWorkMs` at full speed (median). */
   machineWorkMs: number;
 }
 
-interface Baseline extends Omit<SlowPhoneFigures, 'machineWorkMs'> {
+/** What one visit measures. */
+type VisitFigures = Omit<SlowPhoneFigures, 'machineWorkMs'>;
+
+interface Baseline extends VisitFigures {
   /** Absent from a record made before the bench timed the machine. */
   machineWorkMs?: number;
   /** Where the figures come from, as printed: the build's commit and date, or its folder. */
@@ -46,10 +49,7 @@ const median = (values: number[]) => {
  * typed and «Войти» answers (the empty password's message shows); then from «Войти» with the
  * right password until home shows its content and its top-up button can be pressed.
  */
-async function measureOnce(
-  browser: Browser,
-  base: string,
-): Promise<Omit<SlowPhoneFigures, 'machineWorkMs'>> {
+async function measureOnce(browser: Browser, base: string): Promise<VisitFigures> {
   const context = await browser.newContext({ locale: 'ru-RU' });
   try {
     const page = await context.newPage();
@@ -121,7 +121,7 @@ export async function measureSlowPhone(webDistDir?: string): Promise<SlowPhoneFi
     headless: true,
   });
   try {
-    const runs: Omit<SlowPhoneFigures, 'machineWorkMs'>[] = [];
+    const runs: VisitFigures[] = [];
     const work: number[] = [];
     for (let run = 0; run < RUNS; run++) {
       work.push(await machineWorkMs(browser));

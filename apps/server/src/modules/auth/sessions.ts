@@ -433,9 +433,10 @@ const statements = preparedPerDb((db) => ({
     .prepare('sessions_by_token'),
 }));
 
+/** The entry without what only this process's trust in it needs. */
 function authenticated(entry: CachedSession): AuthenticatedSession {
-  const { id, userId, siblingOrigin, createdAt, userAgent, signIn } = entry;
-  return { id, userId, siblingOrigin, createdAt, userAgent, signIn };
+  const { expiresAtMs, idleMs, lastActivityMs, epoch, ...session } = entry;
+  return session;
 }
 
 /** Last activity is written at most once a minute (SESSION_LIMITS.touchEveryMs). */
